@@ -1,0 +1,250 @@
+"""The contract every game engine fulfils.
+
+Engines are pure: no I/O, no asyncio, no databases, no chat platforms. A game is a
+``GameState`` object that can be serialised with ``to_dict`` and rebuilt with
+``from_dict``, and replayed exactly from its seed and its list of actions.
+
+Players are seat numbers ``0 .. n-1``; mapping seats to people is the service's job.
+Actions are strings in the game's canonical notation, so that action logs, button
+payloads and JSON all carry them without a second encoding.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, Self
+
+JSON = dict[str, Any]
+Action = str
+Event = dict[str, Any]
+
+
+class GameError(Exception):
+    """Base of every error a player can cause.
+
+    ``key`` names the message in the translation catalogue; ``default`` is the English
+    template, used when a catalogue has no entry, so that a new engine message is readable
+    before anyone translates it. ``params`` fill the template's ``{placeholders}``.
+    """
+
+    def __init__(self, key: str, default: str, **params: Any) -> None:
+        self.key = key
+        self.default = default
+        self.params = params
+        super().__init__(self.render())
+
+    def render(self, template: str | None = None) -> str:
+        try:
+            return (template or self.default).format(**self.params)
+        except (KeyError, IndexError, ValueError):
+            return self.default
+
+
+class InvalidMove(GameError):
+    """The text was not understood as a move at all."""
+
+
+class IllegalMove(GameError):
+    """The move was understood but is not allowed in this position."""
+
+
+class NotYourTurn(GameError):
+    """The player may not act now."""
+
+
+class StateError(ValueError):
+    """A serialised state failed validation on load (corrupt or from an unknown version)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game. ``winners`` is empty for a draw or an abandoned game."""
+
+    winners: tuple[int, ...]
+    reason: str
+    detail: JSON = field(default_factory=dict)
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def to_dict(self) -> JSON:
+        return {"winners": list(self.winners), "reason": self.reason, "detail": self.detail}
+
+    @classmethod
+    def from_dict(cls, data: JSON) -> Outcome:
+        return cls(tuple(int(w) for w in data["winners"]), str(data["reason"]),
+                   dict(data.get("detail", {})))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a move menu: a button, a select option or a numbered console line.
+
+    ``token`` is appended to the menu path when the option is chosen. When choosing it
+    completes a move, ``action`` holds that move in canonical notation.
+    """
+
+    token: str
+    label: str
+    action: Action | None = None
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option that players may set when they start a game."""
+
+    name: str
+    kind: type[bool] | type[int]
+    default: bool | int
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class GameState(ABC):
+    """A running game. Subclasses implement the rules of one game."""
+
+    game_name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    schema_version: ClassVar[int] = 1
+
+    @abstractmethod
+    def to_dict(self) -> JSON: ...
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: JSON) -> Self: ...
+
+    @abstractmethod
+    def to_move(self) -> list[int]:
+        """Seats that may act now; empty once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> list[Action]: ...
+
+    @abstractmethod
+    def apply(self, player: int, action: Action) -> list[Event]:
+        """Play ``action`` for ``player``; raise a ``GameError`` and change nothing if refused."""
+
+    @abstractmethod
+    def parse_action(self, text: str, player: int) -> Action:
+        """Turn typed notation into a canonical, legal action, or raise a ``GameError``."""
+
+    @abstractmethod
+    def action_text(self, action: Action) -> str:
+        """Human-readable notation of a canonical action."""
+
+    @abstractmethod
+    def view(self, player: int | None) -> JSON:
+        """What ``player`` (or the public, for ``None``) may see; renderers get only this."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None: ...
+
+    @abstractmethod
+    def menu(self, player: int, path: tuple[str, ...]) -> list[Choice]:
+        """The options after choosing ``path`` so far, so that moves never need typing.
+
+        Raises ``InvalidMove`` when the path is not one the menu offers.
+        """
+
+    @abstractmethod
+    def resign(self, player: int) -> list[Event]: ...
+
+    @abstractmethod
+    def abandon(self) -> list[Event]: ...
+
+
+class Agent(ABC):
+    """A computer player. ``choose`` is CPU work: callers run it off the event loop."""
+
+    def __init__(self, level: str, rng: random.Random) -> None:
+        self.level = level
+        self.rng = rng
+
+    @abstractmethod
+    def choose(self, state: GameState, player: int) -> Action: ...
+
+
+class GameModule(Protocol):
+    """What the registry needs from each game's module."""
+
+    NAME: str
+    ALIASES: tuple[str, ...]
+    TITLE: str
+    LEVELS: tuple[str, ...]
+    OPTIONS: tuple[OptionSpec, ...]
+    State: type[GameState]
+
+    def new_game(self, options: JSON, players: int, seed: int) -> GameState: ...
+
+    def make_agent(self, level: str, rng: random.Random) -> Agent: ...
+
+
+def validate_options(specs: tuple[OptionSpec, ...], given: JSON) -> JSON:
+    """Fill defaults and check types and ranges; unknown names are an error, not ignored."""
+    known = {spec.name: spec for spec in specs}
+    for name in given:
+        if name not in known:
+            raise InvalidMove(
+                "error.unknown_option",
+                "Unknown option '{name}'. Options: {known}.",
+                name=name,
+                known=", ".join(known) or "none",
+            )
+    result: JSON = {}
+    for spec in specs:
+        value = given.get(spec.name, spec.default)
+        if spec.kind is bool:
+            if not isinstance(value, bool):
+                raise InvalidMove("error.option_not_bool",
+                                  "Option '{name}' is on or off, not {value!r}.",
+                                  name=spec.name, value=value)
+        else:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidMove("error.option_not_int",
+                                  "Option '{name}' needs a whole number, not {value!r}.",
+                                  name=spec.name, value=value)
+            low = spec.minimum if spec.minimum is not None else value
+            high = spec.maximum if spec.maximum is not None else value
+            if not low <= value <= high:
+                raise InvalidMove("error.option_range",
+                                  "Option '{name}' must be between {low} and {high}.",
+                                  name=spec.name, low=spec.minimum, high=spec.maximum)
+        result[spec.name] = value
+    return result
+
+
+def parse_option_text(specs: tuple[OptionSpec, ...], text: str) -> JSON:
+    """Parse ``"sudden_death move_limit=50"`` style option text typed by a user."""
+    known = {spec.name: spec for spec in specs}
+    result: JSON = {}
+    for word in text.replace(",", " ").split():
+        name, _, raw = word.partition("=")
+        name = name.strip().lower().replace("-", "_")
+        spec = known.get(name)
+        if spec is None:
+            raise InvalidMove("error.unknown_option",
+                              "Unknown option '{name}'. Options: {known}.",
+                              name=name, known=", ".join(known) or "none")
+        if spec.kind is bool:
+            if raw == "" or raw.lower() in {"on", "yes", "true", "1"}:
+                result[name] = True
+            elif raw.lower() in {"off", "no", "false", "0"}:
+                result[name] = False
+            else:
+                raise InvalidMove("error.option_not_bool",
+                                  "Option '{name}' is on or off, not {value!r}.",
+                                  name=name, value=raw)
+        else:
+            try:
+                result[name] = int(raw)
+            except ValueError:
+                raise InvalidMove("error.option_not_int",
+                                  "Option '{name}' needs a whole number, not {value!r}.",
+                                  name=name, value=raw) from None
+    return validate_options(specs, result)
