@@ -535,6 +535,7 @@ class LGameState(GameState):
         self.last_move = {
             "player": player,
             "action": canonical,
+            "text": self.action_text(canonical),
             "l_from": mask_names(before_l),
             "l_to": mask_names(PLACEMENTS[placement].mask),
             "neutral_from": mask_names(before_neutrals & ~neutrals_after),

@@ -1,0 +1,58 @@
+"""Settings from environment variables and an optional ``.env`` file (the environment wins)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATABASE = "data/logic-bot.sqlite3"
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_path: str = DEFAULT_DATABASE
+    discord_token: str = ""
+    discord_dev_guild: str = ""
+    telegram_token: str = ""
+    telegram_base_url: str = ""
+    language: str = "en"
+    log_level: str = "WARNING"
+
+    @property
+    def has_platform(self) -> bool:
+        return bool(self.discord_token or self.telegram_token)
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """``KEY=value`` lines; blank lines and ``#`` comments are skipped, quotes stripped."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def load_settings(environ: Mapping[str, str] | None = None,
+                  env_file: Path | None = Path(".env")) -> Settings:
+    merged = read_env_file(env_file) if env_file is not None else {}
+    merged.update(os.environ if environ is None else environ)
+    return Settings(
+        database_path=merged.get("DATABASE_PATH") or DEFAULT_DATABASE,
+        discord_token=merged.get("DISCORD_TOKEN", ""),
+        discord_dev_guild=merged.get("DISCORD_DEV_GUILD", ""),
+        telegram_token=merged.get("TELEGRAM_TOKEN", ""),
+        telegram_base_url=merged.get("TELEGRAM_BASE_URL", ""),
+        language=merged.get("BOT_LANGUAGE", "en"),
+        log_level=merged.get("LOG_LEVEL", "WARNING").upper(),
+    )

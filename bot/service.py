@@ -1,0 +1,499 @@
+"""The game service: platform-neutral commands in, platform-neutral replies out.
+
+It is the only code that changes game state. For every command it loads the channel's
+game, checks turn and permission, applies the action, saves it under the version guard
+and answers with a ``Reply``. Adapters translate platform events into these calls and
+replies into messages; they hold no game logic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
+from engines.base import Choice, GameError, GameState, StateError, parse_option_text
+from engines.registry import game_names, get_game, resolve_name
+from renderers import renderer_for
+from renderers.i18n import translate
+
+log = logging.getLogger(__name__)
+
+PAYLOAD_LIMIT = 64  # Telegram's callback_data limit; Discord allows 100
+AI_TIME_BUDGET_SECONDS = 20.0
+_PAYLOAD_RE = re.compile(r"m:(\d{1,12}):(\d{1,9}):([A-Za-z0-9-]{1,8}(?:\.[A-Za-z0-9-]{1,8}){0,5})?")
+
+
+@dataclass(frozen=True)
+class User:
+    """A person on a platform. ``id`` is the platform's user id; names are for display."""
+
+    platform: str
+    id: str
+    name: str
+    is_moderator: bool = False
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a command happened: one channel, thread or chat holds at most one game."""
+
+    platform: str
+    channel: str
+    language: str = "en"
+    emoji: bool = True
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    payload: str
+
+
+@dataclass
+class Board:
+    """The public board message. Adapters edit the previous one in place when they can."""
+
+    game_id: int
+    version: int
+    text: str
+    monospace: bool
+    buttons: list[Button]
+    navigation: list[Button]
+    prompt: str
+    to_move: list[dict[str, Any]]
+
+
+@dataclass
+class Reply:
+    """What a command produces.
+
+    * ``board``: the public board (new or updated), with the move menu as buttons.
+    * ``notice``: for the actor only (an ephemeral reply, a callback alert, a console line).
+    * ``announcements``: public lines for everyone in the channel.
+    * ``private``: texts for single players, keyed by user id; never shown publicly.
+    * ``ai_to_move``: the computer moves next; the adapter calls ``Service.play_ai_turn``.
+    """
+
+    ok: bool = True
+    board: Board | None = None
+    notice: str | None = None
+    announcements: list[str] = field(default_factory=list)
+    private: dict[str, str] = field(default_factory=dict)
+    ai_to_move: bool = False
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Who the creator plays against: the computer at a level, a named user, or whoever joins."""
+
+    kind: str  # "ai", "user" or "open"
+    level: str = ""
+    user: User | None = None
+
+
+class ServiceError(Exception):
+    """A refusal, already translated, with the board to show beside it when useful."""
+
+    def __init__(self, notice: str, record: GameRecord | None = None) -> None:
+        super().__init__(notice)
+        self.notice = notice
+        self.record = record
+
+
+def human_player(user: User) -> dict[str, Any]:
+    return {"kind": "human", "platform": user.platform, "id": user.id, "name": user.name}
+
+
+def ai_player(level: str) -> dict[str, Any]:
+    return {"kind": "ai", "level": level, "name": translate("en", "ai.name", level=level)}
+
+
+OPEN_SEAT: dict[str, Any] = {"kind": "open", "name": "…"}
+
+
+class Service:
+    def __init__(self, store: Store, seed_source: Callable[[], int] | None = None) -> None:
+        self.store = store
+        self._seed_source = seed_source or (lambda: secrets.randbits(31))
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[GameRecord, GameState]] = {}
+
+    # ----------------------------------------------------------------- helpers
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def _t(self, place: Place, key: str, default: str | None = None, **params: Any) -> str:
+        return translate(place.language, key, default, **params)
+
+    def _error_text(self, place: Place, error: GameError) -> str:
+        return translate(place.language, error.key, error.default, **error.params)
+
+    async def _load(self, record: GameRecord) -> GameState:
+        """The engine state of ``record``, from the cache when it is the same version."""
+        cached = self._cache.get(record.id)
+        if cached is not None and cached[0].version == record.version:
+            return cached[1]
+        module = get_game(record.game)
+        state = module.State.from_dict(record.state)
+        self._cache[record.id] = (record, state)
+        return state
+
+    async def _current(self, place: Place) -> tuple[GameRecord, GameState]:
+        record = await self.store.running_game(place.platform, place.channel)
+        if record is None:
+            raise ServiceError(self._t(place, "error.no_game"))
+        return record, await self._load(record)
+
+    def _cached_record(self, record: GameRecord) -> GameRecord:
+        cached = self._cache.get(record.id)
+        return cached[0] if cached is not None and cached[0].version >= record.version else record
+
+    async def _fresh(self, record: GameRecord) -> tuple[GameRecord, GameState]:
+        """The newest record and state this process knows; call it holding the game's lock."""
+        record = self._cached_record(record)
+        return record, await self._load(record)
+
+    @staticmethod
+    def seat_of(record: GameRecord, user: User) -> int | None:
+        for seat, player in enumerate(record.players):
+            if (player.get("kind") == "human" and player.get("platform") == user.platform
+                    and player.get("id") == user.id):
+                return seat
+        return None
+
+    @staticmethod
+    def names(record: GameRecord) -> list[str]:
+        return [str(p.get("name", "?")) for p in record.players]
+
+    def _ai_seat_to_move(self, record: GameRecord, state: GameState) -> int | None:
+        if record.status != "active":
+            return None
+        for seat in state.to_move():
+            if record.players[seat].get("kind") == "ai":
+                return seat
+        return None
+
+    # ------------------------------------------------------------------ boards
+    def render_board(self, place: Place, record: GameRecord, state: GameState,
+                     path: tuple[str, ...] = ()) -> Board:
+        """The board text plus the menu for the player to move, at menu ``path``."""
+        view = state.view(None)
+        text = renderer_for(record.game).render(view, self.names(record), place.language,
+                                                place.emoji)
+        buttons: list[Button] = []
+        navigation: list[Button] = []
+        prompt = ""
+        if record.status == "waiting":
+            prompt = self._t(place, "game.waiting", game=get_game(record.game).TITLE)
+        elif record.status == "active":
+            humans = [s for s in state.to_move() if record.players[s].get("kind") == "human"]
+            if humans:
+                choices = state.menu(humans[0], path)
+                buttons = [Button(c.label, self.payload(record, (*path, c.token)))
+                           for c in choices]
+                if path:
+                    navigation.append(Button(self._t(place, "menu.back"),
+                                             self.payload(record, path[:-1])))
+                    prompt = self._t(place, "menu.choose_step",
+                                     path=" · ".join(self._path_labels(state, humans[0], path)))
+                else:
+                    prompt = self._t(place, "menu.choose")
+        to_move = ([dict(record.players[s]) for s in state.to_move()]
+                   if record.status == "active" else [])
+        return Board(record.id, record.version, text, not place.emoji, buttons, navigation,
+                     prompt, to_move)
+
+    @staticmethod
+    def _path_labels(state: GameState, seat: int, path: tuple[str, ...]) -> list[str]:
+        labels = []
+        for depth, token in enumerate(path):
+            offered = {c.token: c.label for c in state.menu(seat, path[:depth])}
+            labels.append(offered.get(token, token))
+        return labels
+
+    @staticmethod
+    def payload(record: GameRecord, path: tuple[str, ...]) -> str:
+        payload = f"m:{record.id}:{record.version}:{'.'.join(path)}"
+        if len(payload.encode()) > PAYLOAD_LIMIT:
+            raise ValueError(f"button payload over {PAYLOAD_LIMIT} bytes: {payload!r}")
+        return payload
+
+    @staticmethod
+    def parse_payload(payload: str) -> tuple[int, int, tuple[str, ...]] | None:
+        """Strictly parse ``m:<game>:<version>:<path>``; anything else is ``None``."""
+        if not isinstance(payload, str) or len(payload) > PAYLOAD_LIMIT:
+            return None
+        match = _PAYLOAD_RE.fullmatch(payload)
+        if match is None:
+            return None
+        path = tuple(match.group(3).split(".")) if match.group(3) else ()
+        return int(match.group(1)), int(match.group(2)), path
+
+    def _board_reply(self, place: Place, record: GameRecord, state: GameState,
+                     notice: str | None = None, ok: bool = True,
+                     path: tuple[str, ...] = ()) -> Reply:
+        return Reply(ok=ok, board=self.render_board(place, record, state, path), notice=notice,
+                     ai_to_move=self._ai_seat_to_move(record, state) is not None,
+                     finished=not record.running)
+
+    async def _refusal(self, place: Place, error: ServiceError) -> Reply:
+        if error.record is not None and error.record.running:
+            record = self._cached_record(error.record)
+            try:
+                state = await self._load(record)
+                return self._board_reply(place, record, state, notice=error.notice, ok=False)
+            except (StateError, GameError):
+                log.exception("could not render game %s", record.id)
+        return Reply(ok=False, notice=error.notice)
+
+    async def _guard(self, place: Place, work: Callable[[], Any]) -> Reply:
+        """Run a command; turn refusals into notices and crashes into a logged apology."""
+        try:
+            result: Reply = await work()
+            return result
+        except ServiceError as error:
+            return await self._refusal(place, error)
+        except GameError as error:
+            running = await self.store.running_game(place.platform, place.channel)
+            return await self._refusal(place, ServiceError(self._error_text(place, error),
+                                                           running))
+        except Exception:
+            log.exception("command failed in %s:%s", place.platform, place.channel)
+            self._cache.clear()
+            return Reply(ok=False, notice=self._t(place, "error.internal"))
+
+    # ---------------------------------------------------------------- commands
+    async def start_game(self, place: Place, user: User, game: str, opponent: Opponent,
+                         options: str = "", creator_seat: int | None = 0) -> Reply:
+        async def work() -> Reply:
+            module = get_game(resolve_name(game))
+            parsed = parse_option_text(module.OPTIONS, options)
+            seed = self._seed_source()
+            if opponent.kind == "ai":
+                level = opponent.level or "strong"
+                module.make_agent(level, random.Random(0))  # validates the level
+                other = ai_player(level)
+            elif opponent.kind == "user" and opponent.user is not None:
+                if opponent.user.platform == user.platform and opponent.user.id == user.id:
+                    other = OPEN_SEAT
+                else:
+                    other = human_player(opponent.user)
+            else:
+                other = OPEN_SEAT
+            seat = creator_seat if creator_seat in (0, 1) else random.Random(seed).randrange(2)
+            players = [human_player(user), other] if seat == 0 else [other, human_player(user)]
+            status = "waiting" if other is OPEN_SEAT else "active"
+            state = module.new_game(parsed, 2, seed)
+            try:
+                record = await self.store.create_game(place.platform, place.channel,
+                                                      module.NAME, parsed, seed,
+                                                      state.to_dict(), players, status)
+            except ChannelBusy:
+                running = await self.store.running_game(place.platform, place.channel)
+                title = get_game(running.game).TITLE if running else module.TITLE
+                raise ServiceError(self._t(place, "error.game_running", game=title),
+                                   running) from None
+            self._cache[record.id] = (record, state)
+            reply = self._board_reply(place, record, state)
+            names = " vs ".join(self.names(record))
+            reply.announcements.append(self._t(place, "game.started", game=module.TITLE,
+                                               players=names))
+            return reply
+        return await self._guard(place, work)
+
+    async def join(self, place: Place, user: User) -> Reply:
+        async def work() -> Reply:
+            record, state = await self._current(place)
+            async with self._lock(record.id):
+                record, state = await self._fresh(record)
+                if self.seat_of(record, user) is not None:
+                    raise ServiceError(self._t(place, "error.already_playing"), record)
+                if record.status != "waiting":
+                    raise ServiceError(self._t(place, "error.cannot_join"), record)
+                seat = next(i for i, p in enumerate(record.players) if p.get("kind") == "open")
+                players = [dict(p) for p in record.players]
+                players[seat] = human_player(user)
+                saved = await self._save(place, record, state, players, "active",
+                                         MoveRecord(seat, "join", user.id))
+                reply = self._board_reply(place, saved, state)
+                reply.announcements.append(self._t(place, "game.joined", name=user.name))
+                return reply
+        return await self._guard(place, work)
+
+    async def board(self, place: Place, user: User | None = None) -> Reply:
+        async def work() -> Reply:
+            record, state = await self._current(place)
+            return self._board_reply(place, record, state)
+        return await self._guard(place, work)
+
+    async def move(self, place: Place, user: User, text: str) -> Reply:
+        """A typed move in the game's notation."""
+        async def work() -> Reply:
+            record, state = await self._current(place)
+            async with self._lock(record.id):
+                record, state = await self._fresh(record)
+                seat = self._acting_seat(place, record, state, user)
+                action = state.parse_action(text, seat)
+                return await self._apply(place, record, state, seat, action)
+        return await self._guard(place, work)
+
+    async def press(self, place: Place, user: User, payload: str) -> Reply:
+        """A button: a step through the move menu, or a whole move at its last step."""
+        async def work() -> Reply:
+            parsed = self.parse_payload(payload)
+            running = await self.store.running_game(place.platform, place.channel)
+            if parsed is None or running is None or parsed[0] != running.id:
+                raise ServiceError(self._t(place, "error.bad_payload" if running
+                                           else "error.no_game"), running)
+            game_id, version, path = parsed
+            async with self._lock(game_id):
+                record, state = await self._fresh(running)
+                if version != record.version:
+                    raise ServiceError(self._t(place, "error.stale"), record)
+                seat = self._acting_seat(place, record, state, user)
+                if not path:
+                    return self._board_reply(place, record, state)
+                try:
+                    offered = {c.token: c for c in state.menu(seat, path[:-1])}
+                except GameError:
+                    offered = {}
+                choice: Choice | None = offered.get(path[-1])
+                if choice is None:
+                    raise ServiceError(self._t(place, "error.not_in_menu"), record)
+                if choice.action is None:
+                    return self._board_reply(place, record, state, path=path)
+                return await self._apply(place, record, state, seat, choice.action)
+        return await self._guard(place, work)
+
+    async def resign(self, place: Place, user: User) -> Reply:
+        async def work() -> Reply:
+            record, state = await self._current(place)
+            async with self._lock(record.id):
+                record, state = await self._fresh(record)
+                seat = self.seat_of(record, user)
+                if seat is None or record.status != "active":
+                    raise ServiceError(self._t(place, "error.not_a_player"
+                                               if seat is None else "error.cannot_join"),
+                                       record)
+                state.resign(seat)
+                saved = await self._save(place, record, state, record.players, "finished",
+                                         MoveRecord(seat, "resign", "resign"))
+                reply = self._board_reply(place, saved, state)
+                reply.announcements.append(self._t(place, "game.resigned", name=user.name))
+                return reply
+        return await self._guard(place, work)
+
+    async def abandon(self, place: Place, user: User) -> Reply:
+        async def work() -> Reply:
+            record, state = await self._current(place)
+            async with self._lock(record.id):
+                record, state = await self._fresh(record)
+                if self.seat_of(record, user) is None and not user.is_moderator:
+                    raise ServiceError(self._t(place, "error.moderator_only"), record)
+                state.abandon()
+                saved = await self._save(place, record, state, record.players, "abandoned",
+                                         MoveRecord(self.seat_of(record, user), "abandon",
+                                                    user.id))
+                reply = self._board_reply(place, saved, state)
+                reply.announcements.append(self._t(place, "game.abandoned_by", name=user.name))
+                return reply
+        return await self._guard(place, work)
+
+    async def play_ai_turn(self, place: Place) -> Reply:
+        """Let the computer move if it is its turn; the agent runs in a worker thread."""
+        async def work() -> Reply:
+            record, state = await self._current(place)
+            seat = self._ai_seat_to_move(record, state)
+            if seat is None:
+                return self._board_reply(place, record, state)
+            level = str(record.players[seat]["level"])
+            module = get_game(record.game)
+            agent = module.make_agent(level, random.Random(record.seed * 7919 + record.version))
+            snapshot = module.State.from_dict(state.to_dict())
+            try:
+                action = await asyncio.wait_for(
+                    asyncio.get_running_loop().run_in_executor(None, agent.choose, snapshot,
+                                                               seat),
+                    AI_TIME_BUDGET_SECONDS)
+            except TimeoutError:
+                log.warning("AI %s over its time budget in game %s; playing a random move",
+                            level, record.id)
+                action = random.Random(record.version).choice(state.legal_actions(seat))
+            async with self._lock(record.id):
+                current, state = await self._fresh(record)
+                if current.version != record.version:
+                    return self._board_reply(place, current, state)
+                return await self._apply(place, current, state, seat, action)
+        return await self._guard(place, work)
+
+    def help_text(self, place: Place) -> str:
+        titles = ", ".join(f"{get_game(n).TITLE} ({n})" for n in game_names())
+        return "\n".join([self._t(place, "help.title"), self._t(place, "help.games",
+                                                                games=titles),
+                          self._t(place, "help.commands"), self._t(place, "help.buttons")])
+
+    def rules_text(self, place: Place, game: str) -> str:
+        name = resolve_name(game)
+        return translate(place.language, f"rules.{name}",
+                         getattr(renderer_for(name), "RULES", name))
+
+    # ---------------------------------------------------------------- internals
+    def _acting_seat(self, place: Place, record: GameRecord, state: GameState,
+                     user: User) -> int:
+        seat = self.seat_of(record, user)
+        if seat is None:
+            raise ServiceError(self._t(place, "error.not_a_player"))
+        if record.status != "active":
+            raise ServiceError(self._t(place, "error.game_over"
+                                       if not record.running else "error.cannot_join"), record)
+        if seat not in state.to_move():
+            waiting = [self.names(record)[s] for s in state.to_move()]
+            raise ServiceError(self._t(place, "error.not_your_turn",
+                                       name=", ".join(waiting) or "?"), record)
+        return seat
+
+    async def _apply(self, place: Place, record: GameRecord, state: GameState, seat: int,
+                     action: str) -> Reply:
+        state.apply(seat, action)  # raises, and changes nothing, when the move is refused
+        status = "finished" if state.outcome() is not None else "active"
+        saved = await self._save(place, record, state, record.players, status,
+                                 MoveRecord(seat, "action", action))
+        return self._board_reply(place, saved, state)
+
+    async def _save(self, place: Place, record: GameRecord, state: GameState,
+                    players: list[dict[str, Any]], status: str, move: MoveRecord) -> GameRecord:
+        saved = await self.store.save_game(record, GameUpdate(state.to_dict(), status, players,
+                                                              move))
+        if saved is None:
+            # Another process wrote first: forget our copy, which already holds the move.
+            self._cache.pop(record.id, None)
+            fresh = await self.store.get_game(record.id)
+            raise ServiceError(self._t(place, "error.busy"), fresh)
+        self._cache[record.id] = (saved, state)
+        if not saved.running:
+            self._locks.pop(record.id, None)
+        return saved
+
+    async def pending_ai_places(self) -> list[GameRecord]:
+        """Active games where the computer should move: resumed after a restart."""
+        pending = []
+        for record in await self.store.games_with_status("active"):
+            try:
+                state = await self._load(record)
+            except StateError:
+                log.exception("game %s does not load", record.id)
+                continue
+            if self._ai_seat_to_move(record, state) is not None:
+                pending.append(record)
+        return pending

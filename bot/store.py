@@ -1,0 +1,307 @@
+"""Persistent storage: SQLite through aiosqlite, behind a small interface.
+
+* WAL journal, ``synchronous=FULL``: a move acknowledged to a player survives a power cut.
+* The schema version is SQLite's ``user_version``; ``MIGRATIONS`` upgrade older files.
+* Every game write is one transaction guarded by the row's version
+  (``UPDATE … WHERE id=? AND version=?``), so a lost race is reported, never overwritten.
+* One connection serves the process; its writes are serialised by an asyncio lock so that
+  the statements of two transactions never interleave on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+import aiosqlite
+
+MIGRATIONS: list[str] = [
+    # 1: games, their move log, and per-channel settings.
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        platform    TEXT    NOT NULL,
+        channel     TEXT    NOT NULL,
+        game        TEXT    NOT NULL,
+        options     TEXT    NOT NULL,
+        seed        INTEGER NOT NULL,
+        state       TEXT    NOT NULL,
+        version     INTEGER NOT NULL,
+        players     TEXT    NOT NULL,
+        status      TEXT    NOT NULL
+                    CHECK (status IN ('waiting', 'active', 'finished', 'abandoned')),
+        board_ref   TEXT,
+        created_at  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL
+    );
+    CREATE UNIQUE INDEX one_running_game_per_channel
+        ON games (platform, channel) WHERE status IN ('waiting', 'active');
+    CREATE INDEX games_by_status ON games (status);
+    CREATE TABLE moves (
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        version  INTEGER NOT NULL,
+        seat     INTEGER,
+        kind     TEXT    NOT NULL,
+        action   TEXT    NOT NULL,
+        at       TEXT    NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    CREATE TABLE channel_settings (
+        platform TEXT NOT NULL,
+        channel  TEXT NOT NULL,
+        key      TEXT NOT NULL,
+        value    TEXT NOT NULL,
+        PRIMARY KEY (platform, channel, key)
+    );
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+RUNNING = ("waiting", "active")
+
+
+class ChannelBusy(Exception):
+    """A channel already holds a running game."""
+
+
+class NewerSchema(Exception):
+    """The database was written by a newer version of the bot."""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class GameRecord:
+    id: int
+    platform: str
+    channel: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    state: dict[str, Any]
+    version: int
+    players: list[dict[str, Any]]
+    status: str
+    board_ref: dict[str, Any] | None = None
+    created_at: str = ""
+    updated_at: str = ""
+
+    @property
+    def running(self) -> bool:
+        return self.status in RUNNING
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One line of a game's log: an engine action, or a resign/join/abandon."""
+
+    seat: int | None
+    kind: str
+    action: str
+
+
+@dataclass
+class GameUpdate:
+    state: dict[str, Any]
+    status: str
+    players: list[dict[str, Any]]
+    move: MoveRecord | None = None
+
+
+class Store(Protocol):
+    async def create_game(self, platform: str, channel: str, game: str,
+                          options: dict[str, Any], seed: int, state: dict[str, Any],
+                          players: list[dict[str, Any]], status: str) -> GameRecord: ...
+
+    async def running_game(self, platform: str, channel: str) -> GameRecord | None: ...
+
+    async def get_game(self, game_id: int) -> GameRecord | None: ...
+
+    async def save_game(self, record: GameRecord, update: GameUpdate) -> GameRecord | None: ...
+
+    async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None: ...
+
+    async def games_with_status(self, *statuses: str) -> list[GameRecord]: ...
+
+    async def moves(self, game_id: int) -> list[MoveRecord]: ...
+
+    async def get_setting(self, platform: str, channel: str, key: str) -> str | None: ...
+
+    async def set_setting(self, platform: str, channel: str, key: str, value: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+_GAME_COLUMNS = ("id, platform, channel, game, options, seed, state, version, players, status, "
+                 "board_ref, created_at, updated_at")
+
+
+def _record(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
+    (game_id, platform, channel, game, options, seed, state, version, players, status,
+     board_ref, created_at, updated_at) = row
+    return GameRecord(int(game_id), platform, channel, game, json.loads(options), int(seed),
+                      json.loads(state), int(version), json.loads(players), status,
+                      json.loads(board_ref) if board_ref else None, created_at, updated_at)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class SQLiteStore:
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SQLiteStore:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        store = cls(connection)
+        try:
+            await connection.execute("PRAGMA journal_mode=WAL")
+            await connection.execute("PRAGMA synchronous=FULL")
+            await connection.execute("PRAGMA foreign_keys=ON")
+            await connection.execute("PRAGMA busy_timeout=5000")
+            await store._migrate()
+        except BaseException:
+            await connection.close()
+            raise
+        return store
+
+    async def _migrate(self) -> None:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        current = int(row[0]) if row else 0
+        if current > SCHEMA_VERSION:
+            raise NewerSchema(f"database schema {current} is newer than this bot's "
+                              f"{SCHEMA_VERSION}; upgrade the bot")
+        for version in range(current, SCHEMA_VERSION):
+            # executescript would commit on its own; statements one by one keep the
+            # migration and its version stamp in one transaction.
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[version].split(";"):
+                    if statement.strip():
+                        await self._db.execute(statement)
+                await self._db.execute(f"PRAGMA user_version = {version + 1}")
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def create_game(self, platform: str, channel: str, game: str,
+                          options: dict[str, Any], seed: int, state: dict[str, Any],
+                          players: list[dict[str, Any]], status: str) -> GameRecord:
+        stamp = now()
+        async with self._write_lock:
+            try:
+                cursor = await self._db.execute(
+                    "INSERT INTO games (platform, channel, game, options, seed, state, version, "
+                    "players, status, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    (platform, channel, game, _dumps(options), seed, _dumps(state), 1,
+                     _dumps(players), status, stamp, stamp))
+            except sqlite3.IntegrityError as error:
+                raise ChannelBusy(f"{platform}:{channel}") from error
+            game_id = cursor.lastrowid
+        assert game_id is not None
+        return GameRecord(game_id, platform, channel, game, options, seed, state, 1, players,
+                          status, None, stamp, stamp)
+
+    async def _fetch_games(self, where: str, params: tuple[Any, ...]) -> list[GameRecord]:
+        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}",
+                                    params) as cursor:
+            return [_record(row) for row in await cursor.fetchall()]
+
+    async def running_game(self, platform: str, channel: str) -> GameRecord | None:
+        found = await self._fetch_games(
+            "platform=? AND channel=? AND status IN ('waiting','active')", (platform, channel))
+        return found[0] if found else None
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        found = await self._fetch_games("id=?", (game_id,))
+        return found[0] if found else None
+
+    async def games_with_status(self, *statuses: str) -> list[GameRecord]:
+        marks = ",".join("?" * len(statuses))
+        return await self._fetch_games(f"status IN ({marks}) ORDER BY id", statuses)
+
+    async def save_game(self, record: GameRecord, update: GameUpdate) -> GameRecord | None:
+        """Write ``update`` over ``record`` if nobody else wrote since it was read.
+
+        Returns the new record (version + 1), or ``None`` when the version moved on, in
+        which case nothing was written.
+        """
+        stamp = now()
+        new_version = record.version + 1
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await self._db.execute(
+                    "UPDATE games SET state=?, version=?, players=?, status=?, updated_at=? "
+                    "WHERE id=? AND version=?",
+                    (_dumps(update.state), new_version, _dumps(update.players), update.status,
+                     stamp, record.id, record.version))
+                if cursor.rowcount != 1:
+                    await self._db.execute("ROLLBACK")
+                    return None
+                if update.move is not None:
+                    await self._db.execute(
+                        "INSERT INTO moves (game_id, version, seat, kind, action, at) "
+                        "VALUES (?,?,?,?,?,?)",
+                        (record.id, new_version, update.move.seat, update.move.kind,
+                         update.move.action, stamp))
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        return GameRecord(record.id, record.platform, record.channel, record.game,
+                          record.options, record.seed, update.state, new_version,
+                          update.players, update.status, record.board_ref, record.created_at,
+                          stamp)
+
+    async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None:
+        async with self._write_lock:
+            await self._db.execute("UPDATE games SET board_ref=? WHERE id=?",
+                                   (_dumps(ref) if ref is not None else None, game_id))
+
+    async def moves(self, game_id: int) -> list[MoveRecord]:
+        async with self._db.execute(
+                "SELECT seat, kind, action FROM moves WHERE game_id=? ORDER BY version",
+                (game_id,)) as cursor:
+            return [MoveRecord(seat, kind, action) for seat, kind, action
+                    in await cursor.fetchall()]
+
+    async def get_setting(self, platform: str, channel: str, key: str) -> str | None:
+        async with self._db.execute(
+                "SELECT value FROM channel_settings WHERE platform=? AND channel=? AND key=?",
+                (platform, channel, key)) as cursor:
+            row = await cursor.fetchone()
+        return str(row[0]) if row else None
+
+    async def set_setting(self, platform: str, channel: str, key: str, value: str) -> None:
+        async with self._write_lock:
+            await self._db.execute(
+                "INSERT INTO channel_settings (platform, channel, key, value) VALUES (?,?,?,?) "
+                "ON CONFLICT (platform, channel, key) DO UPDATE SET value=excluded.value",
+                (platform, channel, key, value))
+
+    async def integrity_ok(self) -> bool:
+        async with self._db.execute("PRAGMA integrity_check") as cursor:
+            row = await cursor.fetchone()
+        return bool(row) and row[0] == "ok"

@@ -1,0 +1,142 @@
+"""The message catalogue: every user-facing sentence, by key and language.
+
+English is complete. Other languages fall back to English key by key, so a missing
+translation shows English rather than a key name. Engine errors carry their own English
+template (``GameError.default``) and are looked up here by ``GameError.key`` first, so
+translators can override them without touching engines.
+
+This is plain data so that renderers stay pure; the classroom issue moves it to gettext
+catalogues without changing the ``translate`` signature.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DEFAULT_LANGUAGE = "en"
+
+CATALOGUE: dict[str, dict[str, str]] = {
+    "en": {
+        # general
+        "bot.name": "logic-bot",
+        "help.title": "logic-bot: logic games to play together or against the computer.",
+        "help.games": "Games: {games}.",
+        "help.commands": (
+            "Commands: play <game> [vs ai <level> | vs <player>] [options], join, board, "
+            "move <notation>, resign, abandon, rules <game>, help."
+        ),
+        "help.buttons": "You never need to type a move: choose it with the buttons.",
+        # game lifecycle
+        "game.started": "{game} started: {players}.",
+        "game.waiting": "{game}: waiting for a second player. Use join to take the seat.",
+        "game.joined": "{name} joined the game.",
+        "game.your_turn": "{name}, it is your turn.",
+        "game.to_move": "To move: {name} ({mark}).",
+        "game.ai_thinking": "{name} is thinking…",
+        "game.over.win": "Game over: {name} wins ({reason}).",
+        "game.over.draw": "Game over: draw ({reason}).",
+        "game.over.abandoned": "The game was abandoned.",
+        "game.resigned": "{name} resigned.",
+        "game.abandoned_by": "{name} abandoned the game.",
+        "reason.no_l_move": "{loser} cannot move their L",
+        "reason.resigned": "{loser} resigned",
+        "reason.repetition": "the same position came up three times",
+        "reason.move_limit": "the move limit of {limit} was reached",
+        "reason.abandoned": "abandoned",
+        "menu.choose": "Choose your move.",
+        "menu.choose_step": "Your move so far: {path}. Choose the next part.",
+        "ai.name": "Computer · {level}",
+        "menu.back": "↩ back",
+        "menu.more": "more…",
+        "menu.refresh": "⟳ refresh",
+        # errors
+        "error.no_game": "There is no game running here. Start one with: play <game>.",
+        "error.game_running": (
+            "A game of {game} is already running here. Finish it, resign or abandon it first."
+        ),
+        "error.not_a_player": "You are not playing in this game.",
+        "error.not_your_turn": "It is not your turn: {name} is to move.",
+        "error.game_over": "The game is over.",
+        "error.stale": "This board is out of date; here is the current one.",
+        "error.bad_payload": "That button is not valid. Here is the current board.",
+        "error.not_in_menu": "That option is not on the menu.",
+        "error.seat_taken": "Both seats are taken.",
+        "error.already_playing": "You are already playing in this game.",
+        "error.cannot_join": "This game is not waiting for players.",
+        "error.busy": "Someone else moved at the same moment. Here is the current board.",
+        "error.internal": (
+            "Something went wrong on our side. The game is unchanged; please try again."
+        ),
+        "error.empty_command": "Expected a command. {usage}",
+        "error.unknown_command": "Unknown command '{command}'. {usage}",
+        "error.play_usage": "Expected: play <game> [vs ai <level> | vs <player>] [options].",
+        "error.ai_opponent_needs_level": "Unknown level '{level}'. Levels: {levels}.",
+        "error.move_usage": "Expected: move <notation>, for example: move {example}.",
+        "error.moderator_only": "Only the players or a moderator can abandon this game.",
+        # board words
+        "board.last_move": "Last move by {name} ({mark}): {move}",
+        "board.legend": "[ ] last move · lower case: where it came from",
+        "board.move_number": "move {number}",
+        # console
+        "console.welcome": "logic-bot — local console. Choose by number; type 'help' any time.",
+        "console.resuming": "Welcome back: resuming your unfinished game.",
+        "console.main_menu": "What would you like to do?",
+        "console.play_ai": "Play the {game} against the computer",
+        "console.play_local": "Play the {game} with a friend on this computer",
+        "console.read_rules": "Read the rules of the {game}",
+        "console.help": "Help",
+        "console.quit": "Quit",
+        "console.bye": "Goodbye!",
+        "console.saved": "Game saved. Start again to carry on where you left off.",
+        "console.pick_number": "Please type a number from the list (1–{count}), or 'help'.",
+        "console.option_question": "Rules option '{option}' ({help})?",
+        "console.option_off": "off (standard rules)",
+        "console.option_on": "on",
+        "console.level_question": "How strong should the computer be?",
+        "console.first_question": "Who moves first?",
+        "console.first_me": "me",
+        "console.first_computer": "the computer",
+        "console.first_random": "toss a coin",
+        "console.thinking": "The computer is thinking…",
+        "console.commands": (
+            "Console: type the number of an option, or a move in notation (for example "
+            "'d4 S W a4>a1'). Words: help, rules, board, resign, abandon, quit."
+        ),
+        "console.not_a_terminal": "(reading moves from standard input)",
+    },
+    "nl": {},
+    "de": {},
+}
+
+
+def supported_languages() -> list[str]:
+    return list(CATALOGUE)
+
+
+def normalise_language(code: str | None) -> str:
+    """Map platform locales such as ``en-US`` or ``nl_BE`` onto a catalogue language."""
+    if not code:
+        return DEFAULT_LANGUAGE
+    base = code.replace("_", "-").split("-")[0].lower()
+    return base if base in CATALOGUE else DEFAULT_LANGUAGE
+
+
+def translate(language: str, key: str, default: str | None = None, **params: Any) -> str:
+    """The message ``key`` in ``language``, formatted with ``params``.
+
+    Falls back to English, then to ``default``, then to the key itself, and never raises:
+    a broken translation must not turn a helpful message into a crash.
+    """
+    template = (CATALOGUE.get(language, {}).get(key)
+                or CATALOGUE[DEFAULT_LANGUAGE].get(key)
+                or default
+                or key)
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        if default is not None and template != default:
+            try:
+                return default.format(**params)
+            except (KeyError, IndexError, ValueError):
+                return default
+        return template
