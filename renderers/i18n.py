@@ -38,7 +38,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "game.over.abandoned": "The game was abandoned.",
         "game.resigned": "{name} resigned.",
         "game.abandoned_by": "{name} abandoned the game.",
-        "reason.no_l_move": "{loser} cannot move their L",
+        "reason.no_l_move": "{loser} had no legal L move",
         "reason.resigned": "{loser} resigned",
         "reason.repetition": "the same position came up three times",
         "reason.move_limit": "the move limit of {limit} was reached",

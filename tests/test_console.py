@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from bot.adapters.console import ConsoleSession
+from bot.service import Service
+from bot.store import SQLiteStore
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+class Script:
+    """Feeds scripted lines to the console and records what it prints."""
+
+    def __init__(self, lines: list[str] | Callable[[list[str]], Iterator[str]]) -> None:
+        self.output: list[str] = []
+        self._lines = iter(lines) if isinstance(lines, list) else lines(self.output)
+
+    async def read(self, prompt: str) -> str | None:
+        return next(self._lines, None)
+
+    def write(self, text: str) -> None:
+        self.output.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.output)
+
+
+async def run_session(store: SQLiteStore, script: Script) -> None:
+    await ConsoleSession(Service(store), script.read, script.write).run()
+
+
+async def test_play_against_perfect_to_the_end_by_numbers(store: SQLiteStore) -> None:
+    def answers(output: list[str]) -> Iterator[str]:
+        yield from ["1", "1", "3", "1"]  # L-game vs computer, standard rules, perfect, me first
+        while not any("Game over" in line for line in output[-15:]):
+            yield "1"  # always the first option: a move step or "keep the neutral pieces"
+        yield "5"  # back at the main menu: quit
+
+    script = Script(answers)
+    await run_session(store, script)
+    assert "Game over: Computer · perfect wins (You had no legal L move)." in script.text
+    assert script.output[-1] == "Goodbye!"
+    assert await store.running_game("console", "local") is None
+
+
+async def test_quit_and_restart_resumes_the_game(db_path: Path) -> None:
+    store = await SQLiteStore.open(db_path)
+    first = Script(["2", "1", "1", "1", "quit"])  # hot-seat, standard, one move, quit
+    await run_session(store, first)
+    assert "Game saved" in first.output[-1]
+    await store.close()
+
+    store = await SQLiteStore.open(db_path)
+    second = Script(["board", "quit"])
+    await run_session(store, second)
+    assert "Welcome back: resuming your unfinished game." in second.text
+    assert "Last move by Player 1 (X)" in second.text
+    assert "To move: Player 2 (O)." in second.text
+    await store.close()
+
+
+async def test_hot_seat_typed_moves_commands_and_bad_input(store: SQLiteStore) -> None:
+    script = Script(["2", "1",          # hot-seat, standard rules
+                     "99", "banana",    # out of range, then garbage notation
+                     "d4 S W a4>a1",    # Player 1 types a move
+                     "rules", "help",
+                     "b1 n e",          # Player 2's L is already there: refused
+                     "resign",          # Player 2 resigns
+                     "5"])
+    await run_session(store, script)
+    text = script.text
+    assert "Please type a number from the list" in text
+    assert "'banana' is not an L placement" in text
+    assert "Last move by Player 1 (X): d4 S W, a4>a1" in text
+    assert "Typed moves name the corner of the L" in text
+    assert "Words: help, rules, board, resign, abandon, quit." in text
+    assert "is where it stands now" in text
+    assert "Game over: Player 1 wins (Player 2 resigned)." in text
+
+
+def test_python_m_bot_without_token_starts_the_console(tmp_path: Path) -> None:
+    env = {key: value for key, value in os.environ.items()
+           if key not in {"DISCORD_TOKEN", "TELEGRAM_TOKEN"}}
+    env["DATABASE_PATH"] = str(tmp_path / "console.sqlite3")
+    result = subprocess.run([sys.executable, "-m", "bot"], input="3\n5\n", text=True,
+                            capture_output=True, cwd=tmp_path, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "Play the L-game against the computer" in result.stdout
+    assert "L-game (Edward de Bono)" in result.stdout
+    assert "Goodbye!" in result.stdout
+    assert Path(env["DATABASE_PATH"]).exists()
