@@ -9,16 +9,16 @@ What it measures, all in one run:
 
 1. ``Service.move`` end to end (load, parse, apply, save with the version guard, render the
    board), on a real temporary SQLite file: first one game at a time (no queueing), then
-   all games at once under ``asyncio.gather`` (every move queues behind the store's write
-   lock and aiosqlite's single worker thread). Every game between two human users plays
+   all games at once under ``asyncio.gather`` (every move queues behind aiosqlite's single
+   worker thread). Every game between two human users plays
    random legal moves from a seeded ``random.Random``, picked from a mirror engine state
    that follows the service; both runs play the same games. Restarting a finished game is
    not timed.
-2. A bare aiosqlite transaction of the same size on its own fresh file with the same
-   PRAGMAs (WAL, ``synchronous=FULL``): ``BEGIN IMMEDIATE``, an ``UPDATE`` of one row with
-   a JSON text as long as a mid-game state as the store writes it, an ``INSERT`` of one
-   small log row, ``COMMIT``; sequentially and with as many concurrent coroutines as games,
-   sharing one connection behind an ``asyncio.Lock`` as the store does.
+2. A bare aiosqlite commit of the same size on its own fresh file with the same PRAGMAs
+   (WAL, ``synchronous=FULL``) and the store's schema: the store's single guarded
+   ``UPDATE`` (its trigger appends the log row) with a JSON text as long as a mid-game
+   state as the store writes it; sequentially and with as many concurrent coroutines as
+   games, sharing one connection as the store does.
 3. ``engines.lgame.solve`` for both rule sets, built fresh (not the cached table).
 """
 
@@ -48,7 +48,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot.service import Opponent, Place, Service, User  # noqa: E402
-from bot.store import SQLiteStore  # noqa: E402
+from bot.store import MIGRATIONS, SQLiteStore, sql_statements  # noqa: E402
 from engines import lgame  # noqa: E402
 
 PLATFORM = "bench"
@@ -102,6 +102,18 @@ def mid_game_state(seed: int, plies: int) -> lgame.LGameState:
     return state
 
 
+class CpuClock:
+    """Wall time, and the CPU time of threads other than this one (aiosqlite's worker)."""
+
+    def __init__(self) -> None:
+        self.wall = time.perf_counter()
+        self.others = time.process_time() - time.thread_time()
+
+    def read(self) -> tuple[float, float]:
+        others = time.process_time() - time.thread_time()
+        return time.perf_counter() - self.wall, others - self.others
+
+
 # ----------------------------------------------------------------------- service benchmark
 
 
@@ -133,17 +145,30 @@ async def start(service: Service, table: Table) -> None:
     table.version = reply.board.version
 
 
-async def play(service: Service, table: Table, moves: int, timings: list[float]) -> None:
-    """Play ``moves`` timed moves in ``table``; a finished game restarts, untimed."""
+async def play(service: Service, table: Table, moves: int, timings: list[float],
+               cpu: list[float] | None = None, profiler: cProfile.Profile | None = None) -> None:
+    """Play ``moves`` timed moves in ``table``; a finished game restarts, untimed.
+
+    ``cpu`` collects the event-loop thread's CPU time per move, which only means something
+    when nothing else runs meanwhile (the sequential run); ``profiler`` is switched on for
+    the ``Service.move`` calls alone.
+    """
     for _ in range(moves):
         if table.mirror.outcome() is not None:
             table.restarts += 1
             await start(service, table)
         seat = table.mirror.turn
         action = table.rng.choice(table.mirror.legal_actions(seat))
+        if profiler is not None:
+            profiler.enable()
+        cpu_started = time.thread_time()
         started = time.perf_counter()
         reply = await service.move(table.place, PLAYERS[seat], action)
         timings.append(time.perf_counter() - started)
+        if cpu is not None:
+            cpu.append(time.thread_time() - cpu_started)
+        if profiler is not None:
+            profiler.disable()
         if not reply.ok or reply.board is None:
             raise BenchmarkError(f"move {action!r} in {table.place.channel} refused: "
                                  f"{reply.notice}")
@@ -164,83 +189,84 @@ async def service_run(db_path: Path, games: int, moves: int, seed: int, concurre
         service = Service(store, seed_source=lambda: next(counter))
         tables = [await open_table(service, i, seed) for i in range(games)]
         timings: list[float] = []
-        if profiler is not None:
-            profiler.enable()
-        started = time.perf_counter()
+        cpu: list[float] = []
+        clock = CpuClock()
         if concurrent:
             await asyncio.gather(*(play(service, t, moves, timings) for t in tables))
         else:
             for table in tables:
-                await play(service, table, moves, timings)
-        wall = time.perf_counter() - started
-        if profiler is not None:
-            profiler.disable()
+                await play(service, table, moves, timings, cpu, profiler)
+        wall, worker_cpu = clock.read()
     finally:
         await store.close()
     result = summary(timings)
     result.update(wall_s=round(wall, 3), moves_per_s=round(len(timings) / wall, 1),
-                  restarts=sum(t.restarts for t in tables))
+                  restarts=sum(t.restarts for t in tables),
+                  worker_cpu_ms_per_op=round(worker_cpu * 1000 / len(timings), 4))
+    if cpu:
+        result["loop_cpu_ms_per_op"] = round(statistics.fmean(cpu) * 1000, 4)
     return result
 
 
 # -------------------------------------------------------------------------- bare commits
 
-BARE_SCHEMA = (
-    "CREATE TABLE docs (id INTEGER PRIMARY KEY, state TEXT NOT NULL, version INTEGER NOT NULL)",
-    "CREATE TABLE log (doc_id INTEGER NOT NULL, version INTEGER NOT NULL, "
-    "action TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (doc_id, version))",
-)
-
-
 async def bare_run(db_path: Path, workers: int, commits: int, payload: str,
                    concurrent: bool) -> dict[str, Any]:
-    """Time ``workers * commits`` transactions of one UPDATE (``payload``) and one INSERT."""
+    """Time ``workers * commits`` commits of the store's own write, issued directly.
+
+    The same schema (its trigger appends the move to the log) and the same single guarded
+    ``UPDATE`` in autocommit mode, with a state of the same length: the storage cost of a
+    move with no service around it.
+    """
     db = await aiosqlite.connect(str(db_path), isolation_level=None)
     try:
         for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON",
                        "busy_timeout=5000"):
             await db.execute(f"PRAGMA {pragma}")
-        for statement in BARE_SCHEMA:
+        for statement in sql_statements(MIGRATIONS[0]):
             await db.execute(statement)
-        await db.executemany("INSERT INTO docs (id, state, version) VALUES (?,?,1)",
-                             [(i, payload) for i in range(workers)])
-        lock = asyncio.Lock()
+        stamp = "2026-01-01T00:00:00.000"
+        await db.executemany(
+            "INSERT INTO games (id, platform, channel, game, options, seed, state, version, "
+            "players, status, created_at, updated_at) VALUES (?,?,?,?,?,?,?,1,?,?,?,?)",
+            [(i + 1, "bare", f"c{i}", "lgame", "{}", 1, payload, "[]", "active", stamp, stamp)
+             for i in range(workers)])
         versions = [1] * workers
         timings: list[float] = []
+        cpu: list[float] = []
 
         async def commit(doc: int) -> None:
             version = versions[doc]
-            async with lock:
-                await db.execute("BEGIN IMMEDIATE")
-                try:
-                    await db.execute("UPDATE docs SET state=?, version=? WHERE id=? AND version=?",
-                                     (payload, version + 1, doc, version))
-                    await db.execute("INSERT INTO log (doc_id, version, action, at) "
-                                     "VALUES (?,?,?,?)",
-                                     (doc, version + 1, "c4SW d1b3", "2024-01-01T00:00:00.000"))
-                    await db.execute("COMMIT")
-                except BaseException:
-                    await db.execute("ROLLBACK")
-                    raise
+            cursor = await db.execute(
+                "UPDATE games SET state=?, version=?, players=?, status=?, updated_at=?, "
+                "last_seat=?, last_kind=?, last_action=? WHERE id=? AND version=?",
+                (payload, version + 1, "[]", "active", stamp, 0, "action", "c4SW d1b3",
+                 doc + 1, version))
+            assert cursor.rowcount == 1
             versions[doc] = version + 1
 
         async def worker(doc: int) -> None:
             for _ in range(commits):
+                cpu_started = time.thread_time()
                 started = time.perf_counter()
                 await commit(doc)
                 timings.append(time.perf_counter() - started)
+                cpu.append(time.thread_time() - cpu_started)
 
-        started = time.perf_counter()
+        clock = CpuClock()
         if concurrent:
             await asyncio.gather(*(worker(doc) for doc in range(workers)))
         else:
             for doc in range(workers):
                 await worker(doc)
-        wall = time.perf_counter() - started
+        wall, worker_cpu = clock.read()
     finally:
         await db.close()
     result = summary(timings)
-    result.update(wall_s=round(wall, 3), commits_per_s=round(len(timings) / wall, 1))
+    result.update(wall_s=round(wall, 3), commits_per_s=round(len(timings) / wall, 1),
+                  worker_cpu_ms_per_op=round(worker_cpu * 1000 / len(timings), 4))
+    if not concurrent:
+        result["loop_cpu_ms_per_op"] = round(statistics.fmean(cpu) * 1000, 4)
     return result
 
 
@@ -300,7 +326,8 @@ async def run_database_phases(folder: Path, games: int, moves: int, seed: int,
 
 def profile_sequential(games: int, moves: int, seed: int, top: int,
                        tmpdir: str | None) -> str:
-    """cProfile of the sequential service run (game creation excluded)."""
+    """cProfile of the ``Service.move`` calls of the sequential run (the benchmark's own
+    move picking and game creation excluded)."""
     profiler = cProfile.Profile()
     with tempfile.TemporaryDirectory(prefix="service-latency-", dir=tmpdir) as folder:
         asyncio.run(service_run(Path(folder) / "profile.db", games, moves, seed, False,
@@ -346,9 +373,12 @@ def print_human(result: dict[str, Any]) -> None:
         row = result[name]
         rate = row.get("moves_per_s", row.get("commits_per_s"))
         extra = f", {row['restarts']} untimed restarts" if "restarts" in row else ""
+        loop = (f"loop {row['loop_cpu_ms_per_op']:.3f} + " if "loop_cpu_ms_per_op" in row
+                else "")
         print(f"  {name:<19} p50 {row['p50_ms']:8.3f} ms  p99 {row['p99_ms']:8.3f} ms  "
               f"mean {row['mean_ms']:8.3f} ms  max {row['max_ms']:8.3f} ms  "
               f"n={row['n']}  {rate}/s{extra}")
+        print(f"  {'':<19} CPU per op: {loop}db thread {row['worker_cpu_ms_per_op']:.3f} ms")
     ratios = result["ratio_service_p50_over_bare_p50"]
     print(f"  service p50 / bare p50: sequential {ratios['sequential']:.2f}x, "
           f"concurrent {ratios['concurrent']:.2f}x")

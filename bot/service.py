@@ -125,6 +125,7 @@ class Service:
         self._seed_source = seed_source or (lambda: secrets.randbits(31))
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[GameRecord, GameState]] = {}
+        self._channel_games: dict[tuple[str, str], int] = {}
 
     # ----------------------------------------------------------------- helpers
     def _lock(self, game_id: int) -> asyncio.Lock:
@@ -149,8 +150,23 @@ class Service:
         self._cache[record.id] = (record, state)
         return state
 
-    async def _current(self, place: Place) -> tuple[GameRecord, GameState]:
+    async def _running(self, place: Place) -> GameRecord | None:
+        """The channel's running game, from memory when this process already holds it.
+
+        Skipping the read is safe across processes: a record another process has moved on
+        fails the version guard when saved, and that failure drops the memory copy.
+        """
+        game_id = self._channel_games.get((place.platform, place.channel))
+        cached = self._cache.get(game_id) if game_id is not None else None
+        if cached is not None and cached[0].running:
+            return cached[0]
         record = await self.store.running_game(place.platform, place.channel)
+        if record is not None:
+            self._channel_games[(place.platform, place.channel)] = record.id
+        return record
+
+    async def _current(self, place: Place) -> tuple[GameRecord, GameState]:
+        record = await self._running(place)
         if record is None:
             raise ServiceError(self._t(place, "error.no_game"))
         return record, await self._load(record)
@@ -265,12 +281,13 @@ class Service:
         except ServiceError as error:
             return await self._refusal(place, error)
         except GameError as error:
-            running = await self.store.running_game(place.platform, place.channel)
+            running = await self._running(place)
             return await self._refusal(place, ServiceError(self._error_text(place, error),
                                                            running))
         except Exception:
             log.exception("command failed in %s:%s", place.platform, place.channel)
             self._cache.clear()
+            self._channel_games.clear()
             return Reply(ok=False, notice=self._t(place, "error.internal"))
 
     # ---------------------------------------------------------------- commands
@@ -300,11 +317,12 @@ class Service:
                                                       module.NAME, parsed, seed,
                                                       state.to_dict(), players, status)
             except ChannelBusy:
-                running = await self.store.running_game(place.platform, place.channel)
+                running = await self._running(place)
                 title = get_game(running.game).TITLE if running else module.TITLE
                 raise ServiceError(self._t(place, "error.game_running", game=title),
                                    running) from None
             self._cache[record.id] = (record, state)
+            self._channel_games[(place.platform, place.channel)] = record.id
             reply = self._board_reply(place, record, state)
             names = " vs ".join(self.names(record))
             reply.announcements.append(self._t(place, "game.started", game=module.TITLE,
@@ -352,7 +370,7 @@ class Service:
         """A button: a step through the move menu, or a whole move at its last step."""
         async def work() -> Reply:
             parsed = self.parse_payload(payload)
-            running = await self.store.running_game(place.platform, place.channel)
+            running = await self._running(place)
             if parsed is None or running is None or parsed[0] != running.id:
                 raise ServiceError(self._t(place, "error.bad_payload" if running
                                            else "error.no_game"), running)
@@ -477,13 +495,21 @@ class Service:
                                                               move))
         if saved is None:
             # Another process wrote first: forget our copy, which already holds the move.
-            self._cache.pop(record.id, None)
+            self._forget(record)
             fresh = await self.store.get_game(record.id)
             raise ServiceError(self._t(place, "error.busy"), fresh)
-        self._cache[record.id] = (saved, state)
-        if not saved.running:
+        if saved.running:
+            self._cache[record.id] = (saved, state)
+        else:
+            # Finished games are read again only to show a final board; keeping them would
+            # grow the cache with every game ever played.
+            self._forget(record)
             self._locks.pop(record.id, None)
         return saved
+
+    def _forget(self, record: GameRecord) -> None:
+        self._cache.pop(record.id, None)
+        self._channel_games.pop((record.platform, record.channel), None)
 
     async def pending_ai_places(self) -> list[GameRecord]:
         """Active games where the computer should move: resumed after a restart."""

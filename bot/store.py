@@ -2,15 +2,15 @@
 
 * WAL journal, ``synchronous=FULL``: a move acknowledged to a player survives a power cut.
 * The schema version is SQLite's ``user_version``; ``MIGRATIONS`` upgrade older files.
-* Every game write is one transaction guarded by the row's version
+* Every game write is one statement guarded by the row's version
   (``UPDATE … WHERE id=? AND version=?``), so a lost race is reported, never overwritten.
-* One connection serves the process; its writes are serialised by an asyncio lock so that
-  the statements of two transactions never interleave on it.
+  The row carries the move just made and a trigger appends it to the ``moves`` log, so the
+  state and its log line commit together in one autocommit transaction: one trip to
+  aiosqlite's thread and one sync, and nothing for two coroutines' statements to interleave.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -37,7 +37,10 @@ MIGRATIONS: list[str] = [
                     CHECK (status IN ('waiting', 'active', 'finished', 'abandoned')),
         board_ref   TEXT,
         created_at  TEXT    NOT NULL,
-        updated_at  TEXT    NOT NULL
+        updated_at  TEXT    NOT NULL,
+        last_seat   INTEGER,
+        last_kind   TEXT,
+        last_action TEXT
     );
     CREATE UNIQUE INDEX one_running_game_per_channel
         ON games (platform, channel) WHERE status IN ('waiting', 'active');
@@ -51,6 +54,13 @@ MIGRATIONS: list[str] = [
         at       TEXT    NOT NULL,
         PRIMARY KEY (game_id, version)
     );
+    CREATE TRIGGER log_each_move AFTER UPDATE OF version ON games
+    WHEN NEW.last_kind IS NOT NULL
+    BEGIN
+        INSERT INTO moves (game_id, version, seat, kind, action, at)
+        VALUES (NEW.id, NEW.version, NEW.last_seat, NEW.last_kind, NEW.last_action,
+                NEW.updated_at);
+    END;
     CREATE TABLE channel_settings (
         platform TEXT NOT NULL,
         channel  TEXT NOT NULL,
@@ -70,6 +80,20 @@ class ChannelBusy(Exception):
 
 class NewerSchema(Exception):
     """The database was written by a newer version of the bot."""
+
+
+def sql_statements(script: str) -> list[str]:
+    """Split a script into statements; a trigger's body keeps its inner semicolons."""
+    statements, buffer = [], ""
+    for piece in script.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip(" \n;"):
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip(" \n;"):
+        raise ValueError(f"incomplete SQL statement: {buffer.strip()[:60]}")
+    return statements
 
 
 def now() -> str:
@@ -157,7 +181,6 @@ def _dumps(value: Any) -> str:
 class SQLiteStore:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
-        self._write_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path) -> SQLiteStore:
@@ -188,9 +211,8 @@ class SQLiteStore:
             # migration and its version stamp in one transaction.
             await self._db.execute("BEGIN IMMEDIATE")
             try:
-                for statement in MIGRATIONS[version].split(";"):
-                    if statement.strip():
-                        await self._db.execute(statement)
+                for statement in sql_statements(MIGRATIONS[version]):
+                    await self._db.execute(statement)
                 await self._db.execute(f"PRAGMA user_version = {version + 1}")
                 await self._db.execute("COMMIT")
             except BaseException:
@@ -209,16 +231,15 @@ class SQLiteStore:
                           options: dict[str, Any], seed: int, state: dict[str, Any],
                           players: list[dict[str, Any]], status: str) -> GameRecord:
         stamp = now()
-        async with self._write_lock:
-            try:
-                cursor = await self._db.execute(
-                    "INSERT INTO games (platform, channel, game, options, seed, state, version, "
-                    "players, status, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                    (platform, channel, game, _dumps(options), seed, _dumps(state), 1,
-                     _dumps(players), status, stamp, stamp))
-            except sqlite3.IntegrityError as error:
-                raise ChannelBusy(f"{platform}:{channel}") from error
-            game_id = cursor.lastrowid
+        try:
+            cursor = await self._db.execute(
+                "INSERT INTO games (platform, channel, game, options, seed, state, version, "
+                "players, status, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (platform, channel, game, _dumps(options), seed, _dumps(state), 1,
+                 _dumps(players), status, stamp, stamp))
+        except sqlite3.IntegrityError as error:
+            raise ChannelBusy(f"{platform}:{channel}") from error
+        game_id = cursor.lastrowid
         assert game_id is not None
         return GameRecord(game_id, platform, channel, game, options, seed, state, 1, players,
                           status, None, stamp, stamp)
@@ -249,36 +270,23 @@ class SQLiteStore:
         """
         stamp = now()
         new_version = record.version + 1
-        async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await self._db.execute(
-                    "UPDATE games SET state=?, version=?, players=?, status=?, updated_at=? "
-                    "WHERE id=? AND version=?",
-                    (_dumps(update.state), new_version, _dumps(update.players), update.status,
-                     stamp, record.id, record.version))
-                if cursor.rowcount != 1:
-                    await self._db.execute("ROLLBACK")
-                    return None
-                if update.move is not None:
-                    await self._db.execute(
-                        "INSERT INTO moves (game_id, version, seat, kind, action, at) "
-                        "VALUES (?,?,?,?,?,?)",
-                        (record.id, new_version, update.move.seat, update.move.kind,
-                         update.move.action, stamp))
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
+        move = update.move
+        cursor = await self._db.execute(
+            "UPDATE games SET state=?, version=?, players=?, status=?, updated_at=?, "
+            "last_seat=?, last_kind=?, last_action=? WHERE id=? AND version=?",
+            (_dumps(update.state), new_version, _dumps(update.players), update.status, stamp,
+             move.seat if move else None, move.kind if move else None,
+             move.action if move else None, record.id, record.version))
+        if cursor.rowcount != 1:
+            return None
         return GameRecord(record.id, record.platform, record.channel, record.game,
                           record.options, record.seed, update.state, new_version,
                           update.players, update.status, record.board_ref, record.created_at,
                           stamp)
 
     async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None:
-        async with self._write_lock:
-            await self._db.execute("UPDATE games SET board_ref=? WHERE id=?",
-                                   (_dumps(ref) if ref is not None else None, game_id))
+        await self._db.execute("UPDATE games SET board_ref=? WHERE id=?",
+                               (_dumps(ref) if ref is not None else None, game_id))
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
         async with self._db.execute(
@@ -295,11 +303,10 @@ class SQLiteStore:
         return str(row[0]) if row else None
 
     async def set_setting(self, platform: str, channel: str, key: str, value: str) -> None:
-        async with self._write_lock:
-            await self._db.execute(
-                "INSERT INTO channel_settings (platform, channel, key, value) VALUES (?,?,?,?) "
-                "ON CONFLICT (platform, channel, key) DO UPDATE SET value=excluded.value",
-                (platform, channel, key, value))
+        await self._db.execute(
+            "INSERT INTO channel_settings (platform, channel, key, value) VALUES (?,?,?,?) "
+            "ON CONFLICT (platform, channel, key) DO UPDATE SET value=excluded.value",
+            (platform, channel, key, value))
 
     async def integrity_ok(self) -> bool:
         async with self._db.execute("PRAGMA integrity_check") as cursor:

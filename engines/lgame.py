@@ -28,6 +28,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Self
 
 from engines.base import (
@@ -67,18 +68,26 @@ MARKS = ("X", "O")
 DIRECTIONS: dict[str, tuple[int, int]] = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
 
+CELL_NAMES = [f"{FILES[cell % SIZE]}{cell // SIZE + 1}" for cell in range(CELLS)]
+CELL_BY_NAME = {name: cell for cell, name in enumerate(CELL_NAMES)}
+
+
 def cell_name(cell: int) -> str:
-    return f"{FILES[cell % SIZE]}{cell // SIZE + 1}"
+    return CELL_NAMES[cell]
 
 
 def parse_cell(text: str) -> int | None:
-    if len(text) == 2 and text[0] in FILES and text[1] in "1234":
-        return (int(text[1]) - 1) * SIZE + FILES.index(text[0])
-    return None
+    return CELL_BY_NAME.get(text)
 
 
 def cells_of(mask: int) -> list[int]:
-    return [cell for cell in range(CELLS) if mask >> cell & 1]
+    """Set bits of ``mask``, lowest first (cheaper than testing all 16 on sparse masks)."""
+    cells = []
+    while mask:
+        lowest = mask & -mask
+        cells.append(lowest.bit_length() - 1)
+        mask ^= lowest
+    return cells
 
 
 def mask_names(mask: int) -> list[str]:
@@ -93,14 +102,22 @@ class Placement:
     foot: str
     mask: int
 
-    @property
+    @cached_property
     def code(self) -> str:
         """Compact form used in canonical actions and button payloads: ``a1NE``."""
         return f"{cell_name(self.corner)}{self.leg}{self.foot}"
 
-    @property
+    @cached_property
     def notation(self) -> str:
         return f"{cell_name(self.corner)} {self.leg} {self.foot}"
+
+    @cached_property
+    def cell_names(self) -> list[str]:
+        return mask_names(self.mask)
+
+    @cached_property
+    def menu_label(self) -> str:
+        return f"{self.notation} · {' '.join(self.cell_names)}"
 
 
 def _build_placements() -> list[Placement]:
@@ -537,7 +554,7 @@ class LGameState(GameState):
             "action": canonical,
             "text": self.action_text(canonical),
             "l_from": mask_names(before_l),
-            "l_to": mask_names(PLACEMENTS[placement].mask),
+            "l_to": list(PLACEMENTS[placement].cell_names),
             "neutral_from": mask_names(before_neutrals & ~neutrals_after),
             "neutral_to": mask_names(neutrals_after & ~before_neutrals),
         }
@@ -573,8 +590,7 @@ class LGameState(GameState):
     def menu(self, player: int, path: tuple[str, ...]) -> list[Choice]:
         self._check_turn(player)
         if not path:
-            return [Choice(PLACEMENTS[p].code,
-                           f"{PLACEMENTS[p].notation} · {' '.join(mask_names(PLACEMENTS[p].mask))}")
+            return [Choice(PLACEMENTS[p].code, PLACEMENTS[p].menu_label)
                     for p in l_moves(self.ls[player], self.ls[1 - player], self.neutrals)]
         placement = PLACEMENT_BY_CODE.get(path[0])
         if placement is None or placement == self.ls[player]:
@@ -618,8 +634,8 @@ class LGameState(GameState):
             "game": NAME,
             "viewer": player,
             "pieces": {
-                "X": mask_names(PLACEMENTS[self.ls[0]].mask),
-                "O": mask_names(PLACEMENTS[self.ls[1]].mask),
+                "X": list(PLACEMENTS[self.ls[0]].cell_names),
+                "O": list(PLACEMENTS[self.ls[1]].cell_names),
                 "neutral": mask_names(self.neutrals),
             },
             "placements": {"X": PLACEMENTS[self.ls[0]].notation,
