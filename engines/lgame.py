@@ -500,7 +500,11 @@ class LGameState(GameState):
         moved_from: set[int] = set()
         for source, target in steps:
             assert source is not None and target is not None
-            if not neutrals >> source & 1 or source in moved_from:
+            if source in moved_from:
+                raise IllegalMove("lgame.neutral_moved_twice",
+                                  "The neutral piece on {cell} has already moved this turn; "
+                                  "each neutral piece moves at most once.", cell=cell_name(source))
+            if not neutrals >> source & 1:
                 raise IllegalMove("lgame.no_neutral_there", "There is no neutral piece on {cell}.",
                                   cell=cell_name(source))
             if (occupied | neutrals) >> target & 1:
@@ -575,6 +579,8 @@ class LGameState(GameState):
     def resign(self, player: int) -> list[Event]:
         if self._outcome is not None:
             raise IllegalMove("error.game_over", "The game is over.")
+        if player not in (0, 1):
+            raise NotYourTurn("error.not_a_player", "You are not playing in this game.")
         self._outcome = Outcome((1 - player,), "resigned", {"loser": player})
         return [{"type": "game_over", **self._outcome.to_dict()}]
 
@@ -593,9 +599,9 @@ class LGameState(GameState):
             return [Choice(PLACEMENTS[p].code, PLACEMENTS[p].menu_label)
                     for p in l_moves(self.ls[player], self.ls[1 - player], self.neutrals)]
         placement = PLACEMENT_BY_CODE.get(path[0])
-        if placement is None or placement == self.ls[player]:
+        if placement not in l_moves(self.ls[player], self.ls[1 - player], self.neutrals):
             raise InvalidMove("error.not_in_menu", "That option is not on the menu.")
-        self._check_placement(player, placement)
+        assert placement is not None
         occupied = self._occupied_by_other(player) | PLACEMENTS[placement].mask
         steps = path[1:]
         if len(steps) > self.max_neutral_steps or "-" in steps[:-1]:
@@ -667,6 +673,8 @@ class LGameState(GameState):
 
     @classmethod
     def from_dict(cls, data: JSON) -> Self:
+        if not isinstance(data, dict):
+            raise StateError(f"an L-game state is a JSON object, not {type(data).__name__}")
         try:
             if data.get("game") != NAME or data.get("schema") != cls.schema_version:
                 raise StateError(f"not an L-game state of schema {cls.schema_version}")
@@ -718,8 +726,9 @@ def replay(options: JSON, seed: int, actions: list[Action]) -> LGameState:
 # --- agents -------------------------------------------------------------------------------
 
 
-def _scored_moves(state: LGameState) -> list[tuple[Action, int, int]]:
-    """Each legal move with the value and distance of the position it leaves the opponent."""
+def _scored_moves(state: LGameState) -> list[tuple[tuple[int, int], int, int]]:
+    """Each legal move as (placement, neutrals after), with the value and distance of the
+    position it leaves the opponent. Notation is built only for the move finally chosen."""
     table = solved_table(state.sudden_death)
     player = state.turn
     other = state.ls[1 - player]
@@ -729,7 +738,7 @@ def _scored_moves(state: LGameState) -> list[tuple[Action, int, int]]:
         occupied = other_mask | PLACEMENTS[target].mask
         for result in neutral_results(state.neutrals, occupied, state.sudden_death):
             key = position_key(other, target, PAIR_INDEX[result])
-            scored.append((state._encode(target, result), table.value[key], table.distance[key]))
+            scored.append(((target, result), table.value[key], table.distance[key]))
     return scored
 
 
@@ -757,13 +766,14 @@ class LGameAgent(Agent):
             return self.rng.choice(state.legal_actions(player))
         scored = _scored_moves(state)
         if self.level == "medium" and self.rng.random() >= self.PERFECT_SHARE:
-            wins_now = [a for a, v, d in scored if v == LOSS and d == 0]
-            if wins_now:
-                return self.rng.choice(wins_now)
-            safe = [a for a, v, d in scored if not (v == WIN and d == 1)]
-            return self.rng.choice(safe or [a for a, _, _ in scored])
-        best = min(perfect_preference(v, d) for _, v, d in scored)
-        return self.rng.choice([a for a, v, d in scored if perfect_preference(v, d) == best])
+            wins_now = [m for m, v, d in scored if v == LOSS and d == 0]
+            safe = [m for m, v, d in scored if not (v == WIN and d == 1)]
+            pool = wins_now or safe or [m for m, _, _ in scored]
+        else:
+            best = min(perfect_preference(v, d) for _, v, d in scored)
+            pool = [m for m, v, d in scored if perfect_preference(v, d) == best]
+        placement, neutrals_after = self.rng.choice(pool)
+        return state._encode(placement, neutrals_after)
 
 
 def make_agent(level: str, rng: random.Random) -> LGameAgent:

@@ -109,6 +109,17 @@ def placement_from_name(corner: str, leg: str, foot: str) -> Piece | None:
     return piece if piece <= BOARD and piece in PLACEMENTS else None
 
 
+def placement_code(piece: Piece) -> str:
+    """The compact name (``c4SW``) of a placement, found by trying every name."""
+    found = [f"{corner}{leg}{foot}"
+             for corner in (cell_name(c) for c in sorted(BOARD))
+             for leg in _STEPS for foot in _STEPS
+             if placement_from_name(corner, leg, foot) == piece]
+    if len(found) != 1:
+        raise ValueError(f"{names(piece)} has names {found}")
+    return found[0]
+
+
 # --- symmetry -----------------------------------------------------------------------------
 
 
@@ -175,6 +186,11 @@ class Relative:
     mover: Piece
     other: Piece
     neutrals: frozenset[Cell]
+
+
+def position_from_pieces(pieces: dict[str, list[str]], turn: int) -> Position:
+    """Read a position from cell names, as in an engine view's ``pieces``."""
+    return Position(cells(pieces["X"]), cells(pieces["O"]), cells(pieces["neutral"]), turn)
 
 
 START = Position(
