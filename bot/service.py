@@ -13,7 +13,8 @@ import logging
 import random
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -180,6 +181,14 @@ class Service:
         record = self._cached_record(record)
         return record, await self._load(record)
 
+    @asynccontextmanager
+    async def _locked_game(self, place: Place) -> AsyncIterator[tuple[GameRecord, GameState]]:
+        """The channel's game under its lock, re-read after the lock is taken, because the
+        command that held the lock before may have moved it on."""
+        record, _ = await self._current(place)
+        async with self._lock(record.id):
+            yield await self._fresh(record)
+
     @staticmethod
     def seat_of(record: GameRecord, user: User) -> int | None:
         for seat, player in enumerate(record.players):
@@ -332,9 +341,7 @@ class Service:
 
     async def join(self, place: Place, user: User) -> Reply:
         async def work() -> Reply:
-            record, state = await self._current(place)
-            async with self._lock(record.id):
-                record, state = await self._fresh(record)
+            async with self._locked_game(place) as (record, state):
                 if self.seat_of(record, user) is not None:
                     raise ServiceError(self._t(place, "error.already_playing"), record)
                 if record.status != "waiting":
@@ -358,9 +365,7 @@ class Service:
     async def move(self, place: Place, user: User, text: str) -> Reply:
         """A typed move in the game's notation."""
         async def work() -> Reply:
-            record, state = await self._current(place)
-            async with self._lock(record.id):
-                record, state = await self._fresh(record)
+            async with self._locked_game(place) as (record, state):
                 seat = self._acting_seat(place, record, state, user)
                 action = state.parse_action(text, seat)
                 return await self._apply(place, record, state, seat, action)
@@ -396,9 +401,7 @@ class Service:
 
     async def resign(self, place: Place, user: User) -> Reply:
         async def work() -> Reply:
-            record, state = await self._current(place)
-            async with self._lock(record.id):
-                record, state = await self._fresh(record)
+            async with self._locked_game(place) as (record, state):
                 seat = self.seat_of(record, user)
                 if seat is None or record.status != "active":
                     raise ServiceError(self._t(place, "error.not_a_player"
@@ -414,9 +417,7 @@ class Service:
 
     async def abandon(self, place: Place, user: User) -> Reply:
         async def work() -> Reply:
-            record, state = await self._current(place)
-            async with self._lock(record.id):
-                record, state = await self._fresh(record)
+            async with self._locked_game(place) as (record, state):
                 if self.seat_of(record, user) is None and not user.is_moderator:
                     raise ServiceError(self._t(place, "error.moderator_only"), record)
                 state.abandon()

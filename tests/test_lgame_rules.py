@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,11 +20,8 @@ from engines.base import (
     StateError,
 )
 from engines.lgame import LGameState
-
-try:
-    import lgame_reference as ref
-except ModuleNotFoundError:  # pragma: no cover - if tests/ ever becomes a package
-    from tests import lgame_reference as ref
+from tests import lgame_reference as ref
+from tests.lgame_positions import random_states
 
 VARIANTS = [pytest.param(False, id="standard"), pytest.param(True, id="sudden_death")]
 
@@ -65,21 +62,6 @@ def state_at(pos: ref.Position, **options: Any) -> LGameState:
     data.update(ls=[ref.placement_code(pos.x), ref.placement_code(pos.o)],
                 neutrals=ref.names(pos.neutrals), turn=pos.turn, history=[])
     return LGameState.from_dict(data)
-
-
-def random_states(sudden_death: bool, count: int, seed: int) -> Iterator[LGameState]:
-    """Positions reached by random play from the start, of random lengths."""
-    rng = random.Random(seed)
-    produced = 0
-    while produced < count:
-        state = lgame.new_game({"sudden_death": sudden_death}, 2, rng.getrandbits(32))
-        for _ in range(rng.randrange(0, 40)):
-            if state.outcome() is not None:
-                break
-            state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
-        if state.outcome() is None:
-            produced += 1
-            yield state
 
 
 def engine_perft(state: LGameState, depth: int) -> int:

@@ -12,7 +12,6 @@ import random
 import subprocess
 import sys
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,11 +35,8 @@ from engines.lgame import (
 )
 from engines.registry import get_game
 from engines.selfplay import run_selfplay
-
-try:
-    import lgame_reference as ref
-except ModuleNotFoundError:  # pragma: no cover - if tests/ ever becomes a package
-    from tests import lgame_reference as ref
+from tests import lgame_reference as ref
+from tests.lgame_positions import random_states
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = get_game("lgame")
@@ -66,21 +62,6 @@ def state_for_key(key: int, sudden_death: bool, turn: int) -> LGameState:
     data.update(ls=[PLACEMENTS[i].code for i in ls],
                 neutrals=mask_names(NEUTRAL_PAIRS[pair]), turn=turn, history=[])
     return LGameState.from_dict(data)
-
-
-def random_states(sudden_death: bool, count: int, seed: int) -> Iterator[LGameState]:
-    """Positions reached by random play from the start, of random lengths."""
-    rng = random.Random(seed)
-    produced = 0
-    while produced < count:
-        state = lgame.new_game({"sudden_death": sudden_death}, 2, rng.getrandbits(32))
-        for _ in range(rng.randrange(0, 30)):
-            if state.outcome() is not None:
-                break
-            state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
-        if state.outcome() is None:
-            produced += 1
-            yield state
 
 
 def score_of_child(state: LGameState, action: str) -> tuple[int, int]:
@@ -221,7 +202,7 @@ def test_solved_table_is_locally_consistent_sudden_death() -> None:
 @pytest.mark.parametrize("sudden_death", VARIANTS)
 def test_successors_agree_with_legal_actions(sudden_death: bool) -> None:
     """The solver's move generator and the game's legal actions describe the same moves."""
-    for state in random_states(sudden_death, 60, seed=11):
+    for state in random_states(sudden_death, 60, seed=11, max_plies=30):
         actions = state.legal_actions(state.turn)
         children = set()
         for action in actions:
@@ -336,7 +317,7 @@ def test_perfect_never_loses_standard_every_position() -> None:
 @pytest.mark.parametrize("sudden_death", VARIANTS)
 def test_every_agent_returns_legal_actions(sudden_death: bool) -> None:
     agents = [lgame.make_agent(level, random.Random(i)) for i, level in enumerate(lgame.LEVELS)]
-    for state in random_states(sudden_death, 40, seed=5):
+    for state in random_states(sudden_death, 40, seed=5, max_plies=30):
         legal = set(state.legal_actions(state.turn))
         for agent in agents:
             assert agent.choose(state, state.turn) in legal, agent.level
@@ -353,7 +334,7 @@ def test_perfect_and_strong_always_choose_a_best_move() -> None:
         return (0, d) if v == LOSS else (1, 0) if v == UNKNOWN else (2, -d)
 
     agents = [lgame.make_agent(level, random.Random(3)) for level in ("perfect", "strong")]
-    for state in random_states(False, 40, seed=9):
+    for state in random_states(False, 40, seed=9, max_plies=30):
         best = min(rank(score_of_child(state, a)) for a in state.legal_actions(state.turn))
         for agent in agents:
             assert rank(score_of_child(state, agent.choose(state, state.turn))) == best
@@ -397,7 +378,7 @@ def test_medium_sometimes_errs() -> None:
         return {LOSS: 0, UNKNOWN: 1, WIN: 2}[score[0]]
 
     mistakes = 0
-    for state in random_states(False, 80, seed=13):
+    for state in random_states(False, 80, seed=13, max_plies=30):
         best = min(result_class(score_of_child(state, a)) for a in state.legal_actions(state.turn))
         assert result_class(score_of_child(state, perfect.choose(state, state.turn))) == best
         if result_class(score_of_child(state, medium.choose(state, state.turn))) > best:
