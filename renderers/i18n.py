@@ -18,7 +18,6 @@ DEFAULT_LANGUAGE = "en"
 CATALOGUE: dict[str, dict[str, str]] = {
     "en": {
         # general
-        "bot.name": "logic-bot",
         "help.title": "logic-bot: logic games to play together or against the computer.",
         "help.games": "Games: {games}.",
         "help.commands": (
@@ -30,9 +29,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "game.started": "{game} started: {players}.",
         "game.waiting": "{game}: waiting for a second player. Use join to take the seat.",
         "game.joined": "{name} joined the game.",
-        "game.your_turn": "{name}, it is your turn.",
         "game.to_move": "To move: {name} ({mark}).",
-        "game.ai_thinking": "{name} is thinking…",
         "game.over.win": "Game over: {name} wins ({reason}).",
         "game.over.draw": "Game over: draw ({reason}).",
         "game.over.abandoned": "The game was abandoned.",
@@ -47,8 +44,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "menu.choose_step": "Your move so far: {path}. Choose the next part.",
         "ai.name": "Computer · {level}",
         "menu.back": "↩ back",
-        "menu.more": "more…",
-        "menu.refresh": "⟳ refresh",
         # errors
         "error.no_game": "There is no game running here. Start one with: play <game>.",
         "error.game_running": (
@@ -60,23 +55,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "error.stale": "This board is out of date; here is the current one.",
         "error.bad_payload": "That button is not valid. Here is the current board.",
         "error.not_in_menu": "That option is not on the menu.",
-        "error.seat_taken": "Both seats are taken.",
         "error.already_playing": "You are already playing in this game.",
         "error.cannot_join": "This game is not waiting for players.",
         "error.busy": "Someone else moved at the same moment. Here is the current board.",
         "error.internal": (
             "Something went wrong on our side. The game is unchanged; please try again."
         ),
-        "error.empty_command": "Expected a command. {usage}",
-        "error.unknown_command": "Unknown command '{command}'. {usage}",
-        "error.play_usage": "Expected: play <game> [vs ai <level> | vs <player>] [options].",
-        "error.ai_opponent_needs_level": "Unknown level '{level}'. Levels: {levels}.",
-        "error.move_usage": "Expected: move <notation>, for example: move {example}.",
         "error.moderator_only": "Only the players or a moderator can abandon this game.",
         # board words
         "board.last_move": "Last move by {name} ({mark}): {move}",
         "board.legend": "[ ] last move · lower case: where it came from",
-        "board.move_number": "move {number}",
         # console
         "console.welcome": "logic-bot — local console. Choose by number; type 'help' any time.",
         "console.resuming": "Welcome back: resuming your unfinished game.",
