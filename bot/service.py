@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
-from engines.base import Choice, GameError, GameState, StateError, parse_option_text
+from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
 from engines.registry import game_names, get_game, resolve_name
 from renderers import renderer_for
 from renderers.i18n import translate
@@ -28,7 +28,10 @@ log = logging.getLogger(__name__)
 
 PAYLOAD_LIMIT = 64  # Telegram's callback_data limit; Discord allows 100
 AI_TIME_BUDGET_SECONDS = 20.0
-_PAYLOAD_RE = re.compile(r"m:(\d{1,12}):(\d{1,9}):([A-Za-z0-9-]{1,8}(?:\.[A-Za-z0-9-]{1,8}){0,5})?")
+# Kinds: "m" a step through the move menu, "h" the presser's private hand (with the menu
+# when the game hides it), "j" taking the open seat.
+_PAYLOAD_RE = re.compile(
+    r"([mhj]):(\d{1,12}):(\d{1,9}):([A-Za-z0-9-]{1,8}(?:\.[A-Za-z0-9-]{1,8}){0,5})?")
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,11 @@ class Button:
 
 @dataclass
 class Board:
-    """The public board message. Adapters edit the previous one in place when they can."""
+    """The public board message. Adapters edit the previous one in place when they can.
+
+    In a game with hidden hands the move menu would reveal the mover's cards, so
+    ``buttons`` stays empty and ``hand_button`` opens the menu privately instead.
+    """
 
     game_id: int
     version: int
@@ -69,6 +76,17 @@ class Board:
     navigation: list[Button]
     prompt: str
     to_move: list[dict[str, Any]]
+    hand_button: Button | None = None
+
+
+@dataclass
+class Hand:
+    """One player's private view and, when it is their turn, their move menu."""
+
+    text: str
+    buttons: list[Button]
+    navigation: list[Button]
+    prompt: str
 
 
 @dataclass
@@ -79,6 +97,8 @@ class Reply:
     * ``notice``: for the actor only (an ephemeral reply, a callback alert, a console line).
     * ``announcements``: public lines for everyone in the channel.
     * ``private``: texts for single players, keyed by user id; never shown publicly.
+    * ``hand``: the actor's private view and menu; only ever shown to the actor.
+    * ``moved``: the game changed, so every copy of the public board is out of date.
     * ``ai_to_move``: the computer moves next; the adapter calls ``Service.play_ai_turn``.
     """
 
@@ -87,6 +107,8 @@ class Reply:
     notice: str | None = None
     announcements: list[str] = field(default_factory=list)
     private: dict[str, str] = field(default_factory=dict)
+    hand: Hand | None = None
+    moved: bool = False
     ai_to_move: bool = False
     finished: bool = False
 
@@ -210,6 +232,22 @@ class Service:
         return None
 
     # ------------------------------------------------------------------ boards
+    @staticmethod
+    def hides_hands(record: GameRecord) -> bool:
+        return bool(getattr(get_game(record.game), "HIDDEN_INFORMATION", False))
+
+    def _menu(self, place: Place, record: GameRecord, state: GameState, seat: int,
+              path: tuple[str, ...]) -> tuple[list[Button], list[Button], str]:
+        """Buttons, back-navigation and prompt for ``seat`` at menu ``path``."""
+        buttons = [Button(c.label, self.payload(record, (*path, c.token)))
+                   for c in state.menu(seat, path)]
+        if not path:
+            return buttons, [], self._t(place, "menu.choose")
+        back = [Button(self._t(place, "menu.back"), self.payload(record, path[:-1]))]
+        prompt = self._t(place, "menu.choose_step",
+                         path=" · ".join(self._path_labels(state, seat, path)))
+        return buttons, back, prompt
+
     def render_board(self, place: Place, record: GameRecord, state: GameState,
                      path: tuple[str, ...] = ()) -> Board:
         """The board text plus the menu for the player to move, at menu ``path``."""
@@ -218,26 +256,42 @@ class Service:
                                                 place.emoji)
         buttons: list[Button] = []
         navigation: list[Button] = []
+        hand_button: Button | None = None
         prompt = ""
         if record.status == "waiting":
             prompt = self._t(place, "game.waiting", game=get_game(record.game).TITLE)
+            navigation.append(Button(self._t(place, "menu.join"),
+                                     self.payload(record, (), kind="j")))
         elif record.status == "active":
             humans = [s for s in state.to_move() if record.players[s].get("kind") == "human"]
-            if humans:
-                choices = state.menu(humans[0], path)
-                buttons = [Button(c.label, self.payload(record, (*path, c.token)))
-                           for c in choices]
-                if path:
-                    navigation.append(Button(self._t(place, "menu.back"),
-                                             self.payload(record, path[:-1])))
-                    prompt = self._t(place, "menu.choose_step",
-                                     path=" · ".join(self._path_labels(state, humans[0], path)))
-                else:
-                    prompt = self._t(place, "menu.choose")
+            if self.hides_hands(record):
+                hand_button = Button(self._t(place, "menu.hand"),
+                                     self.payload(record, (), kind="h"))
+                if humans:
+                    prompt = self._t(place, "menu.choose_privately",
+                                     name=", ".join(self.names(record)[s] for s in humans))
+            elif humans:
+                buttons, navigation, prompt = self._menu(place, record, state, humans[0], path)
         to_move = ([dict(record.players[s]) for s in state.to_move()]
                    if record.status == "active" else [])
         return Board(record.id, record.version, text, not place.emoji, buttons, navigation,
-                     prompt, to_move)
+                     prompt, to_move, hand_button)
+
+    def render_hand(self, place: Place, record: GameRecord, state: GameState, seat: int,
+                    path: tuple[str, ...] = ()) -> Hand:
+        """``seat``'s private view, with the move menu when that seat may act now."""
+        renderer = renderer_for(record.game)
+        render_private = getattr(renderer, "render_private", None)
+        names = self.names(record)
+        view = state.view(seat)
+        text = (render_private(view, names, place.language, place.emoji)
+                if render_private is not None
+                else renderer.render(view, names, place.language, place.emoji))
+        if record.status == "active" and seat in state.to_move():
+            buttons, navigation, prompt = self._menu(place, record, state, seat, path)
+        else:
+            buttons, navigation, prompt = [], [], ""
+        return Hand(text, buttons, navigation, prompt)
 
     @staticmethod
     def _path_labels(state: GameState, seat: int, path: tuple[str, ...]) -> list[str]:
@@ -248,22 +302,22 @@ class Service:
         return labels
 
     @staticmethod
-    def payload(record: GameRecord, path: tuple[str, ...]) -> str:
-        payload = f"m:{record.id}:{record.version}:{'.'.join(path)}"
+    def payload(record: GameRecord, path: tuple[str, ...], kind: str = "m") -> str:
+        payload = f"{kind}:{record.id}:{record.version}:{'.'.join(path)}"
         if len(payload.encode()) > PAYLOAD_LIMIT:
             raise ValueError(f"button payload over {PAYLOAD_LIMIT} bytes: {payload!r}")
         return payload
 
     @staticmethod
-    def parse_payload(payload: str) -> tuple[int, int, tuple[str, ...]] | None:
-        """Strictly parse ``m:<game>:<version>:<path>``; anything else is ``None``."""
+    def parse_payload(payload: str) -> tuple[str, int, int, tuple[str, ...]] | None:
+        """Strictly parse ``<kind>:<game>:<version>:<path>``; anything else is ``None``."""
         if not isinstance(payload, str) or len(payload) > PAYLOAD_LIMIT:
             return None
         match = _PAYLOAD_RE.fullmatch(payload)
         if match is None:
             return None
-        path = tuple(match.group(3).split(".")) if match.group(3) else ()
-        return int(match.group(1)), int(match.group(2)), path
+        path = tuple(match.group(4).split(".")) if match.group(4) else ()
+        return match.group(1), int(match.group(2)), int(match.group(3)), path
 
     def _board_reply(self, place: Place, record: GameRecord, state: GameState,
                      notice: str | None = None, ok: bool = True,
@@ -272,27 +326,35 @@ class Service:
                      ai_to_move=self._ai_seat_to_move(record, state) is not None,
                      finished=not record.running)
 
-    async def _refusal(self, place: Place, error: ServiceError) -> Reply:
+    async def _refusal(self, place: Place, error: ServiceError,
+                       user: User | None = None) -> Reply:
+        """The notice, with the current board, and the current hand when ``user`` holds one,
+        so that a refused click also refreshes whatever the user clicked on."""
         if error.record is not None and error.record.running:
             record = self._cached_record(error.record)
             try:
                 state = await self._load(record)
-                return self._board_reply(place, record, state, notice=error.notice, ok=False)
+                reply = self._board_reply(place, record, state, notice=error.notice, ok=False)
+                seat = self.seat_of(record, user) if user is not None else None
+                if seat is not None and self.hides_hands(record):
+                    reply.hand = self.render_hand(place, record, state, seat)
+                return reply
             except (StateError, GameError):
                 log.exception("could not render game %s", record.id)
         return Reply(ok=False, notice=error.notice)
 
-    async def _guard(self, place: Place, work: Callable[[], Any]) -> Reply:
+    async def _guard(self, place: Place, work: Callable[[], Any],
+                     user: User | None = None) -> Reply:
         """Run a command; turn refusals into notices and crashes into a logged apology."""
         try:
             result: Reply = await work()
             return result
         except ServiceError as error:
-            return await self._refusal(place, error)
+            return await self._refusal(place, error, user)
         except GameError as error:
             running = await self._running(place)
             return await self._refusal(place, ServiceError(self._error_text(place, error),
-                                                           running))
+                                                           running), user)
         except Exception:
             log.exception("command failed in %s:%s", place.platform, place.channel)
             self._cache.clear()
@@ -300,23 +362,39 @@ class Service:
             return Reply(ok=False, notice=self._t(place, "error.internal"))
 
     # ---------------------------------------------------------------- commands
+    @staticmethod
+    def _new_game_parts(user: User, game: str, opponent: Opponent,
+                       options: str) -> tuple[GameModule, dict[str, Any], dict[str, Any]]:
+        """The game module, parsed options and the other player; raises on bad input."""
+        module = get_game(resolve_name(game))
+        parsed = parse_option_text(module.OPTIONS, options)
+        if opponent.kind == "ai":
+            level = opponent.level or "strong"
+            module.make_agent(level, random.Random(0))  # validates the level
+            return module, parsed, ai_player(level)
+        if opponent.kind == "user" and opponent.user is not None:
+            if opponent.user.platform == user.platform and opponent.user.id == user.id:
+                return module, parsed, OPEN_SEAT
+            return module, parsed, human_player(opponent.user)
+        return module, parsed, OPEN_SEAT
+
+    def check_start(self, place: Place, user: User, game: str, opponent: Opponent,
+                    options: str = "") -> str | None:
+        """Why ``start_game`` would refuse these settings, or None; changes nothing.
+
+        Lets an adapter validate before it creates anything, such as a thread for the game.
+        """
+        try:
+            self._new_game_parts(user, game, opponent, options)
+        except GameError as error:
+            return self._error_text(place, error)
+        return None
+
     async def start_game(self, place: Place, user: User, game: str, opponent: Opponent,
                          options: str = "", creator_seat: int | None = 0) -> Reply:
         async def work() -> Reply:
-            module = get_game(resolve_name(game))
-            parsed = parse_option_text(module.OPTIONS, options)
+            module, parsed, other = self._new_game_parts(user, game, opponent, options)
             seed = self._seed_source()
-            if opponent.kind == "ai":
-                level = opponent.level or "strong"
-                module.make_agent(level, random.Random(0))  # validates the level
-                other = ai_player(level)
-            elif opponent.kind == "user" and opponent.user is not None:
-                if opponent.user.platform == user.platform and opponent.user.id == user.id:
-                    other = OPEN_SEAT
-                else:
-                    other = human_player(opponent.user)
-            else:
-                other = OPEN_SEAT
             seat = creator_seat if creator_seat in (0, 1) else random.Random(seed).randrange(2)
             players = [human_player(user), other] if seat == 0 else [other, human_player(user)]
             status = "waiting" if other is OPEN_SEAT else "active"
@@ -342,19 +420,56 @@ class Service:
     async def join(self, place: Place, user: User) -> Reply:
         async def work() -> Reply:
             async with self._locked_game(place) as (record, state):
-                if self.seat_of(record, user) is not None:
-                    raise ServiceError(self._t(place, "error.already_playing"), record)
-                if record.status != "waiting":
-                    raise ServiceError(self._t(place, "error.cannot_join"), record)
-                seat = next(i for i, p in enumerate(record.players) if p.get("kind") == "open")
-                players = [dict(p) for p in record.players]
-                players[seat] = human_player(user)
-                saved = await self._save(place, record, state, players, "active",
-                                         MoveRecord(seat, "join", user.id))
-                reply = self._board_reply(place, saved, state)
-                reply.announcements.append(self._t(place, "game.joined", name=user.name))
-                return reply
+                return await self._join_locked(place, record, state, user)
         return await self._guard(place, work)
+
+    async def _join_locked(self, place: Place, record: GameRecord, state: GameState,
+                           user: User) -> Reply:
+        if self.seat_of(record, user) is not None:
+            raise ServiceError(self._t(place, "error.already_playing"), record)
+        if record.status != "waiting":
+            raise ServiceError(self._t(place, "error.cannot_join"), record)
+        seat = next(i for i, p in enumerate(record.players) if p.get("kind") == "open")
+        players = [dict(p) for p in record.players]
+        players[seat] = human_player(user)
+        saved = await self._save(place, record, state, players, "active",
+                                 MoveRecord(seat, "join", user.id))
+        reply = self._changed_reply(place, saved, state, seat)
+        reply.announcements.append(self._t(place, "game.joined", name=user.name))
+        return reply
+
+    async def hand(self, place: Place, user: User) -> Reply:
+        """The user's private view of the channel's game, with their menu on their turn."""
+        async def work() -> Reply:
+            record, state = await self._current(place)
+            seat = self.seat_of(record, user)
+            if seat is None:
+                raise ServiceError(self._t(place, "error.not_a_player"))
+            if not self.hides_hands(record):
+                return Reply(notice=self._t(place, "hand.none", game=get_game(record.game).TITLE))
+            return Reply(hand=self.render_hand(place, record, state, seat))
+        return await self._guard(place, work, user)
+
+    async def move_suggestions(self, place: Place, user: User, typed: str,
+                               limit: int = 25) -> list[str]:
+        """Legal moves in notation for the user's seat, those containing ``typed`` first.
+
+        For autocompletion: never raises, and offers nothing to a user who cannot move.
+        """
+        try:
+            record, state = await self._current(place)
+            seat = self.seat_of(record, user)
+            if record.status != "active" or seat is None or seat not in state.to_move():
+                return []
+            texts = [state.action_text(action) for action in state.legal_actions(seat)]
+        except (ServiceError, GameError, StateError):
+            return []
+        needle = " ".join(typed.lower().split())
+        if not needle:
+            return texts[:limit]
+        starting = [t for t in texts if t.lower().startswith(needle)]
+        containing = [t for t in texts if needle in t.lower() and t not in starting]
+        return (starting + containing)[:limit]
 
     async def board(self, place: Place, user: User | None = None) -> Reply:
         async def work() -> Reply:
@@ -372,21 +487,31 @@ class Service:
         return await self._guard(place, work)
 
     async def press(self, place: Place, user: User, payload: str) -> Reply:
-        """A button: a step through the move menu, or a whole move at its last step."""
+        """A button: a step through the move menu, a whole move at its last step, the
+        presser's hand, or taking the open seat."""
         async def work() -> Reply:
             parsed = self.parse_payload(payload)
             running = await self._running(place)
-            if parsed is None or running is None or parsed[0] != running.id:
+            if parsed is None or running is None or parsed[1] != running.id:
                 raise ServiceError(self._t(place, "error.bad_payload" if running
                                            else "error.no_game"), running)
-            game_id, version, path = parsed
+            kind, game_id, version, path = parsed
             async with self._lock(game_id):
                 record, state = await self._fresh(running)
+                if kind == "j":
+                    return await self._join_locked(place, record, state, user)
+                if kind == "h":
+                    seat = self.seat_of(record, user)
+                    if seat is None:
+                        raise ServiceError(self._t(place, "error.not_a_player"))
+                    return Reply(board=self.render_board(place, record, state),
+                                 hand=self.render_hand(place, record, state, seat))
                 if version != record.version:
                     raise ServiceError(self._t(place, "error.stale"), record)
                 seat = self._acting_seat(place, record, state, user)
+                private = self.hides_hands(record)
                 if not path:
-                    return self._board_reply(place, record, state)
+                    return self._step_reply(place, record, state, seat, path, private)
                 try:
                     offered = {c.token: c for c in state.menu(seat, path[:-1])}
                 except GameError:
@@ -395,9 +520,17 @@ class Service:
                 if choice is None:
                     raise ServiceError(self._t(place, "error.not_in_menu"), record)
                 if choice.action is None:
-                    return self._board_reply(place, record, state, path=path)
+                    return self._step_reply(place, record, state, seat, path, private)
                 return await self._apply(place, record, state, seat, choice.action)
-        return await self._guard(place, work)
+        return await self._guard(place, work, user)
+
+    def _step_reply(self, place: Place, record: GameRecord, state: GameState, seat: int,
+                    path: tuple[str, ...], private: bool) -> Reply:
+        """A menu step changes nothing; it shows the next options where the menu lives."""
+        if private:
+            return Reply(board=self.render_board(place, record, state),
+                         hand=self.render_hand(place, record, state, seat, path))
+        return self._board_reply(place, record, state, path=path)
 
     async def resign(self, place: Place, user: User) -> Reply:
         async def work() -> Reply:
@@ -410,7 +543,7 @@ class Service:
                 state.resign(seat)
                 saved = await self._save(place, record, state, record.players, "finished",
                                          MoveRecord(seat, "resign", "resign"))
-                reply = self._board_reply(place, saved, state)
+                reply = self._changed_reply(place, saved, state, None)
                 reply.announcements.append(self._t(place, "game.resigned", name=user.name))
                 return reply
         return await self._guard(place, work)
@@ -424,7 +557,7 @@ class Service:
                 saved = await self._save(place, record, state, record.players, "abandoned",
                                          MoveRecord(self.seat_of(record, user), "abandon",
                                                     user.id))
-                reply = self._board_reply(place, saved, state)
+                reply = self._changed_reply(place, saved, state, None)
                 reply.announcements.append(self._t(place, "game.abandoned_by", name=user.name))
                 return reply
         return await self._guard(place, work)
@@ -456,11 +589,12 @@ class Service:
                 return await self._apply(place, current, state, seat, action)
         return await self._guard(place, work)
 
-    def help_text(self, place: Place) -> str:
+    def help_text(self, place: Place, commands_key: str = "help.commands") -> str:
+        """General help; ``commands_key`` names the adapter's own list of commands."""
         titles = ", ".join(f"{get_game(n).TITLE} ({n})" for n in game_names())
         return "\n".join([self._t(place, "help.title"), self._t(place, "help.games",
                                                                 games=titles),
-                          self._t(place, "help.commands"), self._t(place, "help.buttons")])
+                          self._t(place, commands_key), self._t(place, "help.buttons")])
 
     def rules_text(self, place: Place, game: str) -> str:
         name = resolve_name(game)
@@ -488,7 +622,18 @@ class Service:
         status = "finished" if state.outcome() is not None else "active"
         saved = await self._save(place, record, state, record.players, status,
                                  MoveRecord(seat, "action", action))
-        return self._board_reply(place, saved, state)
+        return self._changed_reply(place, saved, state, seat)
+
+    def _changed_reply(self, place: Place, saved: GameRecord, state: GameState,
+                       seat: int | None) -> Reply:
+        """After a saved change: the new board, and the actor's refreshed hand when the
+        game hides hands (the move may have changed what they hold)."""
+        reply = self._board_reply(place, saved, state)
+        reply.moved = True
+        if (seat is not None and saved.players[seat].get("kind") == "human"
+                and self.hides_hands(saved)):
+            reply.hand = self.render_hand(place, saved, state, seat)
+        return reply
 
     async def _save(self, place: Place, record: GameRecord, state: GameState,
                     players: list[dict[str, Any]], status: str, move: MoveRecord) -> GameRecord:

@@ -18,6 +18,19 @@ _ALIASES: dict[str, str] = {
 }
 
 
+def register_game(name: str, module_path: str, aliases: tuple[str, ...] = ()) -> None:
+    """Add a game at run time: how tests plug in a game that does not ship with the bot."""
+    _MODULES[name] = module_path
+    for alias in aliases:
+        _ALIASES[alias] = name
+
+
+def unregister_game(name: str) -> None:
+    _MODULES.pop(name, None)
+    for alias in [a for a, target in _ALIASES.items() if target == name]:
+        del _ALIASES[alias]
+
+
 def game_names() -> list[str]:
     return list(_MODULES)
 

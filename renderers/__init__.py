@@ -12,5 +12,17 @@ class GameRenderer(Protocol):
                emoji: bool) -> str: ...
 
 
+# Renderers living outside this package, such as a test game's; shipped games need none.
+_EXTRA_RENDERERS: dict[str, str] = {}
+
+
+def register_renderer(game: str, module_path: str | None) -> None:
+    if module_path is None:
+        _EXTRA_RENDERERS.pop(game, None)
+    else:
+        _EXTRA_RENDERERS[game] = module_path
+
+
 def renderer_for(game: str) -> GameRenderer:
-    return cast(GameRenderer, importlib.import_module(f"renderers.{game}"))
+    path = _EXTRA_RENDERERS.get(game, f"renderers.{game}")
+    return cast(GameRenderer, importlib.import_module(path))

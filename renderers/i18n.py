@@ -44,6 +44,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "menu.choose_step": "Your move so far: {path}. Choose the next part.",
         "ai.name": "Computer · {level}",
         "menu.back": "↩ back",
+        "menu.join": "Join this game",
+        "menu.hand": "🂠 My hand",
+        "menu.choose_privately": "{name}: open your hand to choose your move.",
+        "menu.pick": "Choose… ({first}–{last})",
+        "menu.more": "More options than fit here: type the move with /move.",
+        "hand.none": "The {game} has no hidden cards: everything is on the board.",
         # errors
         "error.no_game": "There is no game running here. Start one with: play <game>.",
         "error.game_running": (
@@ -66,6 +72,37 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "board.last_move": "Last move by {name} ({mark}): {move}",
         "board.legend": "[ ] last move · lower case: where it came from",
         # console
+        # discord
+        "discord.help.commands": (
+            "Commands: /play, /join, /board, /move, /hand, /resign, /abandon, /rules, /help. "
+            "Server managers: /logic-settings."
+        ),
+        "discord.turn": "▶ {name}: {prompt}",
+        "discord.waiting_for": "⏳ {name} is thinking…",
+        "discord.thread_starter": "{creator} started {game}. The game is in the thread below.",
+        "discord.thread_name": "{game}: {players}",
+        "discord.thread_failed": (
+            "I could not open a thread here (missing permission), so the game is in this "
+            "channel."
+        ),
+        "discord.board_moved": "(This board moved further down the channel.)",
+        "discord.move_played": "Move played. The board above is updated.",
+        "discord.no_bots": (
+            "Other bots cannot play. Leave opponent empty, or pick a level to play me."
+        ),
+        "discord.guild_only": "This command works in a server, not in direct messages.",
+        "discord.settings_only_managers": (
+            "Only members who can manage the server can change settings."
+        ),
+        "discord.settings.language": "Language for this server: {value}.",
+        "discord.settings.language_auto": "each member's own Discord language",
+        "discord.settings.threads": "New games open their own thread: {value}.",
+        "discord.settings.board": "Board style: {value}.",
+        "discord.settings.on": "on",
+        "discord.settings.off": "off",
+        "discord.settings.emoji": "emoji squares",
+        "discord.settings.text": "monospace text",
+        "discord.not_a_game_button": "That button does not belong to a game here.",
         "console.welcome": "logic-bot — local console. Choose by number; type 'help' any time.",
         "console.resuming": "Welcome back: resuming your unfinished game.",
         "console.main_menu": "What would you like to do?",
@@ -128,3 +165,12 @@ def translate(language: str, key: str, default: str | None = None, **params: Any
             except (KeyError, IndexError, ValueError):
                 return default
         return template
+
+
+def lookup(language: str, key: str) -> str | None:
+    """The translation of ``key`` in exactly ``language``, or None: no English fallback.
+
+    Platforms that localise their own interface (Discord's command names) need to know
+    when a translation is missing, so that they can fall back themselves.
+    """
+    return CATALOGUE.get(language, {}).get(key)
