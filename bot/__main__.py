@@ -10,6 +10,25 @@ from bot.config import Settings, load_settings
 from bot.service import Service
 from bot.store import NewerSchema, SQLiteStore
 
+log = logging.getLogger("bot")
+
+
+async def run_discord_or_explain(service: Service, settings: Settings) -> int:
+    """Run the Discord adapter; a bad token or no connection is a message, not a trace."""
+    import aiohttp
+    import discord
+
+    from bot.adapters.discord import run_discord
+    try:
+        await run_discord(service, settings)
+    except discord.LoginFailure as error:
+        print(f"Discord refused the token in DISCORD_TOKEN: {error}", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"Could not reach Discord: {error}", file=sys.stderr)
+        return 1
+    return 0
+
 
 async def run(settings: Settings) -> int:
     try:
@@ -19,13 +38,14 @@ async def run(settings: Settings) -> int:
         return 1
     try:
         service = Service(store)
-        if settings.has_platform:
-            missing = [name for name, token in (("DISCORD_TOKEN", settings.discord_token),
-                                                ("TELEGRAM_TOKEN", settings.telegram_token))
-                       if token]
-            print(f"{' and '.join(missing)} is set, but this version has no adapter for that "
-                  "platform yet. Unset it to play in the console.", file=sys.stderr)
+        if settings.telegram_token and not settings.discord_token:
+            print("TELEGRAM_TOKEN is set, but this version has no Telegram adapter yet. "
+                  "Unset it to play in the console, or set DISCORD_TOKEN.", file=sys.stderr)
             return 2
+        if settings.discord_token:
+            if settings.telegram_token:
+                log.warning("TELEGRAM_TOKEN is ignored: this version has no Telegram adapter")
+            return await run_discord_or_explain(service, settings)
         from bot.adapters.console import run_console
         await run_console(service, settings)
         return 0

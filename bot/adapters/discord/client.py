@@ -1,0 +1,524 @@
+"""The Discord client: turns interactions into service calls and replies into messages.
+
+It holds no game logic and knows no game: every game the service offers is playable
+through the same board, hand and menu handling.
+
+* The public board of a game is one message, edited in place. The store keeps a reference
+  to it, so that AI moves and commands can update it and a restart can find it again.
+* Buttons and selects are ``DynamicItem``s whose custom ids carry the service payload,
+  so clicks on messages sent before a restart still work.
+* Anything private (a hand, a private menu) is only ever sent ephemerally.
+* Every interaction is acknowledged within ``ACK_SECONDS``: when the service takes
+  longer, the interaction is deferred and answered when the work is done. AI moves run
+  after the human's move is answered, in a background task, and edit the board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import Awaitable, Coroutine
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discord.layout import (
+    BoardButton,
+    BoardSelect,
+    Layout,
+    board_layout,
+    build_view,
+    fit_content,
+    hand_layout,
+    plain_layout,
+)
+from bot.adapters.discord.translator import CatalogueTranslator
+from bot.config import Settings
+from bot.service import Board, Opponent, Place, Reply, Service, User, ai_player
+from engines.registry import get_game
+from renderers.i18n import (
+    DEFAULT_LANGUAGE,
+    normalise_language,
+    translate,
+)
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+# Discord drops an interaction that is not acknowledged within 3 s; leave room for the
+# round trip of the acknowledgement itself.
+ACK_SECONDS = 1.5
+NO_MENTIONS = discord.AllowedMentions.none()
+MAX_AI_TURNS_IN_A_ROW = 8
+NAME_LIMIT = 32
+
+
+def clean_name(name: str) -> str:
+    """A display name safe inside boards: no code fences or line breaks, bounded length."""
+    flat = " ".join(name.replace("`", "'").split())
+    return (flat or "?")[:NAME_LIMIT]
+
+
+def pick_language(candidates: list[str | None]) -> str:
+    """The first candidate locale the catalogue has, else English."""
+    for code in candidates:
+        if not code:
+            continue
+        language = normalise_language(code)
+        # normalise_language answers English for languages it lacks: take that only
+        # when English was what the candidate asked for.
+        if language != DEFAULT_LANGUAGE or code.lower().startswith(DEFAULT_LANGUAGE):
+            return language
+    return DEFAULT_LANGUAGE
+
+
+def guild_key(guild_id: int) -> str:
+    return f"guild:{guild_id}"
+
+
+# The bot never joins voice, so discord.py's warnings about missing voice libraries are
+# noise in every operator's log.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
+class LogicBot(discord.Client):
+    def __init__(self, service: Service, settings: Settings) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads; no privileged intent is needed
+        super().__init__(intents=intents, allowed_mentions=NO_MENTIONS)
+        self.service = service
+        self.settings = settings
+        self.tree = app_commands.CommandTree(self)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        from bot.adapters.discord.commands import register_commands
+        register_commands(self)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ai_channels: set[str] = set()
+        self._board_locks: dict[int, asyncio.Lock] = {}
+        self._shown_version: dict[int, int] = {}
+        self._resumed = False
+        self.synced_scopes: list[str] = []
+
+    # ------------------------------------------------------------------ start-up
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(BoardButton, BoardSelect)
+        await self.tree.set_translator(CatalogueTranslator())
+        await self.sync_commands_if_changed()
+
+    def command_guild(self) -> discord.Object | None:
+        dev_guild = self.settings.discord_dev_guild.strip()
+        return discord.Object(int(dev_guild)) if dev_guild.isdigit() else None
+
+    async def sync_commands_if_changed(self) -> bool:
+        """Sync only when the translated command payload differs from the last one synced,
+        because Discord rate-limits syncing and a restart changes nothing."""
+        guild = self.command_guild()
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        translator = self.tree.translator
+        payload = []
+        for command in self.tree.get_commands(guild=guild):
+            payload.append(await command.get_translated_payload(self.tree, translator)
+                           if translator is not None else command.to_dict(self.tree))
+        scope = f"commands:{self.application_id}:{guild.id if guild else 'global'}"
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        if await self.service.store.get_setting(PLATFORM, "bot", scope) == digest:
+            return False
+        await self.tree.sync(guild=guild)
+        await self.service.store.set_setting(PLATFORM, "bot", scope, digest)
+        self.synced_scopes.append(scope)
+        log.info("synced %d commands to %s", len(payload), scope)
+        return True
+
+    async def on_ready(self) -> None:
+        if self._resumed:
+            return
+        self._resumed = True
+        for record in await self.service.pending_ai_places():
+            if record.platform != PLATFORM:
+                continue
+            ref = record.board_ref or {}
+            place = Place(PLATFORM, record.channel, str(ref.get("language", "en")),
+                          bool(ref.get("emoji", True)))
+            self.spawn(self.run_ai(place))
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` in the background, keeping a reference so it is not collected."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def wait_for_background(self) -> None:
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # ---------------------------------------------------------------- who/where
+    async def guild_setting(self, guild_id: int | None, key: str) -> str | None:
+        if guild_id is None:
+            return None
+        return await self.service.store.get_setting(PLATFORM, guild_key(guild_id), key)
+
+    async def place_for(self, interaction: discord.Interaction) -> Place:
+        """The channel (or thread) as a service place, in the language to answer in.
+
+        A language set by the server's managers wins; otherwise each member is answered
+        in their own Discord language, then the server's, then the bot's default.
+        """
+        guild_id = interaction.guild_id
+        chosen = await self.guild_setting(guild_id, "language")
+        candidates = [chosen] if chosen and chosen != "auto" else []
+        candidates += [interaction.locale.value,
+                       interaction.guild_locale.value if interaction.guild_locale else None,
+                       self.settings.language]
+        language = pick_language(candidates)
+        style = await self.guild_setting(guild_id, "board")
+        channel_id = interaction.channel_id or interaction.user.id
+        return Place(PLATFORM, str(channel_id), language, emoji=style != "text")
+
+    @staticmethod
+    def user_for(member: discord.abc.User, moderator: bool = False) -> User:
+        return User(PLATFORM, str(member.id), clean_name(member.display_name), moderator)
+
+    def actor(self, interaction: discord.Interaction) -> User:
+        permissions = interaction.permissions
+        moderator = bool(permissions.manage_messages or permissions.manage_guild)
+        return self.user_for(interaction.user, moderator)
+
+    @staticmethod
+    def t(place: Place, key: str, **params: Any) -> str:
+        return translate(place.language, key, None, **params)
+
+    # ---------------------------------------------------------------- answering
+    async def within_deadline(self, interaction: discord.Interaction, work: Awaitable[Reply],
+                              *, component: bool, ephemeral: bool = False) -> Reply:
+        """Await the service, deferring the interaction first if it takes long."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=ACK_SECONDS)
+        if not done and not interaction.response.is_done():
+            if component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        return await task
+
+    async def send(self, interaction: discord.Interaction, layout: Layout, *,
+                   ephemeral: bool) -> discord.Message | None:
+        """Answer the interaction, or follow it up when it was answered or deferred."""
+        view = build_view(layout)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        if not interaction.response.is_done():
+            await interaction.response.send_message(layout.content, ephemeral=ephemeral,
+                                                    allowed_mentions=NO_MENTIONS, **extra)
+            return None if ephemeral else await interaction.original_response()
+        return await interaction.followup.send(layout.content, ephemeral=ephemeral,
+                                               allowed_mentions=NO_MENTIONS, wait=True,
+                                               **extra)
+
+    async def edit_source(self, interaction: discord.Interaction, layout: Layout) -> None:
+        """Replace the clicked message's content and components."""
+        view = build_view(layout)
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(content=layout.content, view=view,
+                                                    allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.edit_original_response(content=layout.content, view=view,
+                                                     allowed_mentions=NO_MENTIONS)
+
+    async def notify(self, interaction: discord.Interaction, text: str) -> None:
+        await self.send(interaction, plain_layout(text), ephemeral=True)
+
+    async def announce(self, channel_id: str, lines: list[str]) -> None:
+        if lines:
+            channel = self.get_partial_messageable(int(channel_id))
+            await channel.send(fit_content(lines), allowed_mentions=NO_MENTIONS)
+
+    # -------------------------------------------------------------------- boards
+    def board_for(self, place: Place, board: Board, ai_thinking: bool,
+                  header: list[str] | None = None) -> Layout:
+        humans = [p for p in board.to_move if p.get("kind") == "human"]
+        turn_name = ", ".join(str(p.get("name", "?")) for p in humans) or None
+        lines = list(header or [])
+        layout = board_layout(board, place.language, turn_name, lines)
+        if ai_thinking:
+            thinkers = [str(p.get("name", "?")) for p in board.to_move if p.get("kind") == "ai"]
+            thinking = self.t(place, "discord.waiting_for", name=", ".join(thinkers) or "…")
+            layout = Layout(fit_content([layout.content, thinking]), layout.buttons,
+                            layout.selects, layout.overflow)
+        return layout
+
+    def _board_lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._board_locks.get(game_id)
+        if lock is None:
+            lock = self._board_locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def remember_board(self, place: Place, game_id: int, message: discord.Message,
+                             version: int) -> None:
+        await self.service.store.set_board_ref(game_id, {
+            "channel": str(message.channel.id), "message": str(message.id),
+            "language": place.language, "emoji": place.emoji})
+        self._shown_version[game_id] = version
+
+    async def board_message_id(self, game_id: int) -> int | None:
+        record = await self.service.store.get_game(game_id)
+        ref = record.board_ref if record is not None else None
+        return int(ref["message"]) if ref and str(ref.get("message", "")).isdigit() else None
+
+    async def update_board(self, place: Place, board: Board, ai_thinking: bool = False) -> None:
+        """Edit the game's board message in place; post a new one if it is gone.
+
+        Edits arrive out of order when a click and an AI move race; the version check
+        keeps an older board from overwriting a newer one.
+        """
+        async with self._board_lock(board.game_id):
+            if self._shown_version.get(board.game_id, -1) > board.version:
+                return
+            layout = self.board_for(place, board, ai_thinking)
+            channel = self.get_partial_messageable(int(place.channel))
+            message_id = await self.board_message_id(board.game_id)
+            if message_id is not None:
+                try:
+                    await channel.get_partial_message(message_id).edit(
+                        content=layout.content, view=build_view(layout),
+                        allowed_mentions=NO_MENTIONS)
+                    self._shown_version[board.game_id] = board.version
+                    return
+                except discord.NotFound:
+                    pass  # deleted by someone: post a fresh board below
+            view = build_view(layout)
+            extra: dict[str, Any] = {"view": view} if view is not None else {}
+            message = await channel.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+            await self.remember_board(place, board.game_id, message, board.version)
+
+    async def retire_board(self, place: Place, game_id: int, keep: int | None = None) -> None:
+        """Strip the buttons from the game's old board message, which a new one replaces."""
+        message_id = await self.board_message_id(game_id)
+        if message_id is None or message_id == keep:
+            return
+        channel = self.get_partial_messageable(int(place.channel))
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=self.t(place, "discord.board_moved"), view=None,
+                allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:
+            log.info("could not retire board message %s", message_id)
+
+    async def post_board(self, interaction: discord.Interaction, place: Place, reply: Reply,
+                         header: list[str] | None = None) -> None:
+        """Send the board as this interaction's public answer and make it the game's board."""
+        assert reply.board is not None
+        layout = self.board_for(place, reply.board, reply.ai_to_move, header)
+        message = await self.send(interaction, layout, ephemeral=False)
+        if message is not None:
+            await self.retire_board(place, reply.board.game_id, keep=message.id)
+            await self.remember_board(place, reply.board.game_id, message,
+                                      reply.board.version)
+        if reply.ai_to_move:
+            self.spawn(self.run_ai(place))
+
+    async def after_change(self, place: Place, reply: Reply) -> None:
+        """Bring the public board up to date after a change made away from it."""
+        if reply.board is not None:
+            await self.update_board(place, reply.board, reply.ai_to_move)
+        if reply.ai_to_move:
+            self.spawn(self.run_ai(place))
+
+    async def answer_change(self, interaction: discord.Interaction, place: Place,
+                            reply: Reply) -> None:
+        """Answer a command that changes the game away from its board (join, resign…)."""
+        if not reply.ok:
+            await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
+            return
+        lines = reply.announcements or [self.t(place, "discord.move_played")]
+        await self.send(interaction, plain_layout(fit_content(lines)), ephemeral=False)
+        if reply.hand is not None:
+            await self.send(interaction, hand_layout(reply.hand, place.language), ephemeral=True)
+        await self.after_change(place, reply)
+
+    # ------------------------------------------------------------------- threads
+    async def wants_thread(self, interaction: discord.Interaction) -> bool:
+        channel = interaction.channel
+        return (channel is not None and channel.type is discord.ChannelType.text
+                and await self.guild_setting(interaction.guild_id, "threads") == "on")
+
+    async def play_in_thread(self, interaction: discord.Interaction, place: Place, user: User,
+                             game: str, rival: Opponent, options: str,
+                             creator_seat: int | None, invited: discord.User | None) -> None:
+        """Open a thread under a short public note and start the game inside it."""
+        title = get_game(game).TITLE
+        starter = await self.send(interaction, plain_layout(
+            self.t(place, "discord.thread_starter", creator=user.name, game=title)),
+            ephemeral=False)
+        rival_name = (rival.user.name if rival.user is not None
+                      else ai_player(rival.level or "strong")["name"] if rival.kind == "ai"
+                      else "…")
+        header: list[str] = []
+        try:
+            assert starter is not None
+            thread = await starter.create_thread(
+                name=self.t(place, "discord.thread_name", game=title,
+                            players=f"{user.name} vs {rival_name}")[:100],
+                auto_archive_duration=1440)
+            game_place = Place(PLATFORM, str(thread.id), place.language, place.emoji)
+            target: discord.abc.Messageable = thread
+        except discord.HTTPException:
+            log.warning("could not open a thread in %s", place.channel, exc_info=True)
+            header.append(self.t(place, "discord.thread_failed"))
+            game_place, target, thread = place, self.get_partial_messageable(
+                int(place.channel)), None
+        reply = await self.service.start_game(game_place, user, game, rival, options,
+                                              creator_seat)
+        if not reply.ok or reply.board is None:
+            await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
+            return
+        layout = self.board_for(game_place, reply.board, reply.ai_to_move,
+                                [*header, *reply.announcements])
+        view = build_view(layout)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        message = await target.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+        await self.remember_board(game_place, reply.board.game_id, message,
+                                  reply.board.version)
+        if thread is not None and invited is not None:
+            try:
+                await thread.add_user(invited)
+            except discord.HTTPException:
+                log.info("could not add %s to thread %s", invited.id, thread.id)
+        if reply.ai_to_move:
+            self.spawn(self.run_ai(game_place))
+
+    # -------------------------------------------------------------------- the AI
+    async def run_ai(self, place: Place) -> None:
+        """Let the computer move, then edit the board; one such task per channel."""
+        if place.channel in self._ai_channels:
+            return
+        self._ai_channels.add(place.channel)
+        try:
+            for _ in range(MAX_AI_TURNS_IN_A_ROW):
+                reply = await self.service.play_ai_turn(place)
+                if reply.board is not None:
+                    await self.update_board(place, reply.board, reply.ai_to_move)
+                await self.announce(place.channel, reply.announcements)
+                if not reply.ok or not reply.ai_to_move:
+                    break
+        except Exception:
+            log.exception("AI turn failed in %s", place.channel)
+        finally:
+            self._ai_channels.discard(place.channel)
+
+    # ---------------------------------------------------------------- components
+    async def handle_component(self, interaction: discord.Interaction, payload: str) -> None:
+        try:
+            await self._component(interaction, payload)
+        except Exception:
+            log.exception("button %r failed", payload)
+            await self.apologise(interaction)
+
+    async def _component(self, interaction: discord.Interaction, payload: str) -> None:
+        place = await self.place_for(interaction)
+        user = self.actor(interaction)
+        source = interaction.message
+        reply = await self.within_deadline(interaction,
+                                           self.service.press(place, user, payload),
+                                           component=True)
+        if source is not None and source.flags.ephemeral:
+            await self._answer_in_hand(interaction, place, reply)
+        else:
+            await self._answer_on_board(interaction, place, reply, source)
+        await self.announce(place.channel, reply.announcements)
+
+    async def _answer_in_hand(self, interaction: discord.Interaction, place: Place,
+                              reply: Reply) -> None:
+        """A click inside a private hand message: the hand is redrawn where it is."""
+        if reply.hand is not None:
+            await self.edit_source(interaction, hand_layout(reply.hand, place.language,
+                                                            reply.notice))
+        else:
+            await self.edit_source(interaction, plain_layout(reply.notice or ""))
+        if reply.moved:
+            await self.after_change(place, reply)
+
+    async def _answer_on_board(self, interaction: discord.Interaction, place: Place,
+                               reply: Reply, source: discord.Message | None) -> None:
+        board = reply.board
+        if reply.hand is not None and not reply.moved:
+            # The hand button on the public board: the hand opens privately.
+            await self.send(interaction, hand_layout(reply.hand, place.language, reply.notice),
+                            ephemeral=True)
+            return
+        if reply.ok and board is not None:
+            async with self._board_lock(board.game_id):
+                await self.edit_source(interaction, self.board_for(place, board,
+                                                                   reply.ai_to_move))
+                if source is not None:
+                    current = await self.board_message_id(board.game_id)
+                    if current != source.id:
+                        await self.retire_board(place, board.game_id, keep=source.id)
+                        await self.remember_board(place, board.game_id, source, board.version)
+                    self._shown_version[board.game_id] = board.version
+            if reply.ai_to_move:
+                self.spawn(self.run_ai(place))
+            return
+        await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
+        if board is not None and self._shown_version.get(board.game_id) != board.version:
+            # A stale or refused click: show the current board where the game lives, and
+            # leave no second live board behind.
+            if source is not None and source.id != await self.board_message_id(board.game_id):
+                await self.retire_source(place, source)
+            await self.update_board(place, board, reply.ai_to_move)
+
+    async def retire_source(self, place: Place, source: discord.Message) -> None:
+        try:
+            await source.edit(content=self.t(place, "discord.board_moved"), view=None,
+                              allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:
+            log.info("could not retire message %s", source.id)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer component clicks that no dynamic item will: forged or foreign ids.
+
+        discord.py only dispatches a dynamic item when the clicked id matches its template
+        and is really on the message; anything else would otherwise fail silently.
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        message = interaction.message
+        on_message = message is not None and any(
+            getattr(child, "custom_id", None) == custom_id
+            for row in message.components for child in getattr(row, "children", [row]))
+        ours = any(pattern.fullmatch(custom_id) for pattern in (
+            BoardButton.__discord_ui_compiled_template__,
+            BoardSelect.__discord_ui_compiled_template__))
+        if on_message and ours:
+            return
+        place = await self.place_for(interaction)
+        try:
+            await self.notify(interaction, self.t(place, "discord.not_a_game_button"))
+        except discord.HTTPException:
+            log.info("could not answer a foreign component %r", custom_id[:100])
+
+    # -------------------------------------------------------------------- errors
+    async def apologise(self, interaction: discord.Interaction) -> None:
+        place_language = normalise_language(interaction.locale.value)
+        text = translate(place_language, "error.internal")
+        try:
+            await self.send(interaction, plain_layout(text), ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not send the apology for interaction %s", interaction.id)
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure):
+            language = normalise_language(interaction.locale.value)
+            key = ("discord.guild_only" if isinstance(error, app_commands.NoPrivateMessage)
+                   else "discord.settings_only_managers")
+            await self.send(interaction, plain_layout(translate(language, key)), ephemeral=True)
+            return
+        log.error("command %s failed", interaction.command.qualified_name
+                  if interaction.command else "?", exc_info=error)
+        await self.apologise(interaction)

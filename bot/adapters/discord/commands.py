@@ -1,0 +1,296 @@
+"""The slash commands. Each one is a thin call into the service plus an answer.
+
+Names and descriptions are ``locale_str``s with catalogue keys, so the translator can
+localise them; the English text written here is what Discord shows without a translation.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discord.layout import hand_layout
+from bot.adapters.discord.translator import text
+from bot.service import Opponent
+from engines.base import GameError
+from engines.registry import game_names, get_game, resolve_name
+from renderers.i18n import supported_languages
+
+if TYPE_CHECKING:
+    from bot.adapters.discord.client import LogicBot
+
+AUTOCOMPLETE_LIMIT = 25
+FIRST_SEATS = {"me": 0, "opponent": 1, "random": None}
+
+
+def _game_or_none(name: str | None) -> str | None:
+    try:
+        return resolve_name(name or "")
+    except GameError:
+        return None
+
+
+async def complete_game(interaction: discord.Interaction,
+                        current: str) -> list[app_commands.Choice[str]]:
+    typed = current.strip().lower()
+    choices = []
+    for name in game_names():
+        title = get_game(name).TITLE
+        if typed in name or typed in title.lower():
+            choices.append(app_commands.Choice(name=title, value=name))
+    return choices[:AUTOCOMPLETE_LIMIT]
+
+
+async def complete_level(interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[str]]:
+    game = _game_or_none(getattr(interaction.namespace, "game", None))
+    names = game_names() if game is None else [game]
+    levels: list[str] = []
+    for name in names:
+        levels += [level for level in get_game(name).LEVELS if level not in levels]
+    return [app_commands.Choice(name=level, value=level) for level in levels
+            if current.lower() in level][:AUTOCOMPLETE_LIMIT]
+
+
+async def complete_options(interaction: discord.Interaction,
+                           current: str) -> list[app_commands.Choice[str]]:
+    """Offer each option of the chosen game, appended to what is typed so far."""
+    game = _game_or_none(getattr(interaction.namespace, "game", None))
+    if game is None:
+        return []
+    typed = current.strip()
+    already = {word.split("=")[0] for word in typed.split()}
+    choices = [app_commands.Choice(name=typed[:100], value=typed[:100])] if typed else []
+    for spec in get_game(game).OPTIONS:
+        if spec.name in already:
+            continue
+        word = spec.name if spec.kind is bool else f"{spec.name}={spec.default}"
+        value = f"{typed} {word}".strip()
+        choices.append(app_commands.Choice(name=f"{value} — {spec.help}"[:100],
+                                           value=value[:100]))
+    return choices[:AUTOCOMPLETE_LIMIT]
+
+
+def register_commands(bot: LogicBot) -> None:
+    tree = bot.tree
+    service = bot.service
+
+    async def complete_move(interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        place = await bot.place_for(interaction)
+        texts = await service.move_suggestions(place, bot.actor(interaction), current,
+                                               AUTOCOMPLETE_LIMIT)
+        return [app_commands.Choice(name=t[:100], value=t[:100]) for t in texts]
+
+    @tree.command(name=text("play", "cmd.play.name"),
+                  description=text("Start a game here, against a member, the computer or "
+                                   "whoever joins", "cmd.play.description"))
+    @app_commands.describe(
+        game=text("Which game", "cmd.play.game"),
+        opponent=text("A member to play against (leave empty to let anyone join)",
+                      "cmd.play.opponent"),
+        level=text("Play the computer at this level", "cmd.play.level"),
+        options=text("Rule options, for example: sudden_death", "cmd.play.options"),
+        first=text("Who moves first", "cmd.play.first"))
+    @app_commands.choices(first=[
+        app_commands.Choice(name=text("me", "cmd.play.first.me"), value="me"),
+        app_commands.Choice(name=text("my opponent", "cmd.play.first.opponent"),
+                            value="opponent"),
+        app_commands.Choice(name=text("toss a coin", "cmd.play.first.random"),
+                            value="random")])
+    @app_commands.autocomplete(game=complete_game, level=complete_level,
+                               options=complete_options)
+    async def play(interaction: discord.Interaction, game: str,
+                   opponent: discord.User | None = None, level: str | None = None,
+                   options: str | None = None, first: str | None = None) -> None:
+        place = await bot.place_for(interaction)
+        user = bot.actor(interaction)
+        against_bot = opponent is not None and bot.user is not None and opponent.id == bot.user.id
+        if level or against_bot:
+            rival = Opponent("ai", level or "")
+        elif opponent is not None and opponent.bot:
+            await bot.notify(interaction, bot.t(place, "discord.no_bots"))
+            return
+        elif opponent is not None:
+            rival = Opponent("user", user=bot.user_for(opponent))
+        else:
+            rival = Opponent("open")
+        creator_seat = FIRST_SEATS.get(first or "me", 0)
+        problem = service.check_start(place, user, game, rival, options or "")
+        if problem is not None:
+            await bot.notify(interaction, problem)
+            return
+        if await bot.wants_thread(interaction):
+            await bot.play_in_thread(interaction, place, user, game, rival, options or "",
+                                     creator_seat, opponent)
+            return
+        reply = await bot.within_deadline(
+            interaction, service.start_game(place, user, game, rival, options or "",
+                                            creator_seat), component=False)
+        if not reply.ok or reply.board is None:
+            await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
+            return
+        await bot.post_board(interaction, place, reply, reply.announcements)
+
+    @tree.command(name=text("join", "cmd.join.name"),
+                  description=text("Take the open seat in this channel's game",
+                                   "cmd.join.description"))
+    async def join(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        reply = await bot.within_deadline(interaction, service.join(place, bot.actor(interaction)),
+                                          component=False)
+        await bot.answer_change(interaction, place, reply)
+
+    @tree.command(name=text("board", "cmd.board.name"),
+                  description=text("Show this channel's game board again, at the bottom",
+                                   "cmd.board.description"))
+    async def board(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        reply = await bot.within_deadline(interaction, service.board(place), component=False)
+        if not reply.ok or reply.board is None:
+            await bot.notify(interaction, reply.notice or bot.t(place, "error.no_game"))
+            return
+        await bot.post_board(interaction, place, reply)
+
+    @tree.command(name=text("move", "cmd.move.name"),
+                  description=text("Type a move in the game's notation (buttons work too)",
+                                   "cmd.move.description"))
+    @app_commands.describe(notation=text("Your move; suggestions list the legal ones",
+                                         "cmd.move.notation"))
+    @app_commands.autocomplete(notation=complete_move)
+    async def move(interaction: discord.Interaction, notation: str) -> None:
+        place = await bot.place_for(interaction)
+        reply = await bot.within_deadline(
+            interaction, service.move(place, bot.actor(interaction), notation[:200]),
+            component=False, ephemeral=True)
+        if not reply.ok:
+            await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
+            return
+        if reply.hand is not None:
+            await bot.send(interaction, hand_layout(reply.hand, place.language,
+                                                    bot.t(place, "discord.move_played")),
+                           ephemeral=True)
+        else:
+            await bot.notify(interaction, bot.t(place, "discord.move_played"))
+        await bot.after_change(place, reply)
+        await bot.announce(place.channel, reply.announcements)
+
+    @tree.command(name=text("hand", "cmd.hand.name"),
+                  description=text("See your own cards and options, privately",
+                                   "cmd.hand.description"))
+    async def hand(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        reply = await bot.within_deadline(interaction, service.hand(place, bot.actor(interaction)),
+                                          component=False, ephemeral=True)
+        if reply.hand is not None:
+            await bot.send(interaction, hand_layout(reply.hand, place.language, reply.notice),
+                           ephemeral=True)
+        else:
+            await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
+
+    @tree.command(name=text("resign", "cmd.resign.name"),
+                  description=text("Give up this channel's game", "cmd.resign.description"))
+    async def resign(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        reply = await bot.within_deadline(interaction,
+                                          service.resign(place, bot.actor(interaction)),
+                                          component=False)
+        await bot.answer_change(interaction, place, reply)
+
+    @tree.command(name=text("abandon", "cmd.abandon.name"),
+                  description=text("End this channel's game without a result (players and "
+                                   "moderators)", "cmd.abandon.description"))
+    async def abandon(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        reply = await bot.within_deadline(interaction,
+                                          service.abandon(place, bot.actor(interaction)),
+                                          component=False)
+        await bot.answer_change(interaction, place, reply)
+
+    @tree.command(name=text("rules", "cmd.rules.name"),
+                  description=text("The rules of a game, with an example",
+                                   "cmd.rules.description"))
+    @app_commands.describe(game=text("Which game", "cmd.rules.game"))
+    @app_commands.autocomplete(game=complete_game)
+    async def rules(interaction: discord.Interaction, game: str) -> None:
+        place = await bot.place_for(interaction)
+        try:
+            answer = service.rules_text(place, game)
+        except GameError as error:
+            answer = error.render()
+        await bot.notify(interaction, answer)
+
+    @tree.command(name=text("help", "cmd.help.name"),
+                  description=text("What this bot does and how to play",
+                                   "cmd.help.description"))
+    async def help_command(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        await bot.notify(interaction, service.help_text(place, "discord.help.commands"))
+
+    settings = app_commands.Group(
+        name=text("logic-settings", "cmd.settings.name"),
+        description=text("Server settings for logic-bot", "cmd.settings.description"),
+        guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+
+    async def settings_summary(interaction: discord.Interaction) -> str:
+        place = await bot.place_for(interaction)
+        guild_id = interaction.guild_id
+        language = await bot.guild_setting(guild_id, "language") or "auto"
+        threads = await bot.guild_setting(guild_id, "threads") == "on"
+        style = await bot.guild_setting(guild_id, "board") or "emoji"
+        return "\n".join([
+            bot.t(place, "discord.settings.language",
+                  value=bot.t(place, "discord.settings.language_auto")
+                  if language == "auto" else language),
+            bot.t(place, "discord.settings.threads",
+                  value=bot.t(place, "discord.settings.on" if threads
+                              else "discord.settings.off")),
+            bot.t(place, "discord.settings.board",
+                  value=bot.t(place, f"discord.settings.{style}"))])
+
+    async def store_setting(interaction: discord.Interaction, key: str, value: str) -> None:
+        assert interaction.guild_id is not None  # the group is guild_only
+        if not interaction.permissions.manage_guild:
+            raise app_commands.MissingPermissions(["manage_guild"])
+        await service.store.set_setting("discord", f"guild:{interaction.guild_id}", key, value)
+        await bot.notify(interaction, await settings_summary(interaction))
+
+    @settings.command(name=text("show", "cmd.settings.show.name"),
+                      description=text("Show this server's settings",
+                                       "cmd.settings.show.description"))
+    async def settings_show(interaction: discord.Interaction) -> None:
+        await bot.notify(interaction, await settings_summary(interaction))
+
+    @settings.command(name=text("language", "cmd.settings.language.name"),
+                      description=text("The language the bot uses in this server",
+                                       "cmd.settings.language.description"))
+    @app_commands.describe(value=text("A language, or auto for each member's own",
+                                      "cmd.settings.language.value"))
+    @app_commands.choices(value=[app_commands.Choice(name=code, value=code)
+                                 for code in ["auto", *supported_languages()]])
+    async def settings_language(interaction: discord.Interaction, value: str) -> None:
+        await store_setting(interaction, "language", value)
+
+    @settings.command(name=text("threads", "cmd.settings.threads.name"),
+                      description=text("Whether each new game opens its own thread",
+                                       "cmd.settings.threads.description"))
+    @app_commands.describe(enabled=text("On: every /play opens a thread for its game",
+                                        "cmd.settings.threads.enabled"))
+    async def settings_threads(interaction: discord.Interaction, enabled: bool) -> None:
+        await store_setting(interaction, "threads", "on" if enabled else "off")
+
+    @settings.command(name=text("board", "cmd.settings.board.name"),
+                      description=text("Draw boards with emoji squares or as monospace text",
+                                       "cmd.settings.board.description"))
+    @app_commands.describe(style=text("How boards are drawn", "cmd.settings.board.style"))
+    @app_commands.choices(style=[
+        app_commands.Choice(name=text("emoji squares", "cmd.settings.board.emoji"),
+                            value="emoji"),
+        app_commands.Choice(name=text("monospace text", "cmd.settings.board.text"),
+                            value="text")])
+    async def settings_board(interaction: discord.Interaction, style: str) -> None:
+        await store_setting(interaction, "board", style)
+
+    tree.add_command(settings)

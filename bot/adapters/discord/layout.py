@@ -1,0 +1,222 @@
+"""Service boards and hands as Discord message content and components.
+
+Discord's limits shape everything here: 2000 characters of content, 5 rows of at most 5
+buttons, 25 options per select menu, 80-character button labels, 100-character select
+labels and custom ids of at most 100 characters. A board's move menu becomes buttons when
+it fits in four rows, otherwise select menus of 25; the fifth row holds navigation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import discord
+
+from bot.service import Board, Button, Hand
+from renderers.i18n import translate
+
+CONTENT_LIMIT = 2000
+BUTTON_LABEL_LIMIT = 80
+SELECT_LABEL_LIMIT = 100
+SELECT_OPTIONS = 25
+ROW_WIDTH = 5
+MENU_ROWS = 4  # the fifth row is kept for back, join and hand buttons
+MAX_MENU_BUTTONS = ROW_WIDTH * MENU_ROWS
+BUTTON_PREFIX = "lb:"
+SELECT_PREFIX = "lbs:"
+BUTTON_TEMPLATE = r"lb:(?P<payload>[!-~]{1,64})"
+SELECT_TEMPLATE = r"lbs:(?P<payload>[!-~]{1,64}?):(?P<chunk>[0-9])"
+
+
+@dataclass(frozen=True)
+class MenuButton:
+    label: str
+    custom_id: str
+    row: int
+    primary: bool = False
+
+
+@dataclass(frozen=True)
+class MenuSelect:
+    placeholder: str
+    custom_id: str
+    options: list[tuple[str, str]]  # (label, value)
+    row: int
+
+
+@dataclass(frozen=True)
+class Layout:
+    content: str
+    buttons: list[MenuButton]
+    selects: list[MenuSelect]
+    overflow: bool = False  # more menu options than Discord can show at once
+
+    @property
+    def has_components(self) -> bool:
+        return bool(self.buttons or self.selects)
+
+
+def shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fit_content(parts: list[str]) -> str:
+    """Join non-empty parts; cut from the end so that the board itself survives."""
+    text = "\n".join(part for part in parts if part)
+    return shorten(text, CONTENT_LIMIT)
+
+
+def board_text(board: Board) -> str:
+    return f"```\n{board.text}\n```" if board.monospace else board.text
+
+
+def _menu_layout(buttons: list[Button], navigation: list[Button], language: str,
+                 ) -> tuple[list[MenuButton], list[MenuSelect], bool]:
+    menu_buttons: list[MenuButton] = []
+    selects: list[MenuSelect] = []
+    overflow = False
+    if len(buttons) <= MAX_MENU_BUTTONS:
+        for index, button in enumerate(buttons):
+            menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
+                                           BUTTON_PREFIX + button.payload,
+                                           index // ROW_WIDTH, primary=True))
+    else:
+        # A select's chosen value is the last path token; the select's own id carries
+        # the path so far, which is the payload of the options without their last token.
+        capacity = SELECT_OPTIONS * MENU_ROWS
+        overflow = len(buttons) > capacity
+        shown = buttons[:capacity]
+        for chunk in range(0, len(shown), SELECT_OPTIONS):
+            group = shown[chunk:chunk + SELECT_OPTIONS]
+            number = chunk // SELECT_OPTIONS
+            selects.append(MenuSelect(
+                translate(language, "menu.pick", first=chunk + 1, last=chunk + len(group)),
+                f"{SELECT_PREFIX}{_parent(group[0].payload)}:{number}",
+                [(shorten(b.label, SELECT_LABEL_LIMIT), _last_token(b.payload)) for b in group],
+                number))
+    row = MENU_ROWS
+    for button in navigation[:ROW_WIDTH]:
+        menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
+                                       BUTTON_PREFIX + button.payload, row))
+    return menu_buttons, selects, overflow
+
+
+def _path(payload: str) -> str:
+    return payload.split(":", 3)[3] if payload.count(":") >= 3 else ""
+
+
+def _last_token(payload: str) -> str:
+    return _path(payload).rsplit(".", 1)[-1]
+
+
+def _parent(payload: str) -> str:
+    """The payload of the menu step an option belongs to: ``m:5:3:c4SW.d1b3`` →
+    ``m:5:3:c4SW``, and ``m:5:3:c4SW`` → ``m:5:3:``."""
+    path = _path(payload)
+    if "." in path:
+        return payload.rsplit(".", 1)[0]
+    return payload[: len(payload) - len(path)]
+
+
+def select_payload(select_payload_prefix: str, value: str) -> str:
+    """The button payload a select choice stands for: the path so far plus the value."""
+    if select_payload_prefix.endswith(":"):
+        return select_payload_prefix + value
+    return f"{select_payload_prefix}.{value}"
+
+
+def board_layout(board: Board, language: str, turn_name: str | None,
+                 header: list[str] | None = None) -> Layout:
+    """The public board message. ``turn_name`` is who is to move, when a human is."""
+    navigation = list(board.navigation)
+    if board.hand_button is not None:
+        navigation.append(board.hand_button)
+    buttons, selects, overflow = _menu_layout(board.buttons, navigation, language)
+    prompt = ""
+    if board.prompt:
+        prompt = (translate(language, "discord.turn", name=turn_name, prompt=board.prompt)
+                  if turn_name else board.prompt)
+    if overflow:
+        prompt += "\n" + translate(language, "menu.more")
+    return Layout(fit_content([*(header or []), board_text(board), prompt]), buttons, selects,
+                  overflow)
+
+
+def hand_layout(hand: Hand, language: str, notice: str | None = None) -> Layout:
+    """A player's private hand message, always sent ephemerally."""
+    buttons, selects, overflow = _menu_layout(hand.buttons, hand.navigation, language)
+    text = f"```\n{hand.text}\n```"
+    prompt = hand.prompt + ("\n" + translate(language, "menu.more") if overflow else "")
+    return Layout(fit_content([f"**{notice}**" if notice else "", text, prompt]), buttons,
+                  selects, overflow)
+
+
+def plain_layout(text: str) -> Layout:
+    return Layout(fit_content([text]), [], [])
+
+
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                  template=BUTTON_TEMPLATE):
+    """A menu, join or hand button. Being a DynamicItem, it works on messages sent before a
+    restart: everything it needs is in its custom id and the database."""
+
+    def __init__(self, payload: str, label: str = "…", row: int | None = None,
+                 primary: bool = False) -> None:
+        style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label, custom_id=BUTTON_PREFIX + payload,
+                                           style=style, row=row))
+        self.payload = payload
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[discord.ui.View],
+                             match: re.Match[str]) -> BoardButton:
+        return cls(match["payload"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = getattr(interaction.client, "handle_component", None)
+        if handler is not None:
+            await handler(interaction, self.payload)
+
+
+class BoardSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+                  template=SELECT_TEMPLATE):
+    """A select menu of move options; see ``BoardButton`` for why it is dynamic."""
+
+    def __init__(self, prefix: str, chunk: int, placeholder: str = "…",
+                 options: list[tuple[str, str]] | None = None, row: int | None = None) -> None:
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=f"{SELECT_PREFIX}{prefix}:{chunk}", placeholder=placeholder,
+            options=[discord.SelectOption(label=label, value=value)
+                     for label, value in (options or [("…", "-")])],
+            row=row)
+        super().__init__(select)
+        self.prefix = prefix
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[discord.ui.View],
+                             match: re.Match[str]) -> BoardSelect:
+        return cls(match["payload"], int(match["chunk"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        handler = getattr(interaction.client, "handle_component", None)
+        if handler is not None:
+            value = str(values[0]) if len(values) == 1 else ""
+            await handler(interaction, select_payload(self.prefix, value))
+
+
+def build_view(layout: Layout) -> discord.ui.View | None:
+    if not layout.has_components:
+        return None
+    view = discord.ui.View(timeout=None)
+    for select in layout.selects:
+        prefix = select.custom_id[len(SELECT_PREFIX):].rsplit(":", 1)[0]
+        view.add_item(BoardSelect(prefix, int(select.custom_id.rsplit(":", 1)[1]),
+                                  select.placeholder, select.options, select.row))
+    for button in layout.buttons:
+        view.add_item(BoardButton(button.custom_id[len(BUTTON_PREFIX):], button.label,
+                                  button.row, button.primary))
+    return view

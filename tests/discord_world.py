@@ -1,0 +1,75 @@
+"""An offline Discord for adapter tests: simcord runs the real discord.py client against an
+in-memory Discord, so slash commands, buttons and edits go through discord.py unchanged."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+from simcord import MemberActor
+
+from bot.adapters.discord import LogicBot
+from bot.config import Settings
+from bot.service import Service
+from bot.store import SQLiteStore
+
+
+@dataclass
+class World:
+    env: Any
+    bot: LogicBot
+    store: SQLiteStore
+    database: Path
+    guild: Any
+    channel: Any
+    alice: MemberActor
+    bob: MemberActor
+    carol: MemberActor
+
+    async def restart(self, settings: Settings | None = None) -> None:
+        """Stop the bot and start a new process image on the same database."""
+        await self.bot.wait_for_background()
+        await self.store.close()
+        self.store = await SQLiteStore.open(self.database)
+        self.bot = LogicBot(Service(self.store, seed_source=itertools.count(100).__next__),
+                            settings or Settings(database_path=str(self.database)))
+        await self.env.restart_bot(self.bot)
+
+
+def components_of(message: discord.Message | Any) -> list[dict[str, Any]]:
+    """Flat list of buttons and selects of a message, as Discord stores them."""
+    rows = message.components if isinstance(message.components, list) else []
+    flat: list[dict[str, Any]] = []
+    for row in rows:
+        if isinstance(row, dict):
+            flat += row.get("components", [row])
+        else:
+            for child in getattr(row, "children", []):
+                flat.append(child.to_dict())
+    return flat
+
+
+@asynccontextmanager
+async def discord_world(tmp_path: Path, **options: Any) -> AsyncIterator[World]:
+    database = tmp_path / "discord.sqlite3"
+    store = await SQLiteStore.open(database)
+    bot = LogicBot(Service(store, seed_source=itertools.count(1).__next__),
+                   Settings(database_path=str(database)))
+    try:
+        async with simcord.run(bot, **options) as env:
+            guild = env.create_guild("Class 3B")
+            channel = guild.create_text_channel("games")
+            world = World(env, bot, store, database, guild, channel,
+                          guild.add_member(env.create_user("alice")),
+                          guild.add_member(env.create_user("bob")),
+                          guild.add_member(env.create_user("carol")))
+            yield world
+            await world.bot.wait_for_background()
+    finally:
+        await world.store.close() if "world" in locals() else await store.close()
