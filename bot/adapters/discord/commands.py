@@ -6,6 +6,7 @@ localise them; the English text written here is what Discord shows without a tra
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,7 +14,7 @@ from discord import app_commands
 
 from bot.adapters.discord.layout import hand_layout
 from bot.adapters.discord.translator import text
-from bot.service import Opponent
+from bot.service import Opponent, Place, Reply, User
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name
 from renderers.i18n import supported_languages
@@ -84,6 +85,14 @@ def register_commands(bot: LogicBot) -> None:
                                                AUTOCOMPLETE_LIMIT)
         return [app_commands.Choice(name=t[:100], value=t[:100]) for t in texts]
 
+    async def change(interaction: discord.Interaction,
+                     action: Callable[[Place, User], Awaitable[Reply]]) -> None:
+        """Join, resign or abandon: a change made away from the board."""
+        place = await bot.place_for(interaction)
+        reply = await bot.within_deadline(interaction, action(place, bot.actor(interaction)),
+                                          component=False)
+        await bot.answer_change(interaction, place, reply)
+
     @tree.command(name=text("play", "cmd.play.name"),
                   description=text("Start a game here, against a member, the computer or "
                                    "whoever joins", "cmd.play.description"))
@@ -138,10 +147,7 @@ def register_commands(bot: LogicBot) -> None:
                   description=text("Take the open seat in this channel's game",
                                    "cmd.join.description"))
     async def join(interaction: discord.Interaction) -> None:
-        place = await bot.place_for(interaction)
-        reply = await bot.within_deadline(interaction, service.join(place, bot.actor(interaction)),
-                                          component=False)
-        await bot.answer_change(interaction, place, reply)
+        await change(interaction, service.join)
 
     @tree.command(name=text("board", "cmd.board.name"),
                   description=text("Show this channel's game board again, at the bottom",
@@ -193,21 +199,13 @@ def register_commands(bot: LogicBot) -> None:
     @tree.command(name=text("resign", "cmd.resign.name"),
                   description=text("Give up this channel's game", "cmd.resign.description"))
     async def resign(interaction: discord.Interaction) -> None:
-        place = await bot.place_for(interaction)
-        reply = await bot.within_deadline(interaction,
-                                          service.resign(place, bot.actor(interaction)),
-                                          component=False)
-        await bot.answer_change(interaction, place, reply)
+        await change(interaction, service.resign)
 
     @tree.command(name=text("abandon", "cmd.abandon.name"),
                   description=text("End this channel's game without a result (players and "
                                    "moderators)", "cmd.abandon.description"))
     async def abandon(interaction: discord.Interaction) -> None:
-        place = await bot.place_for(interaction)
-        reply = await bot.within_deadline(interaction,
-                                          service.abandon(place, bot.actor(interaction)),
-                                          component=False)
-        await bot.answer_change(interaction, place, reply)
+        await change(interaction, service.abandon)
 
     @tree.command(name=text("rules", "cmd.rules.name"),
                   description=text("The rules of a game, with an example",
