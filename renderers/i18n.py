@@ -90,6 +90,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "discord.no_bots": (
             "Other bots cannot play. Leave opponent empty, or pick a level to play me."
         ),
+        "discord.missing_permissions": (
+            "I cannot keep a board up to date here: ask a server manager to give me {permissions} "
+            "in this channel."
+        ),
+        "discord.done": "Done.",
         "discord.guild_only": "This command works in a server, not in direct messages.",
         "discord.settings_only_managers": (
             "Only members who can manage the server can change settings."

@@ -477,7 +477,10 @@ async def test_slow_service_defers_then_answers(tmp_path: Path,
         callbacks = [r.json["type"] for r in world.env.http_requests[mark:]
                      if r.path.endswith("/callback")]
         assert callbacks == [5], "deferred with 'thinking…' (type 5), answered afterwards"
-        assert shown.response is not None and "Choose" in shown.response.content
+        assert shown.ephemeral and shown.response is not None
+        new_board = await board_message(world)
+        assert not new_board.flags.ephemeral and "Choose" in new_board.content
+        assert new_board.id != after.id, "/board posted the board anew, in public"
         assert menu_items(await board_message(world))
 
 
@@ -494,3 +497,49 @@ async def test_an_older_board_never_overwrites_a_newer_one(tmp_path: Path) -> No
         await world.bot.update_board(place, old_board)
         shown = await board_message(world)
         assert f":{new_board.version}:" in menu_items(shown)[0]["custom_id"]
+
+
+async def test_refusal_after_a_public_deferral_stays_private(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with discord_world(tmp_path) as world:
+        service = world.bot.service
+
+        async def slow_join(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(2.5)
+            return await type(service).join(service, *args, **kwargs)
+
+        monkeypatch.setattr(service, "join", slow_join)
+        mark = len(world.env.http_requests)
+        refused = await world.carol.slash(world.channel, "join")
+        assert [r.json["type"] for r in world.env.http_requests[mark:]
+                if r.path.endswith("/callback")] == [5], "it was deferred"
+        assert refused.ephemeral and refused.response is not None
+        assert "no game running" in refused.response.content
+        assert not any("no game running" in t for t in public_texts(world.channel))
+
+
+async def test_a_channel_the_bot_cannot_write_in_is_refused_up_front(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        muted = world.guild.create_text_channel("muted", overwrites={
+            world.bot.user: discord.PermissionOverwrite(send_messages=False)})
+        answer = await world.alice.slash(muted, "play", game="lgame", level="easy")
+        assert answer.ephemeral and "Send Messages" in answer.response.content
+        assert await world.store.running_game("discord", str(muted.id)) is None
+
+
+async def test_a_failed_board_edit_does_not_stop_the_ai(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", level="easy")
+        record = await world.store.running_game("discord", str(world.channel.id))
+        assert record is not None
+        # Discord fails the AI's edit of the board once (a 500 on the message PATCH).
+        world.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)
+        await play_one_move(world.alice, world, random.Random(8))
+        await world.bot.wait_for_background()
+        assert not world.env.backend.faults or world.env.backend.faults[0]["times"] == 0, \
+            "the injected failure was hit"
+        latest = await world.store.get_game(record.id)
+        assert latest is not None and latest.version == 3, "the AI still moved"
+        board = await board_message(world)
+        assert menu_items(board), "and a board with alice's options is on screen"
+        assert f":{latest.version}:" in menu_items(board)[0]["custom_id"]

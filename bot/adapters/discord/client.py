@@ -101,6 +101,8 @@ class LogicBot(discord.Client):
         self._board_locks: dict[int, asyncio.Lock] = {}
         self._shown_version: dict[int, int] = {}
         self._resumed = False
+        self._ai_again: set[str] = set()
+        self._guild_settings: dict[tuple[int, str], str | None] = {}
         self.synced_scopes: list[str] = []
 
     # ------------------------------------------------------------------ start-up
@@ -158,9 +160,20 @@ class LogicBot(discord.Client):
 
     # ---------------------------------------------------------------- who/where
     async def guild_setting(self, guild_id: int | None, key: str) -> str | None:
+        """A server setting, from memory after the first read: every click needs them
+        before its answer, and only /logic-settings (through ``set_guild_setting``)
+        changes them."""
         if guild_id is None:
             return None
-        return await self.service.store.get_setting(PLATFORM, guild_key(guild_id), key)
+        cache_key = (guild_id, key)
+        if cache_key not in self._guild_settings:
+            self._guild_settings[cache_key] = await self.service.store.get_setting(
+                PLATFORM, guild_key(guild_id), key)
+        return self._guild_settings[cache_key]
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
+        await self.service.store.set_setting(PLATFORM, guild_key(guild_id), key, value)
+        self._guild_settings[(guild_id, key)] = value
 
     async def place_for(self, interaction: discord.Interaction) -> Place:
         """The channel (or thread) as a service place, in the language to answer in.
@@ -194,15 +207,21 @@ class LogicBot(discord.Client):
 
     # ---------------------------------------------------------------- answering
     async def within_deadline(self, interaction: discord.Interaction, work: Awaitable[Reply],
-                              *, component: bool, ephemeral: bool = False) -> Reply:
-        """Await the service, deferring the interaction first if it takes long."""
+                              *, component: bool) -> Reply:
+        """Await the service, deferring the interaction first if it takes long.
+
+        A command is deferred privately: the answer may be a refusal, and the first
+        follow-up of a deferral replaces the "thinking…" message, taking over its
+        visibility. A public answer then goes to the channel instead (see ``send``).
+        """
         task = asyncio.ensure_future(work)
         done, _ = await asyncio.wait({task}, timeout=ACK_SECONDS)
         if not done and not interaction.response.is_done():
             if component:
                 await interaction.response.defer()
             else:
-                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                interaction.extras["private_thinking"] = True
         return await task
 
     async def send(self, interaction: discord.Interaction, layout: Layout, *,
@@ -214,6 +233,14 @@ class LogicBot(discord.Client):
             await interaction.response.send_message(layout.content, ephemeral=ephemeral,
                                                     allowed_mentions=NO_MENTIONS, **extra)
             return None if ephemeral else await interaction.original_response()
+        if not ephemeral and interaction.extras.pop("private_thinking", False):
+            channel = self.get_partial_messageable(interaction.channel_id or 0)
+            message = await channel.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+            place_language = normalise_language(interaction.locale.value)
+            await interaction.edit_original_response(
+                content=translate(place_language, "discord.done"))
+            return message
+        interaction.extras["private_thinking"] = False
         return await interaction.followup.send(layout.content, ephemeral=ephemeral,
                                                allowed_mentions=NO_MENTIONS, wait=True,
                                                **extra)
@@ -232,9 +259,14 @@ class LogicBot(discord.Client):
         await self.send(interaction, plain_layout(text), ephemeral=True)
 
     async def announce(self, channel_id: str, lines: list[str]) -> None:
-        if lines:
-            channel = self.get_partial_messageable(int(channel_id))
+        """Public lines in the channel; best effort, as the move they report is saved."""
+        if not lines:
+            return
+        channel = self.get_partial_messageable(int(channel_id))
+        try:
             await channel.send(fit_content(lines), allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.warning("could not announce in %s: %s", channel_id, error)
 
     # -------------------------------------------------------------------- boards
     def board_for(self, place: Place, board: Board, ai_thinking: bool,
@@ -289,9 +321,20 @@ class LogicBot(discord.Client):
                     return
                 except discord.NotFound:
                     pass  # deleted by someone: post a fresh board below
+                except discord.HTTPException as error:
+                    log.warning("could not edit board %s in %s: %s", message_id,
+                                place.channel, error)
             view = build_view(layout)
             extra: dict[str, Any] = {"view": view} if view is not None else {}
-            message = await channel.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+            try:
+                message = await channel.send(layout.content, allowed_mentions=NO_MENTIONS,
+                                             **extra)
+            except discord.HTTPException as error:
+                # Usually a missing permission; /board, answered through the interaction,
+                # still works, and the next change tries again.
+                log.warning("could not post the board of game %s in %s: %s", board.game_id,
+                            place.channel, error)
+                return
             await self.remember_board(place, board.game_id, message, board.version)
 
     async def retire_board(self, place: Place, game_id: int, keep: int | None = None) -> None:
@@ -310,22 +353,34 @@ class LogicBot(discord.Client):
     async def post_board(self, interaction: discord.Interaction, place: Place, reply: Reply,
                          header: list[str] | None = None) -> None:
         """Send the board as this interaction's public answer and make it the game's board."""
-        assert reply.board is not None
-        layout = self.board_for(place, reply.board, reply.ai_to_move, header)
-        message = await self.send(interaction, layout, ephemeral=False)
-        if message is not None:
-            await self.retire_board(place, reply.board.game_id, keep=message.id)
-            await self.remember_board(place, reply.board.game_id, message,
-                                      reply.board.version)
-        if reply.ai_to_move:
-            self.spawn(self.run_ai(place))
+        board = reply.board
+        assert board is not None
+        try:
+            layout = self.board_for(place, board, reply.ai_to_move, header)
+            message = await self.send(interaction, layout, ephemeral=False)
+            if message is None:
+                return
+            async with self._board_lock(board.game_id):
+                newer = self._shown_version.get(board.game_id, -1) > board.version
+                await self.retire_board(place, board.game_id, keep=message.id)
+                await self.remember_board(place, board.game_id, message, board.version)
+            if newer:
+                # The game moved on while this board was being sent: draw the newest.
+                current = await self.service.board(place)
+                if current.board is not None:
+                    await self.update_board(place, current.board, current.ai_to_move)
+        finally:
+            if reply.ai_to_move:
+                self.spawn(self.run_ai(place))
 
     async def after_change(self, place: Place, reply: Reply) -> None:
         """Bring the public board up to date after a change made away from it."""
-        if reply.board is not None:
-            await self.update_board(place, reply.board, reply.ai_to_move)
-        if reply.ai_to_move:
-            self.spawn(self.run_ai(place))
+        try:
+            if reply.board is not None:
+                await self.update_board(place, reply.board, reply.ai_to_move)
+        finally:
+            if reply.ai_to_move:
+                self.spawn(self.run_ai(place))
 
     async def answer_change(self, interaction: discord.Interaction, place: Place,
                             reply: Reply) -> None:
@@ -338,6 +393,24 @@ class LogicBot(discord.Client):
         if reply.hand is not None:
             await self.send(interaction, hand_layout(reply.hand, place.language), ephemeral=True)
         await self.after_change(place, reply)
+
+    @staticmethod
+    def missing_permissions(interaction: discord.Interaction) -> list[str]:
+        """Channel permissions the bot lacks to keep a board up to date here.
+
+        Answers to interactions need none, but AI moves and edits go through the channel,
+        so a game started without them would freeze at the computer's first move.
+        """
+        if interaction.guild_id is None:
+            return []
+        have = interaction.app_permissions
+        channel = interaction.channel
+        in_thread = channel is not None and channel.type in (
+            discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+        needed = [("View Channel", have.view_channel),
+                  ("Send Messages in Threads", have.send_messages_in_threads) if in_thread
+                  else ("Send Messages", have.send_messages)]
+        return [name for name, granted in needed if not granted]
 
     # ------------------------------------------------------------------- threads
     async def wants_thread(self, interaction: discord.Interaction) -> bool:
@@ -379,7 +452,15 @@ class LogicBot(discord.Client):
                                 [*header, *reply.announcements])
         view = build_view(layout)
         extra: dict[str, Any] = {"view": view} if view is not None else {}
-        message = await target.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+        try:
+            message = await target.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+        except discord.HTTPException:
+            # A game nobody can see would block the place; take it back and say why.
+            log.warning("could not post a board in %s", game_place.channel, exc_info=True)
+            await self.service.abandon(game_place, user)
+            await self.notify(interaction, self.t(
+                place, "discord.missing_permissions", permissions="Send Messages in Threads"))
+            return
         await self.remember_board(game_place, reply.board.game_id, message,
                                   reply.board.version)
         if thread is not None and invited is not None:
@@ -394,20 +475,25 @@ class LogicBot(discord.Client):
     async def run_ai(self, place: Place) -> None:
         """Let the computer move, then edit the board; one such task per channel."""
         if place.channel in self._ai_channels:
+            # The running task may be about to stop on a reply that predates this
+            # request: make it look once more.
+            self._ai_again.add(place.channel)
             return
         self._ai_channels.add(place.channel)
         try:
             for _ in range(MAX_AI_TURNS_IN_A_ROW):
+                self._ai_again.discard(place.channel)
                 reply = await self.service.play_ai_turn(place)
                 if reply.board is not None:
                     await self.update_board(place, reply.board, reply.ai_to_move)
                 await self.announce(place.channel, reply.announcements)
-                if not reply.ok or not reply.ai_to_move:
+                if not reply.ai_to_move and place.channel not in self._ai_again:
                     break
         except Exception:
             log.exception("AI turn failed in %s", place.channel)
         finally:
             self._ai_channels.discard(place.channel)
+            self._ai_again.discard(place.channel)
 
     # ---------------------------------------------------------------- components
     async def handle_component(self, interaction: discord.Interaction, payload: str) -> None:
@@ -424,11 +510,17 @@ class LogicBot(discord.Client):
         reply = await self.within_deadline(interaction,
                                            self.service.press(place, user, payload),
                                            component=True)
-        if source is not None and source.flags.ephemeral:
-            await self._answer_in_hand(interaction, place, reply)
-        else:
-            await self._answer_on_board(interaction, place, reply, source)
-        await self.announce(place.channel, reply.announcements)
+        try:
+            if source is not None and source.flags.ephemeral:
+                await self._answer_in_hand(interaction, place, reply)
+            else:
+                await self._answer_on_board(interaction, place, reply, source)
+            await self.announce(place.channel, reply.announcements)
+        finally:
+            # Whatever happened to the answer, a saved move must not leave the computer
+            # waiting for a turn nobody will give it.
+            if reply.ai_to_move:
+                self.spawn(self.run_ai(place))
 
     async def _answer_in_hand(self, interaction: discord.Interaction, place: Place,
                               reply: Reply) -> None:
@@ -438,8 +530,8 @@ class LogicBot(discord.Client):
                                                             reply.notice))
         else:
             await self.edit_source(interaction, plain_layout(reply.notice or ""))
-        if reply.moved:
-            await self.after_change(place, reply)
+        if reply.moved and reply.board is not None:
+            await self.update_board(place, reply.board, reply.ai_to_move)
 
     async def _answer_on_board(self, interaction: discord.Interaction, place: Place,
                                reply: Reply, source: discord.Message | None) -> None:
@@ -450,17 +542,26 @@ class LogicBot(discord.Client):
                             ephemeral=True)
             return
         if reply.ok and board is not None:
-            async with self._board_lock(board.game_id):
+            if self._shown_version.get(board.game_id, -1) > board.version:
+                # A newer board is already drawn (the AI answered first): keep it.
+                await interaction.response.defer()
+            else:
+                # No lock around the answer: waiting behind another edit could miss
+                # Discord's deadline. The version check above keeps boards in order.
                 await self.edit_source(interaction, self.board_for(place, board,
                                                                    reply.ai_to_move))
-                if source is not None:
-                    current = await self.board_message_id(board.game_id)
-                    if current != source.id:
+                self._shown_version[board.game_id] = max(
+                    board.version, self._shown_version.get(board.game_id, -1))
+            if source is not None:
+                async with self._board_lock(board.game_id):
+                    if await self.board_message_id(board.game_id) != source.id:
                         await self.retire_board(place, board.game_id, keep=source.id)
                         await self.remember_board(place, board.game_id, source, board.version)
-                    self._shown_version[board.game_id] = board.version
-            if reply.ai_to_move:
-                self.spawn(self.run_ai(place))
+            if reply.hand is not None:
+                await self.send(interaction, hand_layout(reply.hand, place.language),
+                                ephemeral=True)
+            if reply.finished:
+                self.forget_game(board.game_id)
             return
         await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
         if board is not None and self._shown_version.get(board.game_id) != board.version:
@@ -469,6 +570,10 @@ class LogicBot(discord.Client):
             if source is not None and source.id != await self.board_message_id(board.game_id):
                 await self.retire_source(place, source)
             await self.update_board(place, board, reply.ai_to_move)
+
+    def forget_game(self, game_id: int) -> None:
+        self._board_locks.pop(game_id, None)
+        self._shown_version.pop(game_id, None)
 
     async def retire_source(self, place: Place, source: discord.Message) -> None:
         try:

@@ -126,6 +126,11 @@ def register_commands(bot: LogicBot) -> None:
             rival = Opponent("user", user=bot.user_for(opponent))
         else:
             rival = Opponent("open")
+        missing = bot.missing_permissions(interaction)
+        if missing:
+            await bot.notify(interaction, bot.t(place, "discord.missing_permissions",
+                                                permissions=", ".join(missing)))
+            return
         creator_seat = FIRST_SEATS.get(first or "me", 0)
         problem = service.check_start(place, user, game, rival, options or "")
         if problem is not None:
@@ -170,7 +175,7 @@ def register_commands(bot: LogicBot) -> None:
         place = await bot.place_for(interaction)
         reply = await bot.within_deadline(
             interaction, service.move(place, bot.actor(interaction), notation[:200]),
-            component=False, ephemeral=True)
+            component=False)
         if not reply.ok:
             await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
             return
@@ -189,7 +194,7 @@ def register_commands(bot: LogicBot) -> None:
     async def hand(interaction: discord.Interaction) -> None:
         place = await bot.place_for(interaction)
         reply = await bot.within_deadline(interaction, service.hand(place, bot.actor(interaction)),
-                                          component=False, ephemeral=True)
+                                          component=False)
         if reply.hand is not None:
             await bot.send(interaction, hand_layout(reply.hand, place.language, reply.notice),
                            ephemeral=True)
@@ -252,7 +257,7 @@ def register_commands(bot: LogicBot) -> None:
         assert interaction.guild_id is not None  # the group is guild_only
         if not interaction.permissions.manage_guild:
             raise app_commands.MissingPermissions(["manage_guild"])
-        await service.store.set_setting("discord", f"guild:{interaction.guild_id}", key, value)
+        await bot.set_guild_setting(interaction.guild_id, key, value)
         await bot.notify(interaction, await settings_summary(interaction))
 
     @settings.command(name=text("show", "cmd.settings.show.name"),
