@@ -31,24 +31,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engines import lgame
-from tests.discord_world import World, components_of, discord_world
+from tests.discord_world import World, components_of, discord_world, stamp_requests
 
 
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-def stamp_requests(world: World) -> list[tuple[float, str, str]]:
-    stamps: list[tuple[float, str, str]] = []
-
-    class StampedRequests(list[Any]):
-        def append(self, entry: Any) -> None:
-            stamps.append((time.perf_counter(), entry.method, entry.path))
-            super().append(entry)
-
-    world.env.backend.http_requests = StampedRequests(world.env.backend.http_requests)
-    return stamps
 
 
 async def board(world: World) -> Any:

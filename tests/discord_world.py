@@ -4,6 +4,7 @@ in-memory Discord, so slash commands, buttons and edits go through discord.py un
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -40,6 +41,20 @@ class World:
         self.bot = LogicBot(Service(self.store, seed_source=itertools.count(100).__next__),
                             settings or Settings(database_path=str(self.database)))
         await self.env.restart_bot(self.bot)
+
+
+def stamp_requests(world: World) -> list[tuple[float, str, str]]:
+    """Record the wall-clock time of every REST call the bot makes from now on, as
+    (time, method, path): how tests and benchmarks time the first response."""
+    stamps: list[tuple[float, str, str]] = []
+
+    class StampedRequests(list[Any]):
+        def append(self, entry: Any) -> None:
+            stamps.append((time.perf_counter(), entry.method, entry.path))
+            super().append(entry)
+
+    world.env.backend.http_requests = StampedRequests(world.env.backend.http_requests)
+    return stamps
 
 
 def components_of(message: discord.Message | Any) -> list[dict[str, Any]]:

@@ -18,14 +18,14 @@ import pytest
 from simcord.actors import _component_interaction  # forging needs the raw dispatcher
 
 from bot.adapters.discord import layout
-from bot.adapters.discord.client import pick_language
+from bot.adapters.discord.client import ACK_SECONDS, pick_language
 from bot.config import Settings
-from bot.service import Opponent, Place, User
+from bot.service import Opponent, Place, Service, User
 from engines import lgame
 from engines.registry import register_game, unregister_game
 from renderers import register_renderer
 from renderers.i18n import CATALOGUE
-from tests.discord_world import World, components_of, discord_world
+from tests.discord_world import World, components_of, discord_world, stamp_requests
 
 
 # ------------------------------------------------------------------ helpers
@@ -79,6 +79,18 @@ async def play_one_move(actor: Any, world: World, rng: random.Random,
         if latest.version > start:
             return
     raise AssertionError("the menu never completed a move")
+
+
+def slow_down(monkeypatch: pytest.MonkeyPatch, service: Service, method: str) -> None:
+    """Make a service command take longer than the adapter waits before deferring,
+    as a stalled disk would. simcord's clock is virtual, so this costs no real time."""
+    original = getattr(service, method)
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(ACK_SECONDS + 1)
+        return await original(*args, **kwargs)
+
+    monkeypatch.setattr(service, method, slow)
 
 
 def public_texts(channel: Any) -> list[str]:
@@ -269,14 +281,7 @@ async def test_slow_ai_is_acknowledged_at_once(tmp_path: Path,
 
     monkeypatch.setattr(lgame.LGameAgent, "choose", slow_choose)
     async with discord_world(tmp_path, settle_timeout=30) as world:
-        stamps: list[tuple[float, str, str]] = []
-
-        class StampedRequests(list[Any]):
-            def append(self, entry: Any) -> None:
-                stamps.append((time.perf_counter(), entry.method, entry.path))
-                super().append(entry)
-
-        world.env.backend.http_requests = StampedRequests(world.env.backend.http_requests)
+        stamps = stamp_requests(world)
         await world.alice.slash(world.channel, "play", game="lgame", level="easy")
         rng = random.Random(1)
         record = await world.store.running_game("discord", str(world.channel.id))
@@ -454,24 +459,14 @@ async def test_slow_service_defers_then_answers(tmp_path: Path,
     async with discord_world(tmp_path) as world:
         await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
         service = world.bot.service
-        press = service.press
-
-        async def slow_press(*args: Any, **kwargs: Any) -> Any:
-            await asyncio.sleep(2.5)  # a stalled disk, say: longer than ACK_SECONDS
-            return await press(*args, **kwargs)
-
-        monkeypatch.setattr(service, "press", slow_press)
+        slow_down(monkeypatch, service, "press")
         board = await board_message(world)
         result = await world.alice.click(board, custom_id=menu_items(board)[0]["custom_id"])
         assert result.deferred, "acknowledged before the work finished"
         after = await board_message(world)
         assert after.id == board.id and "so far" in after.content, "then answered in place"
 
-        async def slow_board(*args: Any, **kwargs: Any) -> Any:
-            await asyncio.sleep(2.5)
-            return await type(service).board(service, *args, **kwargs)
-
-        monkeypatch.setattr(service, "board", slow_board)
+        slow_down(monkeypatch, service, "board")
         mark = len(world.env.http_requests)
         shown = await world.bob.slash(world.channel, "board")
         callbacks = [r.json["type"] for r in world.env.http_requests[mark:]
@@ -502,13 +497,7 @@ async def test_an_older_board_never_overwrites_a_newer_one(tmp_path: Path) -> No
 async def test_refusal_after_a_public_deferral_stays_private(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with discord_world(tmp_path) as world:
-        service = world.bot.service
-
-        async def slow_join(*args: Any, **kwargs: Any) -> Any:
-            await asyncio.sleep(2.5)
-            return await type(service).join(service, *args, **kwargs)
-
-        monkeypatch.setattr(service, "join", slow_join)
+        slow_down(monkeypatch, world.bot.service, "join")
         mark = len(world.env.http_requests)
         refused = await world.carol.slash(world.channel, "join")
         assert [r.json["type"] for r in world.env.http_requests[mark:]
