@@ -357,6 +357,10 @@ async def test_bad_command_input_gets_plain_answers(tmp_path: Path) -> None:
         bad_option = await world.alice.slash(world.channel, "play", game="lgame",
                                              options="gravity=on")
         assert bad_option.ephemeral
+        rules = await world.alice.slash(world.channel, "rules", game="\u0000" * 40)
+        assert rules.ephemeral and "Unknown game" in rules.response.content
+        lgame_rules = await world.alice.slash(world.channel, "rules", game="l")
+        assert "Example" in lgame_rules.response.content
         nothing = await world.alice.slash(world.channel, "move", notation="c2 N E")
         assert nothing.ephemeral and "no game" in nothing.response.content
         await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)

@@ -17,7 +17,7 @@ from bot.adapters.discord.translator import text
 from bot.service import Opponent, Place, Reply, User
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name
-from renderers.i18n import supported_languages
+from renderers.i18n import supported_languages, translate
 
 if TYPE_CHECKING:
     from bot.adapters.discord.client import LogicBot
@@ -222,7 +222,7 @@ def register_commands(bot: LogicBot) -> None:
         try:
             answer = service.rules_text(place, game)
         except GameError as error:
-            answer = error.render()
+            answer = translate(place.language, error.key, error.default, **error.params)
         await bot.notify(interaction, answer)
 
     @tree.command(name=text("help", "cmd.help.name"),
