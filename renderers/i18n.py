@@ -77,15 +77,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
             "Commands: /play, /join, /board, /move, /hand, /resign, /abandon, /rules, /help. "
             "Server managers: /logic-settings."
         ),
-        "discord.turn": "▶ {name}: {prompt}",
-        "discord.waiting_for": "⏳ {name} is thinking…",
+        "board.turn": "▶ {name}: {prompt}",
+        "board.waiting_for": "⏳ {name} is thinking…",
         "discord.thread_starter": "{creator} started {game}. The game is in the thread below.",
         "discord.thread_name": "{game}: {players}",
         "discord.thread_failed": (
             "I could not open a thread here (missing permission), so the game is in this "
             "channel."
         ),
-        "discord.board_moved": "(This board moved further down the channel.)",
+        "board.moved": "(This board moved further down.)",
         "discord.move_played": "Move played. The board above is updated.",
         "discord.no_bots": (
             "Other bots cannot play. Leave opponent empty, or pick a level to play me."
@@ -107,7 +107,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "discord.settings.off": "off",
         "discord.settings.emoji": "emoji squares",
         "discord.settings.text": "monospace text",
-        "discord.not_a_game_button": "That button does not belong to a game here.",
+        "error.foreign_button": "That button does not belong to a game here.",
         "console.welcome": "logic-bot — local console. Choose by number; type 'help' any time.",
         "console.resuming": "Welcome back: resuming your unfinished game.",
         "console.main_menu": "What would you like to do?",

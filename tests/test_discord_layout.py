@@ -88,7 +88,7 @@ def test_every_lgame_menu_step_fits(sudden_death: bool) -> None:
         for place in (EMOJI, TEXT):
             for path, menu in walk_menus(service, record, state, state.turn):
                 board = service.render_board(place, record, state, path)
-                check_limits(board_layout(board, place.language, "N" * 32, ["x" * 200]), menu)
+                check_limits(board_layout(board, place.language, ["x" * 200]), menu)
                 steps += 1
     assert steps > 40 * 2 * 2, "placement and neutral steps were both checked"
 
@@ -104,7 +104,7 @@ def test_hidden_hand_menus_fit_and_board_has_no_menu() -> None:
             state = hidden_game.new_game({}, 2, seed)
             record = record_for("secrets", state)
             board = service.render_board(EMOJI, record, state)
-            layout = board_layout(board, "en", "N", [])
+            layout = board_layout(board, "en", [])
             assert layout.selects == [] and all(not b.primary for b in layout.buttons)
             hand = service.render_hand(EMOJI, record, state, state.to_move()[0])
             check_limits(hand_layout(hand, "en", "notice"), hand.buttons)
@@ -117,10 +117,10 @@ def test_long_menus_become_selects_and_overflow_is_reported() -> None:
     menu = [Button(f"option {n}", f"m:1:2:a{n}") for n in range(130)]
     from bot.service import Board
     board = Board(1, 2, "board", False, menu, [Button("back", "m:1:2:")], "pick", [])
-    layout = board_layout(board, "en", "N", [])
+    layout = board_layout(board, "en", [])
     assert len(layout.selects) == 4 and layout.overflow
     assert "/move" in layout.content
     check_limits(layout, menu)
-    short = board_layout(Board(1, 2, "b", False, menu[:30], [], "p", []), "en", None, [])
+    short = board_layout(Board(1, 2, "b", False, menu[:30], [], "p", []), "en", [])
     assert [len(s.options) for s in short.selects] == [25, 5] and not short.overflow
     check_limits(short, menu[:30])

@@ -25,6 +25,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.adapters.common import clean_name, pick_language, thinking_line
 from bot.adapters.discord.layout import (
     BoardButton,
     BoardSelect,
@@ -39,11 +40,7 @@ from bot.adapters.discord.translator import CatalogueTranslator
 from bot.config import Settings
 from bot.service import Board, Opponent, Place, Reply, Service, User, ai_player
 from engines.registry import get_game
-from renderers.i18n import (
-    DEFAULT_LANGUAGE,
-    normalise_language,
-    translate,
-)
+from renderers.i18n import normalise_language, translate
 
 log = logging.getLogger(__name__)
 
@@ -53,28 +50,6 @@ PLATFORM = "discord"
 ACK_SECONDS = 1.5
 NO_MENTIONS = discord.AllowedMentions.none()
 MAX_AI_TURNS_IN_A_ROW = 8
-NAME_LIMIT = 32
-
-
-def clean_name(name: str) -> str:
-    """A display name safe inside boards: no code fences or line breaks, bounded length."""
-    flat = " ".join(name.replace("`", "'").split())
-    return (flat or "?")[:NAME_LIMIT]
-
-
-def pick_language(candidates: list[str | None]) -> str:
-    """The first candidate locale the catalogue has, else English."""
-    for code in candidates:
-        if not code:
-            continue
-        language = normalise_language(code)
-        # normalise_language answers English for languages it lacks: take that only
-        # when English was what the candidate asked for.
-        if language != DEFAULT_LANGUAGE or code.lower().startswith(DEFAULT_LANGUAGE):
-            return language
-    return DEFAULT_LANGUAGE
-
-
 def guild_key(guild_id: int) -> str:
     return f"guild:{guild_id}"
 
@@ -271,13 +246,9 @@ class LogicBot(discord.Client):
     # -------------------------------------------------------------------- boards
     def board_for(self, place: Place, board: Board, ai_thinking: bool,
                   header: list[str] | None = None) -> Layout:
-        humans = [p for p in board.to_move if p.get("kind") == "human"]
-        turn_name = ", ".join(str(p.get("name", "?")) for p in humans) or None
-        lines = list(header or [])
-        layout = board_layout(board, place.language, turn_name, lines)
+        layout = board_layout(board, place.language, list(header or []))
         if ai_thinking:
-            thinkers = [str(p.get("name", "?")) for p in board.to_move if p.get("kind") == "ai"]
-            thinking = self.t(place, "discord.waiting_for", name=", ".join(thinkers) or "…")
+            thinking = thinking_line(board, place.language)
             layout = Layout(fit_content([layout.content, thinking]), layout.buttons,
                             layout.selects, layout.overflow)
         return layout
@@ -345,7 +316,7 @@ class LogicBot(discord.Client):
         channel = self.get_partial_messageable(int(place.channel))
         try:
             await channel.get_partial_message(message_id).edit(
-                content=self.t(place, "discord.board_moved"), view=None,
+                content=self.t(place, "board.moved"), view=None,
                 allowed_mentions=NO_MENTIONS)
         except discord.HTTPException:
             log.info("could not retire board message %s", message_id)
@@ -577,7 +548,7 @@ class LogicBot(discord.Client):
 
     async def retire_source(self, place: Place, source: discord.Message) -> None:
         try:
-            await source.edit(content=self.t(place, "discord.board_moved"), view=None,
+            await source.edit(content=self.t(place, "board.moved"), view=None,
                               allowed_mentions=NO_MENTIONS)
         except discord.HTTPException:
             log.info("could not retire message %s", source.id)
@@ -603,7 +574,7 @@ class LogicBot(discord.Client):
             return
         place = await self.place_for(interaction)
         try:
-            await self.notify(interaction, self.t(place, "discord.not_a_game_button"))
+            await self.notify(interaction, self.t(place, "error.foreign_button"))
         except discord.HTTPException:
             log.info("could not answer a foreign component %r", custom_id[:100])
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.adapters.common import turn_line
 from bot.service import Board, Button, Hand
 from renderers.i18n import translate
 
@@ -126,17 +127,13 @@ def select_payload(select_payload_prefix: str, value: str) -> str:
     return f"{select_payload_prefix}.{value}"
 
 
-def board_layout(board: Board, language: str, turn_name: str | None,
-                 header: list[str] | None = None) -> Layout:
-    """The public board message. ``turn_name`` is who is to move, when a human is."""
+def board_layout(board: Board, language: str, header: list[str] | None = None) -> Layout:
+    """The public board message."""
     navigation = list(board.navigation)
     if board.hand_button is not None:
         navigation.append(board.hand_button)
     buttons, selects, overflow = _menu_layout(board.buttons, navigation, language)
-    prompt = ""
-    if board.prompt:
-        prompt = (translate(language, "discord.turn", name=turn_name, prompt=board.prompt)
-                  if turn_name else board.prompt)
+    prompt = turn_line(board, language)
     if overflow:
         prompt += "\n" + translate(language, "menu.more")
     return Layout(fit_content([*(header or []), board_text(board), prompt]), buttons, selects,

@@ -1,0 +1,47 @@
+"""What every chat adapter says the same way: names, whose turn it is, who is thinking.
+
+Each platform formats these lines its own way (Markdown on Discord, HTML on Telegram);
+the sentences come from here so that both platforms tell players the same thing.
+"""
+
+from __future__ import annotations
+
+from bot.service import Board
+from renderers.i18n import DEFAULT_LANGUAGE, normalise_language, translate
+
+NAME_LIMIT = 32
+
+
+def clean_name(name: str) -> str:
+    """A display name safe inside boards: no code fences or line breaks, bounded length."""
+    flat = " ".join(name.replace("`", "'").split())
+    return (flat or "?")[:NAME_LIMIT]
+
+
+def pick_language(candidates: list[str | None]) -> str:
+    """The first candidate locale the catalogue has, else English."""
+    for code in candidates:
+        if not code:
+            continue
+        language = normalise_language(code)
+        # normalise_language answers English for languages it lacks: take that only
+        # when English was what the candidate asked for.
+        if language != DEFAULT_LANGUAGE or code.lower().startswith(DEFAULT_LANGUAGE):
+            return language
+    return DEFAULT_LANGUAGE
+
+
+def turn_line(board: Board, language: str) -> str:
+    """``▶ Alice: choose your move.``, or the bare prompt when no human is to move."""
+    if not board.prompt:
+        return ""
+    humans = [str(p.get("name", "?")) for p in board.to_move if p.get("kind") == "human"]
+    if not humans:
+        return board.prompt
+    return translate(language, "board.turn", name=", ".join(humans), prompt=board.prompt)
+
+
+def thinking_line(board: Board, language: str) -> str:
+    """``⏳ Computer (strong) is thinking…`` while the computer holds the move."""
+    thinkers = [str(p.get("name", "?")) for p in board.to_move if p.get("kind") == "ai"]
+    return translate(language, "board.waiting_for", name=", ".join(thinkers) or "…")
