@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 
 from bot.config import Settings, load_settings
@@ -30,6 +32,39 @@ async def run_discord_or_explain(service: Service, settings: Settings) -> int:
     return 0
 
 
+async def run_telegram_or_explain(service: Service, settings: Settings) -> int:
+    """Run the Telegram adapter; a bad token or no connection is a message, not a trace."""
+    from telegram.error import InvalidToken, NetworkError
+
+    from bot.adapters.telegram import run_telegram
+    try:
+        await run_telegram(service, settings)
+    except InvalidToken as error:
+        print(f"Telegram refused the token in TELEGRAM_TOKEN: {error}", file=sys.stderr)
+        return 1
+    except (NetworkError, OSError) as error:
+        print(f"Could not reach Telegram: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def run_platforms(service: Service, settings: Settings) -> int:
+    """Every adapter with a token, side by side; the first to fail stops the others, so
+    that a broken configuration is noticed rather than half-running."""
+    runs = []
+    if settings.discord_token:
+        runs.append(asyncio.ensure_future(run_discord_or_explain(service, settings)))
+    if settings.telegram_token:
+        runs.append(asyncio.ensure_future(run_telegram_or_explain(service, settings)))
+    try:
+        done, _ = await asyncio.wait(runs, return_when=asyncio.FIRST_COMPLETED)
+        return max(task.result() for task in done)
+    finally:
+        for task in runs:
+            task.cancel()
+        await asyncio.gather(*runs, return_exceptions=True)
+
+
 async def run(settings: Settings) -> int:
     try:
         store = await SQLiteStore.open(settings.database_path)
@@ -38,14 +73,8 @@ async def run(settings: Settings) -> int:
         return 1
     try:
         service = Service(store)
-        if settings.telegram_token and not settings.discord_token:
-            print("TELEGRAM_TOKEN is set, but this version has no Telegram adapter yet. "
-                  "Unset it to play in the console, or set DISCORD_TOKEN.", file=sys.stderr)
-            return 2
-        if settings.discord_token:
-            if settings.telegram_token:
-                log.warning("TELEGRAM_TOKEN is ignored: this version has no Telegram adapter")
-            return await run_discord_or_explain(service, settings)
+        if settings.has_platform:
+            return await run_platforms(service, settings)
         from bot.adapters.console import run_console
         await run_console(service, settings)
         return 0
@@ -53,12 +82,25 @@ async def run(settings: Settings) -> int:
         await store.close()
 
 
+async def run_until_stopped(settings: Settings) -> int:
+    """``run``, ended cleanly by SIGTERM (``docker stop``) as it is by Ctrl-C, so that the
+    adapters close their connections and the database."""
+    task = asyncio.current_task()
+    assert task is not None
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        return await run(settings)
+    except asyncio.CancelledError:
+        return 0
+
+
 def main() -> int:
     settings = load_settings()
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.WARNING),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        return asyncio.run(run(settings))
+        return asyncio.run(run_until_stopped(settings))
     except KeyboardInterrupt:
         return 130
 

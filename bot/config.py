@@ -17,6 +17,10 @@ class Settings:
     discord_dev_guild: str = ""
     telegram_token: str = ""
     telegram_base_url: str = ""
+    telegram_webhook_url: str = ""
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = 8443
+    telegram_webhook_secret: str = ""
     language: str = "en"
     log_level: str = "WARNING"
 
@@ -43,6 +47,12 @@ def read_env_file(path: Path) -> dict[str, str]:
     return values
 
 
+def _port(text: str, default: int = 8443) -> int:
+    """A TCP port; anything else is the default, as a typo must not stop the bot."""
+    text = text.strip()
+    return int(text) if text.isdigit() and 0 < int(text) < 65536 else default
+
+
 def load_settings(environ: Mapping[str, str] | None = None,
                   env_file: Path | None = Path(".env")) -> Settings:
     merged = read_env_file(env_file) if env_file is not None else {}
@@ -53,6 +63,10 @@ def load_settings(environ: Mapping[str, str] | None = None,
         discord_dev_guild=merged.get("DISCORD_DEV_GUILD", ""),
         telegram_token=merged.get("TELEGRAM_TOKEN", ""),
         telegram_base_url=merged.get("TELEGRAM_BASE_URL", ""),
+        telegram_webhook_url=merged.get("TELEGRAM_WEBHOOK_URL", ""),
+        telegram_webhook_listen=merged.get("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",
+        telegram_webhook_port=_port(merged.get("TELEGRAM_WEBHOOK_PORT", "")),
+        telegram_webhook_secret=merged.get("TELEGRAM_WEBHOOK_SECRET", ""),
         language=merged.get("BOT_LANGUAGE", "en"),
         log_level=merged.get("LOG_LEVEL", "WARNING").upper(),
     )

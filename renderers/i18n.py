@@ -108,6 +108,62 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "discord.settings.emoji": "emoji squares",
         "discord.settings.text": "monospace text",
         "error.foreign_button": "That button does not belong to a game here.",
+        # telegram
+        "telegram.help.commands": (
+            "Commands: /play (pick a game with the buttons), /join, /board, /move, /hand, "
+            "/resign, /abandon, /rules, /help. Group admins: /settings."
+        ),
+        "telegram.welcome": (
+            "Hello! I host logic games. Play me here in private, or add me to a group to "
+            "play each other."
+        ),
+        "telegram.cmd.play": "Start a game: pick it with the buttons",
+        "telegram.cmd.join": "Take the open seat in this chat's game",
+        "telegram.cmd.board": "Show this chat's game board again, at the bottom",
+        "telegram.cmd.move": "Type a move in the game's notation (buttons work too)",
+        "telegram.cmd.hand": "Your own cards and options, in private",
+        "telegram.cmd.resign": "Give up this chat's game",
+        "telegram.cmd.abandon": "End this chat's game without a result",
+        "telegram.cmd.rules": "The rules of a game, with an example",
+        "telegram.cmd.help": "What this bot does and how to play",
+        "telegram.cmd.settings": "Language and board style for this chat",
+        "telegram.play.choose_game": "Which game?",
+        "telegram.play.choose_opponent": "{game}: who do you want to play?",
+        "telegram.play.vs_ai": "🤖 computer: {level}",
+        "telegram.play.open": "👥 whoever joins",
+        "telegram.play.cancel": "✖ cancel",
+        "telegram.play.cancelled": "No game started.",
+        "telegram.play.not_yours": "These buttons belong to whoever typed /play. Type /play "
+                                   "to set up your own game.",
+        "telegram.play.first": "first= takes me, opponent or random, for example: "
+                               "/play lgame first=random",
+        "telegram.done": "Done.",
+        "telegram.move.usage": (
+            "Type your move after /move, in the game's notation. The buttons on the board "
+            "work too."
+        ),
+        "telegram.move.usage_with": (
+            "Type your move after /move, in the game's notation, for example: {moves}. "
+            "The buttons on the board work too."
+        ),
+        "telegram.hand.title": "🂠 Your hand in {chat}",
+        "telegram.hand.your_group": "your group",
+        "telegram.hand.sent": "Your hand is in our private chat.",
+        "telegram.hand.start_me": (
+            "{name}: your cards are private, and I can only send them once you have opened "
+            "a chat with me. Press the button, then Start."
+        ),
+        "telegram.hand.open_chat": "🂠 Get my hand privately",
+        "telegram.hand.gone": (
+            "That link belongs to a game that is over, or one you are not playing."
+        ),
+        "telegram.rules.choose": "Rules of which game?",
+        "telegram.settings.title": "Settings for this chat:",
+        "telegram.settings.language": "Language: {value}.",
+        "telegram.settings.language_auto": "each person's own Telegram language",
+        "telegram.settings.board": "Board style: {value}.",
+        "telegram.settings.admins_only": "Only this group's admins can change its settings.",
+        "telegram.settings.saved": "Saved.",
         "console.welcome": "logic-bot — local console. Choose by number; type 'help' any time.",
         "console.resuming": "Welcome back: resuming your unfinished game.",
         "console.main_menu": "What would you like to do?",

@@ -17,8 +17,8 @@ import discord
 import pytest
 from simcord.actors import _component_interaction  # forging needs the raw dispatcher
 
-from bot.adapters.discord import layout
 from bot.adapters.common import pick_language
+from bot.adapters.discord import layout
 from bot.adapters.discord.client import ACK_SECONDS
 from bot.config import Settings
 from bot.service import Opponent, Place, Service, User

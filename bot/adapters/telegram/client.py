@@ -1,0 +1,681 @@
+"""The Telegram client: updates in, service calls, messages out.
+
+It holds no game logic and knows no game: every game the service offers plays through the
+same board, hand and menu handling.
+
+* A game's public board is one message, edited in place. The store keeps a reference to
+  it, so AI moves and commands can update it, and a restart can find it again.
+* Inline buttons carry the service payload as callback data, so buttons on messages sent
+  before a restart keep working.
+* Telegram has no ephemeral messages: hands go to the player's private chat with the bot.
+  A player who never opened that chat gets a ``t.me/<bot>?start=hand-<game>`` link, and
+  the hand arrives as soon as they press Start. In a private chat the hand is shown inside
+  the board, as nobody else is there.
+* Every callback query is answered exactly once; refusals come as a short alert.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+from urllib.parse import urlparse
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+    CallbackQuery,
+    Chat,
+    LinkPreviewOptions,
+    Update,
+)
+from telegram import Message as TgMessage
+from telegram import User as TgUser
+from telegram.constants import ChatMemberStatus, ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    BaseRateLimiter,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    Defaults,
+    MessageHandler,
+    filters,
+)
+
+from bot.adapters.common import clean_name, pick_language
+from bot.adapters.telegram.layout import (
+    Key,
+    Message,
+    alert_text,
+    board_message,
+    hand_message,
+    split_text,
+    text_message,
+)
+from bot.config import Settings
+from bot.service import Board, Hand, Place, Reply, Service, User
+from renderers.i18n import lookup, normalise_language, supported_languages, translate
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+HAND_LINK_PREFIX = "hand-"
+MAX_AI_TURNS_IN_A_ROW = 8
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+
+# Commands shown in Telegram's menu, in order; settings only where it can be used.
+COMMANDS = ("play", "join", "board", "move", "hand", "resign", "abandon", "rules", "help")
+ADMIN_COMMANDS = (*COMMANDS, "settings")
+
+
+class ClickFriendlyRateLimiter(AIORateLimiter):
+    """Telegram's per-chat limits (one message a second, twenty a minute in a group) are
+    for messages that notify people. Edits and callback answers are what a click produces;
+    queueing them behind the group limit would make a menu take seconds per step. They
+    still count toward the overall limit, and a ``RetryAfter`` is still obeyed."""
+
+    UNTHROTTLED = frozenset({"answerCallbackQuery", "editMessageText",
+                             "editMessageReplyMarkup"})
+
+    async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Any]],
+                              args: Any, kwargs: dict[str, Any], endpoint: str,
+                              data: dict[str, Any], rate_limit_args: int | None) -> Any:
+        if endpoint in self.UNTHROTTLED:
+            data = {key: value for key, value in data.items() if key != "chat_id"}
+        return await super().process_request(callback, args, kwargs, endpoint, data,
+                                              rate_limit_args)
+
+
+def api_base_url(root: str) -> tuple[str, str]:
+    """The Bot API and file URLs for ``TELEGRAM_BASE_URL`` (a self-hosted server's root,
+    such as ``http://localhost:8081``), or Telegram's own."""
+    root = root.strip().rstrip("/")
+    if not root:
+        return "https://api.telegram.org/bot", "https://api.telegram.org/file/bot"
+    if root.endswith("/bot"):
+        root = root[: -len("/bot")]
+    return f"{root}/bot", f"{root}/file/bot"
+
+
+def channel_of(chat_id: int, topic: int | None = None) -> str:
+    """The service channel: the chat, or one topic of a forum group, which holds its own
+    game."""
+    return f"{chat_id}/{topic}" if topic else str(chat_id)
+
+
+def chat_of(channel: str) -> tuple[int, int | None]:
+    chat, _, topic = channel.partition("/")
+    return int(chat), int(topic) if topic else None
+
+
+def is_private(channel: str) -> bool:
+    """Private chats have the user's (positive) id; groups and channels are negative."""
+    return not channel.startswith("-")
+
+
+def topic_of(message: TgMessage) -> int | None:
+    return message.message_thread_id if message.is_topic_message else None
+
+
+class TelegramBot:
+    def __init__(self, service: Service, settings: Settings, *,
+                 rate_limiter: BaseRateLimiter[Any] | None = None,
+                 polling_timeout: float = 10.0) -> None:
+        self.service = service
+        self.settings = settings
+        self.polling_timeout = polling_timeout
+        base_url, base_file_url = api_base_url(settings.telegram_base_url)
+        self.application: Application[Any, Any, Any, Any, Any, Any] = (
+            Application.builder()
+            .token(settings.telegram_token)
+            .base_url(base_url)
+            .base_file_url(base_file_url)
+            .defaults(Defaults(parse_mode=ParseMode.HTML,
+                               link_preview_options=LinkPreviewOptions(is_disabled=True)))
+            .rate_limiter(rate_limiter or ClickFriendlyRateLimiter(max_retries=3))
+            .concurrent_updates(True)
+            .build())
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ai_channels: set[str] = set()
+        self._ai_again: set[str] = set()
+        self._board_locks: dict[int, asyncio.Lock] = {}
+        self._shown_version: dict[int, int] = {}
+        self._chat_settings: dict[tuple[int, str], str | None] = {}
+        self._open_queries: dict[str, bool] = {}
+        self._hand_messages: dict[tuple[int, str], int] = {}
+        self._linked: set[tuple[int, str]] = set()
+        self.synced_commands = 0
+        self._install_handlers()
+
+    @property
+    def bot(self) -> Any:
+        return self.application.bot
+
+    @property
+    def username(self) -> str:
+        return str(self.bot.username or "")
+
+    # ------------------------------------------------------------------ start-up
+    def _install_handlers(self) -> None:
+        from bot.adapters.telegram.commands import Commands
+        commands = Commands(self)
+        for name, handler in commands.handlers().items():
+            self.application.add_handler(CommandHandler(name, handler))
+        self.application.add_handler(CallbackQueryHandler(self.on_callback))
+        self.application.add_handler(MessageHandler(
+            filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.private_text))
+        self.application.add_error_handler(self.on_error)
+        self.commands = commands
+
+    async def start(self) -> None:
+        """Connect, publish the command menu, start receiving updates, resume the AI."""
+        await self.application.initialize()
+        await self.sync_commands_if_changed()
+        await self.application.start()
+        updater = self.application.updater
+        assert updater is not None
+        allowed = ["message", "callback_query"]
+        if self.settings.telegram_webhook_url:
+            url = self.settings.telegram_webhook_url
+            await updater.start_webhook(
+                listen=self.settings.telegram_webhook_listen,
+                port=self.settings.telegram_webhook_port,
+                url_path=urlparse(url).path.lstrip("/"), webhook_url=url,
+                secret_token=self.settings.telegram_webhook_secret or None,
+                allowed_updates=allowed)
+        else:
+            await updater.start_polling(poll_interval=0.0, timeout=self.polling_timeout,
+                                        allowed_updates=allowed)
+        await self.resume_ai()
+
+    async def stop(self) -> None:
+        updater = self.application.updater
+        if updater is not None and updater.running:
+            await updater.stop()
+        if self.application.running:
+            await self.application.stop()
+        await self.wait_for_background()
+        await self.application.shutdown()
+
+    async def run_forever(self) -> None:
+        await self.start()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await self.stop()
+
+    def command_menus(self) -> list[tuple[Any, str | None, list[BotCommand]]]:
+        """(scope, language, commands) for every menu: English by default, and each
+        language whose catalogue translates the menu."""
+        menus = []
+        languages: list[str | None] = [None]
+        languages += [code for code in supported_languages()
+                      if code != "en" and all(lookup(code, f"telegram.cmd.{name}")
+                                              for name in ADMIN_COMMANDS)]
+        for language in languages:
+            def listed(names: tuple[str, ...], lang: str = language or "en") -> list[BotCommand]:
+                return [BotCommand(name, translate(lang, f"telegram.cmd.{name}"))
+                        for name in names]
+            menus += [(BotCommandScopeDefault(), language, listed(COMMANDS)),
+                      (BotCommandScopeAllPrivateChats(), language, listed(ADMIN_COMMANDS)),
+                      (BotCommandScopeAllChatAdministrators(), language,
+                       listed(ADMIN_COMMANDS))]
+        return menus
+
+    async def sync_commands_if_changed(self) -> bool:
+        """Publish the command menus when they differ from the last ones published, as a
+        restart changes nothing and Telegram rate-limits these calls too."""
+        menus = self.command_menus()
+        digest = hashlib.sha256(json.dumps(
+            [[scope.to_dict(), language, [c.to_dict() for c in commands]]
+             for scope, language, commands in menus], sort_keys=True).encode()).hexdigest()
+        key = f"commands:{self.bot.id}"
+        if await self.service.store.get_setting(PLATFORM, "bot", key) == digest:
+            return False
+        for scope, language, commands in menus:
+            await self.bot.set_my_commands(commands, scope=scope, language_code=language)
+        await self.service.store.set_setting(PLATFORM, "bot", key, digest)
+        self.synced_commands += len(menus)
+        return True
+
+    async def resume_ai(self) -> None:
+        for record in await self.service.pending_ai_places():
+            if record.platform == PLATFORM:
+                self.spawn(self.run_ai(self.place_of_ref(record.channel, record.board_ref)))
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` in the background, keeping a reference so it is not collected."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def wait_for_background(self) -> None:
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # ---------------------------------------------------------------- who/where
+    async def chat_setting(self, chat_id: int, key: str) -> str | None:
+        """A chat setting, from memory after the first read: only /settings changes them."""
+        cache_key = (chat_id, key)
+        if cache_key not in self._chat_settings:
+            self._chat_settings[cache_key] = await self.service.store.get_setting(
+                PLATFORM, f"chat:{chat_id}", key)
+        return self._chat_settings[cache_key]
+
+    async def set_chat_setting(self, chat_id: int, key: str, value: str) -> None:
+        await self.service.store.set_setting(PLATFORM, f"chat:{chat_id}", key, value)
+        self._chat_settings[(chat_id, key)] = value
+
+    async def place_for(self, chat: Chat, topic: int | None, person: TgUser | None) -> Place:
+        """The chat (or forum topic) as a service place, in the language to answer in: the
+        one the group's admins chose, else the person's own, else the bot's default."""
+        chosen = await self.chat_setting(chat.id, "language")
+        candidates = [chosen] if chosen and chosen != "auto" else []
+        candidates += [person.language_code if person else None, self.settings.language]
+        style = await self.chat_setting(chat.id, "board")
+        return Place(PLATFORM, channel_of(chat.id, topic), pick_language(candidates),
+                     emoji=style != "text")
+
+    async def place_of_message(self, message: TgMessage, person: TgUser | None) -> Place:
+        return await self.place_for(message.chat, topic_of(message), person)
+
+    def place_of_ref(self, channel: str, ref: dict[str, Any] | None) -> Place:
+        ref = ref or {}
+        return Place(PLATFORM, channel, normalise_language(str(ref.get("language") or
+                                                               self.settings.language)),
+                     bool(ref.get("emoji", True)))
+
+    @staticmethod
+    def user_for(person: TgUser, moderator: bool = False) -> User:
+        return User(PLATFORM, str(person.id), clean_name(person.full_name), moderator)
+
+    async def is_admin(self, chat: Chat, person: TgUser) -> bool:
+        """Whether ``person`` may run this chat: its admins, or the user of a private chat."""
+        if chat.type == Chat.PRIVATE:
+            return True
+        try:
+            member = await self.bot.get_chat_member(chat.id, person.id)
+        except TelegramError:
+            log.info("could not check admin rights of %s in %s", person.id, chat.id)
+            return False
+        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+    @staticmethod
+    def t(place: Place, key: str, **params: Any) -> str:
+        return translate(place.language, key, None, **params)
+
+    def hand_link(self, game_id: int) -> str:
+        return f"https://t.me/{self.username}?start={HAND_LINK_PREFIX}{game_id}"
+
+    # ------------------------------------------------------------------ messages
+    async def send(self, channel: str, message: Message,
+                   reply_to: int | None = None) -> TgMessage | None:
+        """Post in a chat; best effort, since what it reports is already saved."""
+        chat_id, topic = chat_of(channel)
+        try:
+            sent: TgMessage = await self.bot.send_message(
+                chat_id, message.html, message_thread_id=topic, reply_markup=message.markup(),
+                reply_to_message_id=reply_to, allow_sending_without_reply=True)
+            return sent
+        except TelegramError as error:
+            log.warning("could not send to %s: %s", channel, error)
+            return None
+
+    async def reply_text(self, source: TgMessage, place: Place, text: str,
+                         rows: tuple[tuple[Key, ...], ...] = ()) -> None:
+        """Answer a command; text too long for one message is split, buttons go last."""
+        pieces = split_text(text)
+        for index, piece in enumerate(pieces):
+            last = index == len(pieces) - 1
+            await self.send(place.channel, Message(piece, rows if last else ()),
+                            reply_to=source.message_id if index == 0 else None)
+
+    async def edit(self, chat_id: int, message_id: int, message: Message) -> bool:
+        """Edit a message; an unchanged one counts as edited. False when it is gone."""
+        try:
+            await self.bot.edit_message_text(message.html, chat_id=chat_id,
+                                             message_id=message_id,
+                                             reply_markup=message.markup())
+            return True
+        except BadRequest as error:
+            if "not modified" in str(error).lower():
+                return True
+            log.info("could not edit message %s in %s: %s", message_id, chat_id, error)
+            return False
+        except TelegramError as error:
+            log.warning("could not edit message %s in %s: %s", message_id, chat_id, error)
+            return False
+
+    async def announce(self, channel: str, lines: list[str]) -> None:
+        if lines:
+            await self.send(channel, text_message("\n".join(lines)))
+
+    async def deliver_private(self, reply: Reply) -> None:
+        """Texts meant for one player each, to their private chats; never to the group."""
+        for user_id, text in reply.private.items():
+            if user_id.isdigit():
+                await self.send(user_id, text_message(text))
+
+    # -------------------------------------------------------------------- boards
+    def _board_lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._board_locks.get(game_id)
+        if lock is None:
+            lock = self._board_locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def compose_board(self, place: Place, board: Board, *, ai_thinking: bool = False,
+                            header: list[str] | None = None,
+                            hand: Hand | None = None) -> Message:
+        """The board message; in a private chat a game with hidden hands shows the chat
+        owner's hand and menu inside it."""
+        if hand is None and board.hand_button is not None and is_private(place.channel):
+            owner = User(PLATFORM, str(chat_of(place.channel)[0]), "")
+            hand = (await self.service.hand(place, owner)).hand
+        return board_message(board, place.language, header=header, ai_thinking=ai_thinking,
+                             hand=hand)
+
+    async def board_ref(self, game_id: int) -> dict[str, Any]:
+        record = await self.service.store.get_game(game_id)
+        return dict(record.board_ref or {}) if record is not None else {}
+
+    async def board_message_id(self, game_id: int) -> int | None:
+        message = str((await self.board_ref(game_id)).get("message", ""))
+        return int(message) if message.isdigit() else None
+
+    async def remember_board(self, place: Place, game_id: int, message: TgMessage,
+                             version: int) -> None:
+        title = message.chat.title or message.chat.full_name or ""
+        await self.service.store.set_board_ref(game_id, {
+            "chat": str(message.chat.id), "message": str(message.message_id),
+            "language": place.language, "emoji": place.emoji, "title": title})
+        self._shown_version[game_id] = version
+
+    async def update_board(self, place: Place, board: Board, ai_thinking: bool = False) -> None:
+        """Edit the game's board message in place; post a new one if it is gone.
+
+        Edits arrive out of order when a click and an AI move race; the version check
+        keeps an older board from overwriting a newer one.
+        """
+        async with self._board_lock(board.game_id):
+            if self._shown_version.get(board.game_id, -1) > board.version:
+                return
+            message = await self.compose_board(place, board, ai_thinking=ai_thinking)
+            message_id = await self.board_message_id(board.game_id)
+            if message_id is not None and await self.edit(chat_of(place.channel)[0],
+                                                          message_id, message):
+                self._shown_version[board.game_id] = board.version
+                return
+            sent = await self.send(place.channel, message)
+            if sent is not None:
+                await self.remember_board(place, board.game_id, sent, board.version)
+
+    async def retire_message(self, place: Place, chat_id: int, message_id: int) -> None:
+        """Strip the buttons from an old board, which a newer message replaces."""
+        await self.edit(chat_id, message_id, text_message(self.t(place, "board.moved")))
+
+    async def post_board(self, place: Place, reply: Reply, header: list[str] | None = None,
+                         reply_to: int | None = None) -> None:
+        """Post the board at the bottom of the chat and make it the game's board."""
+        board = reply.board
+        assert board is not None
+        try:
+            async with self._board_lock(board.game_id):
+                message = await self.compose_board(place, board, ai_thinking=reply.ai_to_move,
+                                                   header=header)
+                sent = await self.send(place.channel, message, reply_to=reply_to)
+                if sent is None:
+                    return
+                old = await self.board_message_id(board.game_id)
+                if old is not None and old != sent.message_id:
+                    await self.retire_message(place, sent.chat.id, old)
+                await self.remember_board(place, board.game_id, sent, board.version)
+        finally:
+            await self.after_change(place, reply, update=False)
+
+    async def after_change(self, place: Place, reply: Reply, *, update: bool = True,
+                           actor: str | None = None, wake_ai: bool = True) -> None:
+        """Everything a saved change sets off: the board, private texts, hands for the
+        players now to move, and the computer's turn (unless the caller wakes it)."""
+        try:
+            if update and reply.board is not None:
+                await self.update_board(place, reply.board, reply.ai_to_move)
+            await self.deliver_private(reply)
+            if reply.moved and reply.board is not None:
+                await self.push_hands(place, reply.board, skip=actor)
+            if reply.finished and reply.board is not None:
+                self.forget_game(reply.board.game_id)
+        finally:
+            if reply.ai_to_move and wake_ai:
+                self.spawn(self.run_ai(place))
+
+    def forget_game(self, game_id: int) -> None:
+        self._board_locks.pop(game_id, None)
+        self._shown_version.pop(game_id, None)
+
+    # --------------------------------------------------------------------- hands
+    async def hand_title(self, place: Place, game_id: int) -> str:
+        title = str((await self.board_ref(game_id)).get("title") or "")
+        return self.t(place, "telegram.hand.title", chat=title or self.t(
+            place, "telegram.hand.your_group"))
+
+    async def send_hand(self, place: Place, user_id: str, game_id: int, hand: Hand,
+                        notice: str | None = None) -> bool:
+        """The hand as a new message in the player's private chat; False when the player
+        never opened that chat (Telegram forbids bots to start one)."""
+        message = hand_message(hand, place.language, title=await self.hand_title(place, game_id),
+                               notice=notice)
+        try:
+            sent = await self.bot.send_message(int(user_id), message.html,
+                                               reply_markup=message.markup())
+        except Forbidden:
+            return False
+        except TelegramError as error:
+            log.warning("could not send a hand to %s: %s", user_id, error)
+            return False
+        previous = self._hand_messages.get((game_id, user_id))
+        self._hand_messages[(game_id, user_id)] = sent.message_id
+        if previous is not None:
+            # The older hand's buttons would only answer "out of date" now.
+            try:
+                await self.bot.edit_message_reply_markup(int(user_id), previous)
+            except TelegramError:
+                log.info("could not retire hand message %s", previous)
+        return True
+
+    async def push_hands(self, place: Place, board: Board, skip: str | None) -> None:
+        """In a group game with hidden hands, each human now to move gets their hand and
+        menu privately; one who never opened a chat with the bot gets a link, once."""
+        if board.hand_button is None or is_private(place.channel):
+            return
+        for player in board.to_move:
+            user_id = str(player.get("id", ""))
+            if (player.get("kind") != "human" or player.get("platform") != PLATFORM
+                    or user_id == skip):
+                continue
+            reply = await self.service.hand(place, User(PLATFORM, user_id, ""))
+            if reply.hand is None:
+                continue
+            if await self.send_hand(place, user_id, board.game_id, reply.hand):
+                continue
+            if (board.game_id, user_id) not in self._linked:
+                self._linked.add((board.game_id, user_id))
+                await self.send(place.channel, self.start_me(place, str(player.get("name")),
+                                                             board.game_id))
+
+    def start_me(self, place: Place, name: str, game_id: int) -> Message:
+        """A group message with a deep link for a player the bot cannot write to yet."""
+        return text_message(self.t(place, "telegram.hand.start_me", name=name),
+                            ((Key(self.t(place, "telegram.hand.open_chat"),
+                                  url=self.hand_link(game_id)),),))
+
+    # -------------------------------------------------------------------- the AI
+    async def run_ai(self, place: Place) -> None:
+        """Let the computer move, then edit the board; one such task per chat."""
+        if place.channel in self._ai_channels:
+            # The running task may be about to stop on a reply that predates this
+            # request: make it look once more.
+            self._ai_again.add(place.channel)
+            return
+        self._ai_channels.add(place.channel)
+        try:
+            for _ in range(MAX_AI_TURNS_IN_A_ROW):
+                self._ai_again.discard(place.channel)
+                reply = await self.service.play_ai_turn(place)
+                if reply.board is not None:
+                    await self.update_board(place, reply.board, reply.ai_to_move)
+                await self.announce(place.channel, reply.announcements)
+                await self.deliver_private(reply)
+                if reply.moved and reply.board is not None:
+                    await self.push_hands(place, reply.board, skip=None)
+                if not reply.ai_to_move and place.channel not in self._ai_again:
+                    break
+        except Exception:
+            log.exception("AI turn failed in %s", place.channel)
+        finally:
+            self._ai_channels.discard(place.channel)
+            self._ai_again.discard(place.channel)
+
+    # ----------------------------------------------------------------- callbacks
+    async def answer(self, query: CallbackQuery, text: str | None = None, *,
+                     alert: bool = False, url: str | None = None) -> None:
+        """Answer a callback query, once: Telegram shows a spinner until it is answered."""
+        if self._open_queries.get(query.id):
+            return
+        self._open_queries[query.id] = True
+        try:
+            await query.answer(alert_text(text) if text else None, show_alert=alert or None,
+                               url=url)
+        except TelegramError as error:
+            log.info("could not answer callback %s: %s", query.id, error)
+
+    async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        assert query is not None
+        self._open_queries[query.id] = False
+        await self.commands.dispatch_callback(query)
+        # Reached only without an exception: the error handler answers otherwise.
+        await self.answer(query)
+        self._open_queries.pop(query.id, None)
+
+    async def press(self, query: CallbackQuery, source: TgMessage, data: str) -> None:
+        """A game button: a menu step, a move, "my hand", or joining."""
+        person = query.from_user
+        user = self.user_for(person)
+        home = await self.place_of_message(source, person)
+        place = await self.place_of_hand_message(home, data) if is_private(
+            home.channel) else None
+        reply = await self.service.press(place or home, user, data)
+        try:
+            if place is not None:
+                await self._answer_in_hand(query, source, place, user, reply)
+            else:
+                await self._answer_on_board(query, source, home, user, reply)
+            await self.announce((place or home).channel, reply.announcements)
+        finally:
+            # Whatever happened to the answer, a saved move must not leave the computer
+            # waiting for a turn nobody will give it.
+            if reply.ai_to_move:
+                self.spawn(self.run_ai(place or home))
+
+    async def place_of_hand_message(self, home: Place, data: str) -> Place | None:
+        """For a button in a private chat that belongs to a game elsewhere (a hand sent
+        privately), the place of that game. The service still checks that the presser
+        plays in it."""
+        parsed = self.service.parse_payload(data)
+        if parsed is None:
+            return None
+        record = await self.service.store.get_game(parsed[1])
+        if record is None or record.platform != PLATFORM or record.channel == home.channel:
+            return None
+        game_place = self.place_of_ref(record.channel, record.board_ref)
+        return Place(PLATFORM, game_place.channel, home.language, game_place.emoji)
+
+    async def _answer_in_hand(self, query: CallbackQuery, source: TgMessage, place: Place,
+                              user: User, reply: Reply) -> None:
+        """A click in a private hand message: the hand is redrawn where it is."""
+        if reply.hand is not None and reply.board is not None:
+            message = hand_message(reply.hand, place.language,
+                                   title=await self.hand_title(place, reply.board.game_id))
+            await self.edit(source.chat.id, source.message_id, message)
+            self._hand_messages[(reply.board.game_id, user.id)] = source.message_id
+        elif reply.finished or reply.board is None:
+            await self.edit(source.chat.id, source.message_id,
+                            text_message(reply.notice or self.t(place, "error.game_over")))
+        if reply.ok:
+            await self.answer(query)
+        else:
+            await self.answer(query, reply.notice, alert=True)
+        if reply.moved:
+            await self.after_change(place, reply, actor=user.id, wake_ai=False)
+
+    async def _answer_on_board(self, query: CallbackQuery, source: TgMessage, place: Place,
+                               user: User, reply: Reply) -> None:
+        board = reply.board
+        if not reply.ok or board is None:
+            await self.answer(query, reply.notice or self.t(place, "error.internal"),
+                              alert=True)
+            if board is not None and self._shown_version.get(board.game_id) != board.version:
+                # A stale or refused click: show the current board where the game lives,
+                # and leave no second live board behind.
+                if source.message_id != await self.board_message_id(board.game_id):
+                    await self.retire_message(place, source.chat.id, source.message_id)
+                await self.update_board(place, board, reply.ai_to_move)
+            return
+        if reply.hand is not None and not reply.moved and not is_private(place.channel):
+            await self.open_hand(query, place, user, board.game_id, reply.hand)
+            return
+        if self._shown_version.get(board.game_id, -1) <= board.version:
+            message = await self.compose_board(place, board, ai_thinking=reply.ai_to_move,
+                                               hand=reply.hand)
+            await self.edit(source.chat.id, source.message_id, message)
+            self._shown_version[board.game_id] = max(board.version,
+                                                     self._shown_version.get(board.game_id, -1))
+        await self.answer(query)
+        async with self._board_lock(board.game_id):
+            old = await self.board_message_id(board.game_id)
+            if old != source.message_id:
+                if old is not None:
+                    await self.retire_message(place, source.chat.id, old)
+                await self.remember_board(place, board.game_id, source, board.version)
+        if reply.moved:
+            await self.after_change(place, reply, update=False, wake_ai=False)
+
+    async def open_hand(self, query: CallbackQuery, place: Place, user: User, game_id: int,
+                        hand: Hand) -> None:
+        """"My hand" on a group board: the hand goes to the private chat, and a short hand
+        also shows in an alert only the presser sees. Without a private chat yet, the
+        answer opens one through a deep link."""
+        if not await self.send_hand(place, user.id, game_id, hand):
+            await self.answer(query, url=self.hand_link(game_id))
+            return
+        if len(hand.text) <= 200:
+            await self.answer(query, hand.text, alert=True)
+        else:
+            await self.answer(query, self.t(place, "telegram.hand.sent"))
+
+    # -------------------------------------------------------------------- errors
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log, tell the user briefly, and carry on: one bad update must not stop the bot."""
+        log.error("update failed", exc_info=context.error)
+        if not isinstance(update, Update):
+            return
+        person = update.effective_user
+        text = translate(normalise_language(person.language_code if person else None),
+                         "error.internal")
+        query = update.callback_query
+        try:
+            if query is not None:
+                await self.answer(query, text, alert=True)
+                self._open_queries.pop(query.id, None)
+            elif update.effective_message is not None:
+                await update.effective_message.reply_text(text_message(text).html)
+        except TelegramError:
+            log.warning("could not apologise for update %s", update.update_id)

@@ -1,0 +1,402 @@
+"""The commands, and the bot's own buttons (game setup, rules, settings).
+
+Each command is a thin call into the service plus an answer. Everything a command can
+take as an argument can also be chosen with buttons: ``/play`` alone offers the games and
+then the opponents, ``/rules`` alone offers the games.
+
+The bot's own callback data never looks like a service payload (``m:``, ``h:``, ``j:``):
+``p:<user>:<game>[:<opponent>]`` sets up a game, ``r:<game>`` shows rules and
+``s:<setting>:<value>`` changes a chat setting.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from telegram import CallbackQuery, Update
+from telegram import Message as TgMessage
+from telegram.ext import ContextTypes
+
+from bot.adapters.telegram.client import HAND_LINK_PREFIX, PLATFORM, is_private
+from bot.adapters.telegram.layout import Key, Message, hand_message, text_message
+from bot.service import Opponent, Place, Reply, User
+from engines.base import GameError
+from engines.registry import game_names, get_game, resolve_name
+from renderers.i18n import supported_languages, translate
+
+if TYPE_CHECKING:
+    from bot.adapters.telegram.client import TelegramBot
+
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+FIRST_SEATS = {"me": 0, "opponent": 1, "random": None}
+AI_WORDS = {"ai", "bot", "computer", "cpu"}
+BOARD_STYLES = ("emoji", "text")
+_HAND_LINK_RE = re.compile(re.escape(HAND_LINK_PREFIX) + r"(\d{1,12})")
+
+
+def rows_of(keys: list[Key], width: int) -> tuple[tuple[Key, ...], ...]:
+    return tuple(tuple(keys[start:start + width]) for start in range(0, len(keys), width))
+
+
+class Commands:
+    def __init__(self, client: TelegramBot) -> None:
+        self.client = client
+        self.service = client.service
+
+    def handlers(self) -> dict[str, Handler]:
+        return {"start": self.start, "help": self.help, "play": self.play, "join": self.join,
+                "board": self.board, "move": self.move, "hand": self.hand,
+                "resign": self.resign, "abandon": self.abandon, "rules": self.rules,
+                "settings": self.settings}
+
+    async def _context(self, update: Update) -> tuple[TgMessage, Place, User]:
+        message = update.effective_message
+        person = update.effective_user
+        assert message is not None and person is not None
+        return message, await self.client.place_of_message(message, person), \
+            self.client.user_for(person)
+
+    def t(self, place: Place, key: str, **params: object) -> str:
+        return self.client.t(place, key, **params)
+
+    @staticmethod
+    def error_text(place: Place, error: GameError) -> str:
+        return translate(place.language, error.key, error.default, **error.params)
+
+    # ------------------------------------------------------------------ /start, /help
+    async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The first message of a private chat, or a deep link to a hand."""
+        message, place, user = await self._context(update)
+        match = _HAND_LINK_RE.fullmatch(context.args[0]) if context.args else None
+        if match is not None and is_private(place.channel):
+            await self.hand_from_link(message, place, user, int(match.group(1)))
+            return
+        await self.client.reply_text(message, place, "\n\n".join([
+            self.t(place, "telegram.welcome"),
+            self.service.help_text(place, "telegram.help.commands")]))
+
+    async def hand_from_link(self, message: TgMessage, place: Place, user: User,
+                             game_id: int) -> None:
+        record = await self.service.store.get_game(game_id)
+        if record is None or record.platform != PLATFORM or not record.running:
+            await self.client.reply_text(message, place, self.t(place, "telegram.hand.gone"))
+            return
+        game_place = self.client.place_of_ref(record.channel, record.board_ref)
+        game_place = Place(PLATFORM, game_place.channel, place.language, game_place.emoji)
+        reply = await self.service.hand(game_place, user)
+        if reply.hand is None or not await self.client.send_hand(game_place, user.id,
+                                                                 game_id, reply.hand):
+            await self.client.reply_text(message, place, reply.notice or self.t(
+                place, "telegram.hand.gone"))
+
+    async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, place, _ = await self._context(update)
+        await self.client.reply_text(message, place, self.service.help_text(
+            place, "telegram.help.commands"))
+
+    # ------------------------------------------------------------------------ /play
+    async def play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/play`` offers buttons; ``/play <game> [level] [options] [first=…]`` starts
+        at once. Sent as a reply to someone's message, it invites that person."""
+        message, place, user = await self._context(update)
+        words = list(context.args or [])
+        if not words:
+            await self.client.send(place.channel, self.game_picker(place, user),
+                                   reply_to=message.message_id)
+            return
+        try:
+            game = resolve_name(words[0])
+        except GameError as error:
+            await self.client.reply_text(message, place, self.error_text(place, error))
+            return
+        module = get_game(game)
+        level = ""
+        first = "me"
+        options: list[str] = []
+        for word in words[1:]:
+            lowered = word.lower()
+            if lowered in module.LEVELS:
+                level = lowered
+            elif lowered in AI_WORDS:
+                level = level or "strong"
+            elif lowered.startswith("first="):
+                first = lowered.partition("=")[2]
+            else:
+                options.append(word)
+        if first not in FIRST_SEATS:
+            await self.client.reply_text(message, place, self.t(place, "telegram.play.first"))
+            return
+        rival = self.invited(message) if not level else Opponent("ai", level)
+        if rival is None:
+            if not options and first == "me":
+                await self.client.send(place.channel, self.opponent_picker(place, user, game),
+                                       reply_to=message.message_id)
+                return
+            rival = Opponent("ai", "strong") if is_private(place.channel) else Opponent("open")
+        await self.start_game(message, place, user, game, rival, " ".join(options),
+                              FIRST_SEATS[first])
+
+    def invited(self, message: TgMessage) -> Opponent | None:
+        """The opponent named by replying to their message: the bot itself means the
+        computer; other bots cannot play."""
+        replied = message.reply_to_message
+        person = replied.from_user if replied is not None else None
+        if person is None or (message.is_topic_message and replied is not None
+                              and replied.message_id == message.message_thread_id):
+            return None  # in a forum topic every message "replies" to the topic's start
+        if person.id == self.client.bot.id:
+            return Opponent("ai", "")
+        if person.is_bot:
+            return None
+        return Opponent("user", user=self.client.user_for(person))
+
+    async def start_game(self, message: TgMessage, place: Place, user: User, game: str,
+                         rival: Opponent, options: str, creator_seat: int | None) -> None:
+        reply = await self.service.start_game(place, user, game, rival, options, creator_seat)
+        if not reply.ok or reply.board is None:
+            await self.client.reply_text(message, place, reply.notice or self.t(
+                place, "error.internal"))
+            return
+        await self.client.post_board(place, reply, reply.announcements,
+                                     reply_to=message.message_id)
+
+    def game_picker(self, place: Place, user: User) -> Message:
+        keys = [Key(get_game(name).TITLE, f"p:{user.id}:{name}") for name in game_names()]
+        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
+        return text_message(self.t(place, "telegram.play.choose_game"), rows_of(keys, 2))
+
+    def opponent_picker(self, place: Place, user: User, game: str) -> Message:
+        module = get_game(game)
+        keys = [Key(self.t(place, "telegram.play.vs_ai", level=level),
+                    f"p:{user.id}:{game}:ai-{level}") for level in module.LEVELS]
+        if not is_private(place.channel):
+            keys.append(Key(self.t(place, "telegram.play.open"), f"p:{user.id}:{game}:open"))
+        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
+        return text_message(self.t(place, "telegram.play.choose_opponent", game=module.TITLE),
+                            rows_of(keys, 2))
+
+    async def setup_pressed(self, query: CallbackQuery, source: TgMessage,
+                            parts: list[str]) -> None:
+        """A button of the /play setup; only the person who typed /play may use it."""
+        place = await self.client.place_of_message(source, query.from_user)
+        user = self.client.user_for(query.from_user)
+        owner, choice = parts[0], parts[1:]
+        if owner != user.id:
+            await self.client.answer(query, self.t(place, "telegram.play.not_yours"),
+                                     alert=True)
+            return
+        if choice == ["-"]:
+            await self.client.edit(source.chat.id, source.message_id,
+                                   text_message(self.t(place, "telegram.play.cancelled")))
+            return
+        try:
+            game = resolve_name(choice[0])
+        except GameError:
+            await self.foreign(query, place)
+            return
+        if len(choice) == 1:
+            await self.client.edit(source.chat.id, source.message_id,
+                                   self.opponent_picker(place, user, game))
+            return
+        opponent = choice[1]
+        if opponent == "open" and not is_private(place.channel):
+            rival = Opponent("open")
+        elif opponent.startswith("ai-"):
+            rival = Opponent("ai", opponent[3:])
+        else:
+            await self.foreign(query, place)
+            return
+        reply = await self.service.start_game(place, user, game, rival)
+        if not reply.ok or reply.board is None:
+            await self.client.answer(query, reply.notice, alert=True)
+            await self.client.edit(source.chat.id, source.message_id,
+                                   text_message(reply.notice or ""))
+            return
+        board = reply.board
+        message = await self.client.compose_board(place, board, ai_thinking=reply.ai_to_move,
+                                                  header=reply.announcements)
+        await self.client.edit(source.chat.id, source.message_id, message)
+        await self.client.remember_board(place, board.game_id, source, board.version)
+        await self.client.answer(query)
+        await self.client.after_change(place, reply, update=False)
+
+    # -------------------------------------------------------- changes away from the board
+    async def _change(self, update: Update,
+                      action: Callable[[Place, User], Awaitable[Reply]]) -> None:
+        """Join, resign or abandon: announced in the chat; the board is edited in place."""
+        message, place, user = await self._context(update)
+        reply = await action(place, user)
+        if not reply.ok:
+            await self.client.reply_text(message, place, reply.notice or self.t(
+                place, "error.internal"))
+            return
+        await self.client.reply_text(message, place, "\n".join(reply.announcements) or
+                                     self.t(place, "telegram.done"))
+        await self.client.after_change(place, reply)
+
+    async def join(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._change(update, self.service.join)
+
+    async def resign(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._change(update, self.service.resign)
+
+    async def abandon(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        person = update.effective_user
+        assert message is not None and person is not None
+        moderator = await self.client.is_admin(message.chat, person)
+
+        async def abandon_as(place: Place, user: User) -> Reply:
+            return await self.service.abandon(place, User(user.platform, user.id, user.name,
+                                                          moderator))
+        await self._change(update, abandon_as)
+
+    # --------------------------------------------------------------- board and moves
+    async def board(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The board again, at the bottom of the chat."""
+        message, place, _ = await self._context(update)
+        reply = await self.service.board(place)
+        if not reply.ok or reply.board is None:
+            await self.client.reply_text(message, place, reply.notice or self.t(
+                place, "error.no_game"))
+            return
+        await self.client.post_board(place, reply, reply_to=message.message_id)
+
+    async def move(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, place, user = await self._context(update)
+        notation = " ".join(context.args or [])[:200]
+        if not notation:
+            suggestions = await self.service.move_suggestions(place, user, "", 8)
+            key = "telegram.move.usage_with" if suggestions else "telegram.move.usage"
+            await self.client.reply_text(message, place, self.t(
+                place, key, moves=", ".join(suggestions)))
+            return
+        await self.typed_move(message, place, user, notation)
+
+    async def typed_move(self, message: TgMessage, place: Place, user: User,
+                         notation: str) -> None:
+        """A move in notation: the board is posted again below it, as the typed message
+        pushed the old one up."""
+        reply = await self.service.move(place, user, notation)
+        if not reply.ok or reply.board is None:
+            await self.client.reply_text(message, place, reply.notice or self.t(
+                place, "error.internal"))
+            return
+        await self.client.post_board(place, reply, reply.announcements,
+                                     reply_to=message.message_id)
+
+    async def private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Plain text in a private chat: a move when a game runs there, else help."""
+        message, place, user = await self._context(update)
+        if await self.service.store.running_game(PLATFORM, place.channel) is None:
+            await self.client.reply_text(message, place, self.service.help_text(
+                place, "telegram.help.commands"))
+            return
+        await self.typed_move(message, place, user, (message.text or "")[:200])
+
+    async def hand(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Your hand: in a group it goes to your private chat with the bot."""
+        message, place, user = await self._context(update)
+        reply = await self.service.hand(place, user)
+        if reply.hand is None:
+            await self.client.reply_text(message, place, reply.notice or self.t(
+                place, "error.internal"))
+            return
+        running = await self.service.board(place)
+        game_id = running.board.game_id if running.board is not None else 0
+        if is_private(place.channel):
+            await self.client.send(place.channel, hand_message(reply.hand, place.language))
+        elif await self.client.send_hand(place, user.id, game_id, reply.hand):
+            await self.client.reply_text(message, place, self.t(place, "telegram.hand.sent"))
+        else:
+            await self.client.send(place.channel, self.client.start_me(place, user.name,
+                                                                       game_id),
+                                   reply_to=message.message_id)
+
+    # ------------------------------------------------------------------------ /rules
+    async def rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, place, _ = await self._context(update)
+        if not context.args:
+            keys = [Key(get_game(name).TITLE, f"r:{name}") for name in game_names()]
+            await self.client.send(place.channel, text_message(
+                self.t(place, "telegram.rules.choose"), rows_of(keys, 2)),
+                reply_to=message.message_id)
+            return
+        await self.client.reply_text(message, place, self.rules_text(place, context.args[0]))
+
+    def rules_text(self, place: Place, game: str) -> str:
+        try:
+            return self.service.rules_text(place, game)
+        except GameError as error:
+            return self.error_text(place, error)
+
+    # --------------------------------------------------------------------- /settings
+    async def settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, place, _ = await self._context(update)
+        person = update.effective_user
+        assert person is not None
+        if not await self.client.is_admin(message.chat, person):
+            await self.client.reply_text(message, place, self.t(
+                place, "telegram.settings.admins_only"))
+            return
+        await self.client.send(place.channel, await self.settings_panel(place, message.chat.id),
+                               reply_to=message.message_id)
+
+    async def settings_panel(self, place: Place, chat_id: int) -> Message:
+        language = await self.client.chat_setting(chat_id, "language") or "auto"
+        style = await self.client.chat_setting(chat_id, "board") or "emoji"
+        summary = "\n".join([
+            self.t(place, "telegram.settings.title"),
+            self.t(place, "telegram.settings.language", value=self.t(
+                place, "telegram.settings.language_auto") if language == "auto" else language),
+            self.t(place, "telegram.settings.board", value=self.t(
+                place, f"discord.settings.{style}"))])
+        language_keys = [Key(("✓ " if code == language else "") + code, f"s:language:{code}")
+                         for code in ["auto", *supported_languages()]]
+        style_keys = [Key(("✓ " if name == style else "") + self.t(
+            place, f"discord.settings.{name}"), f"s:board:{name}") for name in BOARD_STYLES]
+        return text_message(summary, (tuple(language_keys), tuple(style_keys)))
+
+    async def setting_pressed(self, query: CallbackQuery, source: TgMessage,
+                              parts: list[str]) -> None:
+        place = await self.client.place_of_message(source, query.from_user)
+        valid = {"language": ["auto", *supported_languages()], "board": list(BOARD_STYLES)}
+        if len(parts) != 2 or parts[1] not in valid.get(parts[0], []):
+            await self.foreign(query, place)
+            return
+        if not await self.client.is_admin(source.chat, query.from_user):
+            await self.client.answer(query, self.t(place, "telegram.settings.admins_only"),
+                                     alert=True)
+            return
+        await self.client.set_chat_setting(source.chat.id, parts[0], parts[1])
+        place = await self.client.place_of_message(source, query.from_user)
+        await self.client.edit(source.chat.id, source.message_id,
+                               await self.settings_panel(place, source.chat.id))
+        await self.client.answer(query, self.t(place, "telegram.settings.saved"))
+
+    # ---------------------------------------------------------------------- buttons
+    async def dispatch_callback(self, query: CallbackQuery) -> None:
+        source = query.message
+        data = query.data or ""
+        if not isinstance(source, TgMessage):
+            # Too old for Telegram to send the message with the click.
+            place = Place(PLATFORM, str(query.from_user.id), self.client.settings.language)
+            await self.foreign(query, place)
+            return
+        kind, _, rest = data.partition(":")
+        if kind == "p":
+            await self.setup_pressed(query, source, rest.split(":"))
+        elif kind == "r":
+            place = await self.client.place_of_message(source, query.from_user)
+            texts = self.rules_text(place, rest)
+            await self.client.answer(query)
+            await self.client.reply_text(source, place, texts)
+        elif kind == "s":
+            await self.setting_pressed(query, source, rest.split(":"))
+        else:
+            await self.client.press(query, source, data)
+
+    async def foreign(self, query: CallbackQuery, place: Place) -> None:
+        await self.client.answer(query, self.t(place, "error.foreign_button"), alert=True)

@@ -1,0 +1,191 @@
+"""Service boards and hands as Telegram messages: HTML text and an inline keyboard.
+
+Telegram's limits shape this module: 4096 characters of message text, 200 characters in
+a callback alert, 64 bytes of callback data and 100 inline buttons (8 to a row). Every
+text that reaches Telegram is escaped here, so names such as ``<b>Eve</b>`` show as
+typed; the only tags are the ones this module adds.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.adapters.common import thinking_line, turn_line
+from bot.service import Board, Button, Hand
+from renderers.i18n import translate
+
+TEXT_LIMIT = 4096
+ALERT_LIMIT = 200
+CALLBACK_DATA_LIMIT = 64
+KEYBOARD_LIMIT = 100
+ROW_LIMIT = 8
+LABEL_LIMIT = 64  # Telegram shows about this much of a button label on a phone
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph of plain text and how to set it: ``plain``, ``bold``, ``pre`` or
+    ``italic``."""
+
+    text: str
+    style: str = "plain"
+
+    def html(self) -> str:
+        escaped = html.escape(self.text, quote=False)
+        tag = {"bold": "b", "pre": "pre", "italic": "i"}.get(self.style)
+        return f"<{tag}>{escaped}</{tag}>" if tag else escaped
+
+
+@dataclass(frozen=True)
+class Key:
+    """One inline button. Its data is checked against Telegram's 64-byte limit here, so an
+    oversized button fails in tests rather than as a 400 from Telegram."""
+
+    label: str
+    data: str = ""
+    url: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.data.encode()) > CALLBACK_DATA_LIMIT:
+            raise ValueError(f"callback data over {CALLBACK_DATA_LIMIT} bytes: {self.data!r}")
+        if bool(self.data) == bool(self.url):
+            raise ValueError("a key has either callback data or a URL")
+
+
+@dataclass(frozen=True)
+class Message:
+    html: str
+    rows: tuple[tuple[Key, ...], ...] = ()
+    overflow: bool = False  # more menu options than one keyboard holds
+
+    def markup(self) -> InlineKeyboardMarkup | None:
+        """The keyboard, or None; an edit with None removes the old keyboard."""
+        if not self.rows:
+            return None
+        return InlineKeyboardMarkup([
+            [InlineKeyboardButton(key.label, url=key.url) if key.url
+             else InlineKeyboardButton(key.label, callback_data=key.data) for key in row]
+            for row in self.rows])
+
+    @property
+    def keys(self) -> list[Key]:
+        return [key for row in self.rows for key in row]
+
+
+def shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def fit(blocks: list[Block], limit: int = TEXT_LIMIT) -> str:
+    """Blocks as HTML within ``limit``, cutting the longest block first (the board keeps
+    its status lines, which are short)."""
+    blocks = [block for block in blocks if block.text]
+    while True:
+        text = "\n".join(block.html() for block in blocks)
+        excess = len(text) - limit
+        if excess <= 0:
+            return text
+        longest = max(range(len(blocks)), key=lambda index: len(blocks[index].text))
+        block = blocks[longest]
+        # Escaping can make the cut fall short; the loop measures again.
+        keep = len(block.text) - excess - 1
+        if keep <= 0:
+            del blocks[longest]
+        else:
+            blocks[longest] = Block(block.text[:keep] + "…", block.style)
+
+
+def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
+    """Long plain text (rules, help) as escaped HTML messages, split between lines."""
+    pieces: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        escaped = html.escape(line, quote=False)
+        while len(escaped) > limit:  # one enormous line: cut it anywhere but in an entity
+            cut = escaped.rfind("&", 0, limit)
+            cut = cut if cut > limit - 8 else limit
+            pieces.append(escaped[:cut])
+            escaped = escaped[cut:]
+        candidate = f"{current}\n{escaped}" if current else escaped
+        if len(candidate) > limit:
+            pieces.append(current)
+            current = escaped
+        else:
+            current = candidate
+    if current or not pieces:
+        pieces.append(current or "…")
+    return pieces
+
+
+def _columns(labels: list[str]) -> int:
+    """How many buttons share a row: short labels (cells, cards) pack tightly."""
+    longest = max((len(label) for label in labels), default=0)
+    if longest <= 4:
+        return ROW_LIMIT if len(labels) > 40 else 5
+    if longest <= 12:
+        return 3
+    if longest <= 24:
+        return 2
+    return 1
+
+
+def keyboard(menu: list[Button], navigation: list[Button]) -> tuple[tuple[tuple[Key, ...], ...],
+                                                                  bool]:
+    """Menu buttons in rows, navigation in the last row; False when everything fits."""
+    navigation = navigation[:ROW_LIMIT]
+    room = KEYBOARD_LIMIT - len(navigation)
+    shown = menu[:room]
+    width = _columns([button.label for button in shown])
+    keys = [Key(shorten(button.label, LABEL_LIMIT), button.payload) for button in shown]
+    rows = [tuple(keys[start:start + width]) for start in range(0, len(keys), width)]
+    if navigation:
+        rows.append(tuple(Key(shorten(button.label, LABEL_LIMIT), button.payload)
+                          for button in navigation))
+    return tuple(rows), len(menu) > room
+
+
+def board_message(board: Board, language: str, *, header: list[str] | None = None,
+                  ai_thinking: bool = False, hand: Hand | None = None) -> Message:
+    """The public board; in a private chat ``hand`` merges the player's own hand into it,
+    as there is nobody there to hide it from."""
+    navigation = list(board.navigation)
+    menu = list(board.buttons)
+    blocks = [Block(line, "bold") for line in header or []]
+    blocks.append(Block(board.text, "pre" if board.monospace else "plain"))
+    prompt = turn_line(board, language)
+    if hand is not None:
+        blocks.append(Block(hand.text, "pre"))
+        menu = list(hand.buttons)
+        navigation = [*hand.navigation, *navigation]
+        prompt = hand.prompt or prompt
+    elif board.hand_button is not None:
+        navigation.append(board.hand_button)
+    rows, overflow = keyboard(menu, navigation)
+    blocks.append(Block(prompt, "bold"))
+    if overflow:
+        blocks.append(Block(translate(language, "menu.more"), "italic"))
+    if ai_thinking:
+        blocks.append(Block(thinking_line(board, language), "italic"))
+    return Message(fit(blocks), rows, overflow)
+
+
+def hand_message(hand: Hand, language: str, *, title: str = "",
+                 notice: str | None = None) -> Message:
+    """A player's hand, sent to their private chat with the bot."""
+    rows, overflow = keyboard(hand.buttons, hand.navigation)
+    blocks = [Block(notice or "", "bold"), Block(title, "italic"), Block(hand.text, "pre"),
+              Block(hand.prompt, "bold")]
+    if overflow:
+        blocks.append(Block(translate(language, "menu.more"), "italic"))
+    return Message(fit(blocks), rows, overflow)
+
+
+def text_message(text: str, rows: tuple[tuple[Key, ...], ...] = ()) -> Message:
+    return Message(fit([Block(text)]), rows)
+
+
+def alert_text(text: str) -> str:
+    return shorten(text, ALERT_LIMIT)

@@ -1,0 +1,387 @@
+"""A loopback fake of the Telegram Bot API, for driving the real python-telegram-bot
+``Application`` over HTTP in tests: no network and no token.
+
+It is an aiohttp web server that answers the Bot API methods the bot uses, records every
+request, keeps the chats' messages (text, HTML and keyboards) and feeds updates through
+``getUpdates``. It enforces the Telegram rules that matter to a bot author, so that a
+violation fails a test instead of failing in production:
+
+* message text of 1–4096 characters, and HTML that Telegram would parse;
+* callback data of at most 64 bytes, and at most 100 inline buttons;
+* a callback query answered once, with at most 200 characters;
+* "message is not modified" for an edit that changes nothing;
+* 403 for a private message to a user who never started the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import itertools
+import json
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+from aiohttp import web
+
+TOKEN = "123456:TEST-TOKEN"
+BOT_ID = 123456
+BOT_USERNAME = "logic_test_bot"
+ALLOWED_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "code", "pre",
+                "a", "span", "tg-spoiler", "blockquote", "tg-emoji"}
+_ENTITY_RE = re.compile(r"&(?!(?:lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);)")
+JSON_FIELDS = {"reply_markup", "commands", "scope", "allowed_updates", "link_preview_options",
+               "reply_parameters"}
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, description: str) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+
+
+class _Plain(HTMLParser):
+    """Telegram-style HTML to plain text; refuses what Telegram's parser refuses."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in ALLOWED_TAGS:
+            raise ApiError(400, f"Bad Request: can't parse entities: unsupported start tag "
+                                f"\"{tag}\"")
+        self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.open or self.open.pop() != tag:
+            raise ApiError(400, f"Bad Request: can't parse entities: unexpected end tag "
+                                f"\"{tag}\"")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def plain_text(markup: str) -> str:
+    if _ENTITY_RE.search(markup):
+        raise ApiError(400, "Bad Request: can't parse entities: unsupported entity")
+    parser = _Plain()
+    parser.feed(markup)
+    parser.close()
+    if parser.open:
+        raise ApiError(400, "Bad Request: can't parse entities: unclosed tag")
+    return "".join(parser.parts)
+
+
+@dataclass
+class Person:
+    id: int
+    first_name: str
+    last_name: str = ""
+    username: str = ""
+    language_code: str = "en"
+    is_bot: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot,
+                                "first_name": self.first_name,
+                                "language_code": self.language_code}
+        if self.last_name:
+            data["last_name"] = self.last_name
+        if self.username:
+            data["username"] = self.username
+        return data
+
+    @property
+    def private_chat(self) -> dict[str, Any]:
+        return {"id": self.id, "type": "private", "first_name": self.first_name}
+
+
+def group_chat(chat_id: int, title: str) -> dict[str, Any]:
+    return {"id": chat_id, "type": "supergroup", "title": title}
+
+
+@dataclass
+class Sent:
+    """A message in a chat, as the fake holds it."""
+
+    chat: dict[str, Any]
+    message_id: int
+    html: str
+    text: str
+    reply_markup: dict[str, Any] | None
+    sender: dict[str, Any]
+    edits: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"message_id": self.message_id, "date": 1_700_000_000,
+                                "chat": self.chat, "from": self.sender, "text": self.text}
+        if self.reply_markup:
+            data["reply_markup"] = self.reply_markup
+        return data
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [button for row in rows for button in row]
+
+    def button(self, label: str) -> dict[str, Any]:
+        """The first button whose label contains ``label``."""
+        for button in self.buttons:
+            if label in button["text"]:
+                return button
+        raise AssertionError(f"no button {label!r} in {[b['text'] for b in self.buttons]}")
+
+
+@dataclass
+class FakeTelegram:
+    requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    updates: list[dict[str, Any]] = field(default_factory=list)
+    messages: dict[tuple[int, int], Sent] = field(default_factory=dict)
+    started: set[int] = field(default_factory=set)
+    admins: dict[int, set[int]] = field(default_factory=dict)
+    answers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    queries: list[str] = field(default_factory=list)
+    refusals: list[tuple[str, str]] = field(default_factory=list)
+    confirmed: int = 0  # the highest update id the bot has asked past
+    bot_user: dict[str, Any] = field(default_factory=lambda: {
+        "id": BOT_ID, "is_bot": True, "first_name": "Logic Bot", "username": BOT_USERNAME,
+        "can_join_groups": True, "can_read_all_group_messages": False,
+        "supports_inline_queries": False})
+
+    def __post_init__(self) -> None:
+        self._update_ids = itertools.count(1)
+        self._message_ids: dict[int, itertools.count[int]] = {}
+        self._query_ids = itertools.count(1)
+        self._new_update = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.url = ""
+
+    # ------------------------------------------------------------------ server
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{port}"
+        return self.url
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        if request.match_info["token"] != TOKEN:
+            return web.json_response({"ok": False, "error_code": 401,
+                                      "description": "Unauthorized"}, status=401)
+        if request.content_type == "application/json":
+            params = await request.json()
+        else:
+            params = dict(await request.post())
+        for key in JSON_FIELDS & set(params):
+            if isinstance(params[key], str):
+                params[key] = json.loads(params[key])
+        self.requests.append((method, params))
+        handler = getattr(self, f"api_{method[0].lower()}{method[1:]}", None)
+        try:
+            if handler is None:
+                raise ApiError(404, f"Not Found: method {method} not faked")
+            result = handler(params)
+            if asyncio.iscoroutine(result):
+                result = await result
+        except ApiError as error:
+            self.refusals.append((method, error.description))
+            return web.json_response({"ok": False, "error_code": error.code,
+                                      "description": error.description}, status=error.code)
+        return web.json_response({"ok": True, "result": result})
+
+    # ------------------------------------------------------------------ updates
+    def _push(self, kind: str, payload: dict[str, Any]) -> int:
+        update_id = next(self._update_ids)
+        self.updates.append({"update_id": update_id, kind: payload})
+        self._new_update.set()
+        return update_id
+
+    def new_message_id(self, chat_id: int) -> int:
+        counter = self._message_ids.setdefault(chat_id, itertools.count(1))
+        return next(counter)
+
+    def user_message(self, person: Person, chat: dict[str, Any], text: str,
+                     reply_to: Sent | None = None) -> Sent:
+        """``person`` writes ``text`` in ``chat``; a leading /command is marked up as one."""
+        if chat["type"] == "private":
+            self.started.add(person.id)
+        sent = Sent(chat, self.new_message_id(chat["id"]), html.escape(text), text, None,
+                    person.to_json())
+        self.messages[(chat["id"], sent.message_id)] = sent
+        payload = sent.to_json()
+        if text.startswith("/"):
+            payload["entities"] = [{"type": "bot_command", "offset": 0,
+                                    "length": len(text.split()[0])}]
+        if reply_to is not None:
+            payload["reply_to_message"] = reply_to.to_json()
+        self._push("message", payload)
+        return sent
+
+    def press(self, person: Person, message: Sent, data: str) -> str:
+        """``person`` presses a button carrying ``data`` (forged or not) on ``message``."""
+        query_id = str(next(self._query_ids))
+        self.queries.append(query_id)
+        self._push("callback_query", {"id": query_id, "from": person.to_json(),
+                                      "chat_instance": "ci", "message": message.to_json(),
+                                      "data": data})
+        return query_id
+
+    @property
+    def last_update_id(self) -> int:
+        return self.updates[-1]["update_id"] if self.updates else 0
+
+    async def api_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(params.get("offset") or 0)
+        self.confirmed = max(self.confirmed, offset - 1)
+        timeout = float(params.get("timeout") or 0)
+        pending = [u for u in self.updates if u["update_id"] >= offset]
+        if not pending and timeout > 0:
+            self._new_update.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._new_update.wait(), timeout)
+            pending = [u for u in self.updates if u["update_id"] >= offset]
+        return pending[:100]
+
+    # ------------------------------------------------------------------ methods
+    def api_getMe(self, params: dict[str, Any]) -> dict[str, Any]:
+        return self.bot_user
+
+    def api_deleteWebhook(self, params: dict[str, Any]) -> bool:
+        return True
+
+    def api_setMyCommands(self, params: dict[str, Any]) -> bool:
+        for command in params["commands"]:
+            if not re.fullmatch(r"[a-z0-9_]{1,32}", command["command"]) or not (
+                    3 <= len(command["description"]) <= 256):
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+        return True
+
+    def api_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
+        status = "administrator" if user_id in self.admins.get(chat_id, set()) else "member"
+        member: dict[str, Any] = {"status": status,
+                                  "user": {"id": user_id, "is_bot": False, "first_name": "?"}}
+        if status == "administrator":
+            member.update({key: True for key in (
+                "can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
+                "can_manage_video_chats", "can_restrict_members", "can_promote_members",
+                "can_change_info", "can_invite_users", "can_post_stories",
+                "can_edit_stories", "can_delete_stories")})
+            member["is_anonymous"] = False
+        return member
+
+    def _chat(self, chat_id: int) -> dict[str, Any]:
+        for (known_chat, _), sent in self.messages.items():
+            if known_chat == chat_id:
+                return sent.chat
+        if chat_id > 0:
+            if chat_id not in self.started:
+                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+            return {"id": chat_id, "type": "private", "first_name": "?"}
+        raise ApiError(400, "Bad Request: chat not found")
+
+    @staticmethod
+    def _check_markup(markup: dict[str, Any] | None) -> None:
+        if not markup:
+            return
+        buttons = [b for row in markup.get("inline_keyboard", []) for b in row]
+        if len(buttons) > 100 or any(len(row) > 8 for row in markup["inline_keyboard"]):
+            raise ApiError(400, "Bad Request: too many inline keyboard buttons")
+        for button in buttons:
+            data = button.get("callback_data")
+            if data is not None and not 1 <= len(data.encode()) <= 64:
+                raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+            if not button.get("text"):
+                raise ApiError(400, "Bad Request: text buttons are unallowed")
+
+    def _check_text(self, params: dict[str, Any]) -> str:
+        markup = str(params.get("text", ""))
+        if params.get("parse_mode") != "HTML":
+            raise ApiError(400, "Bad Request: this fake expects parse_mode HTML everywhere")
+        text = plain_text(markup)
+        if not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        if len(text) > 4096:
+            raise ApiError(400, "Bad Request: message is too long")
+        return text
+
+    def api_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(params["chat_id"])
+        chat = self._chat(chat_id)
+        if chat["type"] == "private" and chat_id not in self.started:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        text = self._check_text(params)
+        markup = params.get("reply_markup")
+        self._check_markup(markup)
+        sent = Sent(chat, self.new_message_id(chat_id), str(params["text"]), text, markup,
+                    self.bot_user)
+        self.messages[(chat_id, sent.message_id)] = sent
+        return sent.to_json()
+
+    def _message(self, params: dict[str, Any]) -> Sent:
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        sent = self.messages.get(key)
+        if sent is None or sent.sender["id"] != BOT_ID:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        return sent
+
+    def api_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
+        sent = self._message(params)
+        text = self._check_text(params)
+        markup = params.get("reply_markup")
+        self._check_markup(markup)
+        if sent.html == params["text"] and sent.reply_markup == markup:
+            raise ApiError(400, "Bad Request: message is not modified: specified new message "
+                                "content and reply markup are exactly the same as a current "
+                                "content and reply markup of the message")
+        sent.html, sent.text, sent.reply_markup = str(params["text"]), text, markup
+        sent.edits += 1
+        return sent.to_json()
+
+    def api_editMessageReplyMarkup(self, params: dict[str, Any]) -> dict[str, Any]:
+        sent = self._message(params)
+        markup = params.get("reply_markup")
+        self._check_markup(markup)
+        if sent.reply_markup == markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        sent.reply_markup = markup
+        sent.edits += 1
+        return sent.to_json()
+
+    def api_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
+        query_id = str(params["callback_query_id"])
+        if query_id not in self.queries or self.answers.get(query_id):
+            raise ApiError(400, "Bad Request: query is too old and response timeout expired "
+                                "or query ID is invalid")
+        if len(str(params.get("text", ""))) > 200:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        self.answers.setdefault(query_id, []).append(params)
+        return True
+
+    # ------------------------------------------------------------------ views
+    def chat_messages(self, chat_id: int) -> list[Sent]:
+        return [sent for (chat, _), sent in sorted(self.messages.items()) if chat == chat_id]
+
+    def bot_messages(self, chat_id: int) -> list[Sent]:
+        return [sent for sent in self.chat_messages(chat_id) if sent.sender["id"] == BOT_ID]
+
+    def calls(self, method: str) -> list[dict[str, Any]]:
+        return [params for name, params in self.requests if name == method]
+
+    def unanswered(self) -> list[str]:
+        return [query for query in self.queries if not self.answers.get(query)]
