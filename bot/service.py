@@ -504,6 +504,9 @@ class Service:
                     seat = self.seat_of(record, user)
                     if seat is None:
                         raise ServiceError(self._t(place, "error.not_a_player"))
+                    if not self.hides_hands(record):
+                        raise ServiceError(self._t(place, "hand.none",
+                                                   game=get_game(record.game).TITLE), record)
                     return Reply(board=self.render_board(place, record, state),
                                  hand=self.render_hand(place, record, state, seat))
                 if version != record.version:

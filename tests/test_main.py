@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import discord
 import pytest
+from telegram.error import InvalidToken
 
 import bot.adapters.discord as discord_adapter
+import bot.adapters.telegram as telegram_adapter
 from bot.__main__ import run
 from bot.config import Settings
 from bot.service import Service
+from tests.telegram_fake import FakeTelegram
 
 
 async def test_discord_token_starts_the_discord_adapter(tmp_path: Path,
@@ -38,8 +42,59 @@ async def test_a_refused_token_is_a_message_not_a_traceback(
     assert "Discord refused the token" in capsys.readouterr().err
 
 
-async def test_telegram_alone_explains_it_is_not_there_yet(
+async def test_telegram_token_starts_the_telegram_adapter(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[str] = []
+
+    async def fake_run(service: Service, settings: Settings) -> None:
+        started.append(settings.telegram_token)
+
+    monkeypatch.setattr(telegram_adapter, "run_telegram", fake_run)
+    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), telegram_token="t-1")
+    assert await run(settings) == 0
+    assert started == ["t-1"]
+
+
+async def test_both_tokens_run_side_by_side_until_one_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    stopped: list[str] = []
+
+    async def serve_forever(service: Service, settings: Settings) -> None:
+        try:
+            await asyncio.Event().wait()
+        finally:
+            stopped.append("discord")
+
+    async def refuse(service: Service, settings: Settings) -> None:
+        await asyncio.sleep(0.01)
+        raise InvalidToken("Not Found")
+
+    monkeypatch.setattr(discord_adapter, "run_discord", serve_forever)
+    monkeypatch.setattr(telegram_adapter, "run_telegram", refuse)
+    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), discord_token="d",
+                        telegram_token="bad")
+    assert await run(settings) == 1
+    assert stopped == ["discord"], "a broken configuration stops the whole bot"
+    assert "Telegram refused the token" in capsys.readouterr().err
+
+
+async def test_a_refused_telegram_token_is_a_message(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), telegram_token="t")
-    assert await run(settings) == 2
-    assert "no Telegram adapter" in capsys.readouterr().err
+    fake = FakeTelegram()
+    url = await fake.start()
+    try:
+        settings = Settings(database_path=str(tmp_path / "db.sqlite3"),
+                            telegram_token="999:WRONG", telegram_base_url=url)
+        assert await run(settings) == 1
+    finally:
+        await fake.close()
+    assert "Telegram refused the token" in capsys.readouterr().err
+
+
+async def test_an_unreachable_telegram_is_a_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), telegram_token="1:x",
+                        telegram_base_url="http://127.0.0.1:9")
+    assert await run(settings) == 1
+    assert "Could not reach Telegram" in capsys.readouterr().err

@@ -3,6 +3,7 @@ talks HTTP to a loopback fake Bot API (``tests/telegram_fake.py``); no network, 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,171 @@ async def test_full_lgame_against_the_ai_in_a_private_chat_with_buttons_only(
         assert len(world.fake.bot_messages(chat["id"])) <= 4, \
             "the board is edited in place, not posted per move"
         assert world.fake.refusals == []
+
+
+async def open_group_game(world: World) -> Sent:
+    """Alice sets up an L-game in the group with buttons; Bob joins with the board's
+    button. Returns the active board."""
+    bob_line = await world.say(BOB, GROUP, "hello class")
+    assert bob_line.message_id
+    await world.say(ALICE, GROUP, f"/play@{BOT_USERNAME} lgame")
+    picker = world.last(GROUP)
+    assert "whoever joins" in " ".join(labels(picker))
+    refused = await world.click(BOB, picker, "whoever joins")
+    assert refused[0]["show_alert"] and "typed /play" in refused[0]["text"]
+    await world.click(ALICE, picker, "whoever joins")
+    board = await world.board(GROUP)
+    assert "waiting for a second player" in board.text
+    joined = await world.click(BOB, board, "Join")
+    assert not joined[0].get("show_alert")
+    board = await world.board(GROUP)
+    assert menu_keys(board) and "Alice" in board.text
+    return board
+
+
+async def test_two_player_group_game_refuses_strangers_stale_and_forged_buttons(
+        tmp_path: Path) -> None:
+    async with telegram_world(tmp_path) as world:
+        await world.say(ALICE, GROUP, "/play@some_other_bot lgame")
+        assert world.fake.bot_messages(GROUP["id"]) == [], "a command for another bot"
+        board = await open_group_game(world)
+        before = board.text
+
+        stranger = await world.press(CAROL, board, menu_keys(board)[0]["callback_data"])
+        assert stranger[0]["show_alert"] and "not playing" in stranger[0]["text"]
+        assert (await world.board(GROUP)).text == before
+        wrong_turn = await world.press(BOB, board, menu_keys(board)[0]["callback_data"])
+        assert wrong_turn[0]["show_alert"] and "not your turn" in wrong_turn[0]["text"]
+
+        first_step = menu_keys(board)[0]["callback_data"]
+        for _ in range(10):  # Alice completes one move with the first option at each step
+            current = await world.board(GROUP)
+            keys = menu_keys(current)
+            if "Bob" in current.text.splitlines()[-1]:
+                break
+            await world.press(ALICE, current, keys[0]["callback_data"])
+        record = await world.store.running_game("telegram", str(GROUP["id"]))
+        assert record is not None and record.version == 3, "join, then Alice's move"
+
+        stale = await world.press(ALICE, board, first_step)
+        assert stale[0]["show_alert"] and "out of date" in stale[0]["text"]
+        for forged in ("m:999999:1:", "x" * 64, "p:1001:no-such-game", "s:language:klingon",
+                       f"m:{record.id}:{record.version}:zz.zz.zz", "r:nope", "h:1:1:"):
+            answers = await world.press(ALICE, await world.board(GROUP), forged)
+            assert len(answers) == 1 and answers[0].get("show_alert"), (forged, answers)
+            assert answers[0]["text"], forged
+        latest = await world.store.running_game("telegram", str(GROUP["id"]))
+        assert latest is not None and latest.version == record.version, "nothing moved"
+        assert world.fake.refusals == []
+
+
+async def test_two_presses_at_once_make_one_move(tmp_path: Path) -> None:
+    async with telegram_world(tmp_path) as world:
+        await open_group_game(world)
+        for _ in range(10):
+            board = await world.board(GROUP)
+            keys = menu_keys(board)
+            finishing = [k for k in keys if "keep" in k["text"]]
+            if finishing:
+                break
+            await world.press(ALICE, board, keys[0]["callback_data"])
+        record = await world.store.running_game("telegram", str(GROUP["id"]))
+        assert record is not None
+        data = finishing[0]["callback_data"]
+        first = world.fake.press(ALICE, board, data)
+        second = world.fake.press(ALICE, board, data)
+        await world.settle()
+        answers = [world.fake.answers[first][0], world.fake.answers[second][0]]
+        assert sorted(bool(a.get("show_alert")) for a in answers) == [False, True]
+        after = await world.store.running_game("telegram", str(GROUP["id"]))
+        assert after is not None and after.version == record.version + 1
+
+
+async def test_names_with_html_are_shown_escaped(tmp_path: Path) -> None:
+    eve = Person(1004, "<b>Eve</b>", last_name="& <i>co")
+    async with telegram_world(tmp_path) as world:
+        await world.say(eve, GROUP, "/play lgame easy")
+        board = await world.board(GROUP)
+        assert "<b>Eve</b> & <i>co" in board.text, "shown as typed"
+        assert "&lt;b&gt;Eve&lt;/b&gt; &amp; &lt;i&gt;co" in board.html
+        assert "<b>Eve" not in board.html
+        assert world.fake.refusals == []
+
+
+async def test_old_keyboard_still_works_after_a_restart(tmp_path: Path) -> None:
+    async with telegram_world(tmp_path) as world:
+        board = await open_group_game(world)
+        await world.press(ALICE, board, menu_keys(board)[0]["callback_data"])
+        mid_move = await world.board(GROUP)
+        next_step = menu_keys(mid_move)[0]["callback_data"]
+        await world.restart()
+        assert world.fake.calls("setMyCommands") and len(world.fake.calls("getMe")) == 2
+        answers = await world.press(ALICE, mid_move, next_step)
+        assert not answers[0].get("show_alert"), answers
+        assert (await world.board(GROUP)).text != mid_move.text or \
+            world.fake.messages[(GROUP["id"], mid_move.message_id)].edits > 0
+
+
+@pytest.fixture
+def secret_cards() -> Iterator[None]:
+    """The test-only game with hidden hands (no card game exists yet)."""
+    register_game("secrets", "tests.hidden_game", ("secret",))
+    register_renderer("secrets", "tests.hidden_game_renderer")
+    try:
+        yield
+    finally:
+        unregister_game("secrets")
+        register_renderer("secrets", None)
+
+
+async def test_hidden_hands_go_only_to_private_chats_with_a_deep_link_for_newcomers(
+        tmp_path: Path, secret_cards: None) -> None:
+    async with telegram_world(tmp_path) as world:
+        await world.say(ALICE, ALICE.private_chat, "/start")  # Alice knows the bot; Bob not
+        bob_line = await world.say(BOB, GROUP, "I'll play")
+        await world.say(ALICE, GROUP, "/play secrets", reply_to=bob_line)
+        board = await world.board(GROUP)
+        assert "Bob" in board.text and menu_keys(board) == [], "no cards on the group board"
+        record = await world.store.running_game("telegram", str(GROUP["id"]))
+        assert record is not None
+        alice_cards, bob_cards = record.state["hands"]
+
+        alice_hand = world.last(ALICE.private_chat)
+        assert "Your hand" in alice_hand.text and "Class 3B" in alice_hand.text, \
+            "Alice, to move, got her hand as soon as the game started"
+        peek = await world.click(CAROL, board, "My hand")
+        assert peek[0]["show_alert"] and "not playing" in peek[0]["text"]
+        shown = await world.click(ALICE, board, "My hand")
+        assert shown[0]["show_alert"] and "Your hand" in shown[0]["text"], \
+            "a short hand also shows in an alert only Alice sees"
+        alice_hand = world.last(ALICE.private_chat)
+
+        played = await world.press(ALICE, alice_hand, menu_keys(alice_hand)[0]["callback_data"])
+        assert not played[0].get("show_alert"), played
+        assert menu_keys(world.fake.messages[(ALICE.id, alice_hand.message_id)]) == [], \
+            "Alice's hand message now shows no moves: it is Bob's turn"
+        link = f"https://t.me/{BOT_USERNAME}?start={HAND_LINK_PREFIX}{record.id}"
+        invitation = world.last(GROUP)
+        assert "Bob" in invitation.text and invitation.buttons[0]["url"] == link, \
+            "Bob never opened a chat with the bot, so the group gets a link for him"
+
+        through_button = await world.click(BOB, await world.board(GROUP), "My hand")
+        assert through_button[0]["url"] == link
+        assert world.fake.bot_messages(BOB.id) == []
+        await world.say(BOB, BOB.private_chat, f"/start {HAND_LINK_PREFIX}{record.id}")
+        bob_hand = world.last(BOB.private_chat)
+        assert "Your hand" in bob_hand.text and menu_keys(bob_hand), \
+            "the hand arrives as soon as Bob presses Start"
+        answers = await world.press(BOB, bob_hand, menu_keys(bob_hand)[0]["callback_data"])
+        assert not answers[0].get("show_alert"), answers
+        after = await world.store.running_game("telegram", str(GROUP["id"]))
+        assert after is not None and after.version == record.version + 2
+
+        for message in world.fake.bot_messages(GROUP["id"]):
+            assert "Your hand" not in message.text
+            for cards in (alice_cards, bob_cards):
+                assert f"Your hand: {', '.join(map(str, cards))}" not in message.text
+        hand_texts = [m.text for m in world.fake.bot_messages(ALICE.id)]
+        assert all(", ".join(map(str, bob_cards)) not in text for text in hand_texts)
+        assert world.fake.refusals == [
+            ("sendMessage", "Forbidden: bot can't initiate conversation with a user")] * 2

@@ -150,7 +150,8 @@ class TelegramBot:
         self._shown_version: dict[int, int] = {}
         self._chat_settings: dict[tuple[int, str], str | None] = {}
         self._open_queries: dict[str, bool] = {}
-        self._hand_messages: dict[tuple[int, str], int] = {}
+        # (game, player) → their latest hand message, and whether it still has buttons
+        self._hand_messages: dict[tuple[int, str], tuple[int, bool]] = {}
         self._linked: set[tuple[int, str]] = set()
         self.synced_commands = 0
         self._install_handlers()
@@ -422,7 +423,7 @@ class TelegramBot:
         await self.edit(chat_id, message_id, text_message(self.t(place, "board.moved")))
 
     async def post_board(self, place: Place, reply: Reply, header: list[str] | None = None,
-                         reply_to: int | None = None) -> None:
+                         reply_to: int | None = None, new_game: bool = False) -> None:
         """Post the board at the bottom of the chat and make it the game's board."""
         board = reply.board
         assert board is not None
@@ -438,17 +439,19 @@ class TelegramBot:
                     await self.retire_message(place, sent.chat.id, old)
                 await self.remember_board(place, board.game_id, sent, board.version)
         finally:
-            await self.after_change(place, reply, update=False)
+            await self.after_change(place, reply, update=False, new_game=new_game)
 
     async def after_change(self, place: Place, reply: Reply, *, update: bool = True,
-                           actor: str | None = None, wake_ai: bool = True) -> None:
-        """Everything a saved change sets off: the board, private texts, hands for the
-        players now to move, and the computer's turn (unless the caller wakes it)."""
+                           actor: str | None = None, wake_ai: bool = True,
+                           new_game: bool = False) -> None:
+        """Everything a saved change or a new game sets off: the board, private texts,
+        hands for the players now to move, and the computer's turn (unless the caller
+        wakes it)."""
         try:
             if update and reply.board is not None:
                 await self.update_board(place, reply.board, reply.ai_to_move)
             await self.deliver_private(reply)
-            if reply.moved and reply.board is not None:
+            if (reply.moved or new_game) and reply.board is not None:
                 await self.push_hands(place, reply.board, skip=actor)
             if reply.finished and reply.board is not None:
                 self.forget_game(reply.board.game_id)
@@ -481,13 +484,13 @@ class TelegramBot:
             log.warning("could not send a hand to %s: %s", user_id, error)
             return False
         previous = self._hand_messages.get((game_id, user_id))
-        self._hand_messages[(game_id, user_id)] = sent.message_id
-        if previous is not None:
+        self._hand_messages[(game_id, user_id)] = (sent.message_id, bool(message.rows))
+        if previous is not None and previous[1]:
             # The older hand's buttons would only answer "out of date" now.
             try:
-                await self.bot.edit_message_reply_markup(int(user_id), previous)
-            except TelegramError:
-                log.info("could not retire hand message %s", previous)
+                await self.bot.edit_message_reply_markup(int(user_id), previous[0])
+            except TelegramError as error:
+                log.info("could not retire hand message %s: %s", previous[0], error)
         return True
 
     async def push_hands(self, place: Place, board: Board, skip: str | None) -> None:
@@ -605,7 +608,8 @@ class TelegramBot:
             message = hand_message(reply.hand, place.language,
                                    title=await self.hand_title(place, reply.board.game_id))
             await self.edit(source.chat.id, source.message_id, message)
-            self._hand_messages[(reply.board.game_id, user.id)] = source.message_id
+            self._hand_messages[(reply.board.game_id, user.id)] = (source.message_id,
+                                                                   bool(message.rows))
         elif reply.finished or reply.board is None:
             await self.edit(source.chat.id, source.message_id,
                             text_message(reply.notice or self.t(place, "error.game_over")))

@@ -160,7 +160,7 @@ class Commands:
                 place, "error.internal"))
             return
         await self.client.post_board(place, reply, reply.announcements,
-                                     reply_to=message.message_id)
+                                     reply_to=message.message_id, new_game=True)
 
     def game_picker(self, place: Place, user: User) -> Message:
         keys = [Key(get_game(name).TITLE, f"p:{user.id}:{name}") for name in game_names()]
@@ -220,7 +220,7 @@ class Commands:
         await self.client.edit(source.chat.id, source.message_id, message)
         await self.client.remember_board(place, board.game_id, source, board.version)
         await self.client.answer(query)
-        await self.client.after_change(place, reply, update=False)
+        await self.client.after_change(place, reply, update=False, new_game=True)
 
     # -------------------------------------------------------- changes away from the board
     async def _change(self, update: Update,
@@ -390,9 +390,11 @@ class Commands:
             await self.setup_pressed(query, source, rest.split(":"))
         elif kind == "r":
             place = await self.client.place_of_message(source, query.from_user)
-            texts = self.rules_text(place, rest)
+            if rest not in game_names():
+                await self.foreign(query, place)
+                return
             await self.client.answer(query)
-            await self.client.reply_text(source, place, texts)
+            await self.client.reply_text(source, place, self.rules_text(place, rest))
         elif kind == "s":
             await self.setting_pressed(query, source, rest.split(":"))
         else:
