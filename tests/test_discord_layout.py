@@ -21,24 +21,12 @@ from bot.adapters.discord.layout import (
     select_payload,
 )
 from bot.service import Button, Place, Service
-from bot.store import GameRecord
-from engines.base import GameState
 from tests import hidden_game
 from tests.lgame_positions import random_states
+from tests.menus import record_for, walk_menus
 
 EMOJI = Place("discord", "1", emoji=True)
 TEXT = Place("discord", "1", emoji=False)
-HUMANS = [{"kind": "human", "platform": "discord", "id": str(n), "name": "N" * 32}
-          for n in (1, 2)]
-
-
-def record_for(game: str, state: GameState, game_id: int = 987_654_321_098,
-               version: int = 999_999_999) -> GameRecord:
-    """Worst-case ids and versions, so custom ids are as long as they will ever be."""
-    return GameRecord(game_id, "discord", "1", game, {}, 1, state.to_dict(), version,
-                      [dict(p) for p in HUMANS], "active")
-
-
 def check_limits(layout: Layout, menu: list[Button]) -> None:
     assert len(layout.content) <= 2000
     view = build_view(layout)
@@ -69,16 +57,6 @@ def check_limits(layout: Layout, menu: list[Button]) -> None:
         assert expected <= reachable
 
 
-def walk_menus(service: Service, record: GameRecord, state: GameState, seat: int,
-               path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], list[Button]]]:
-    buttons, _, _ = service._menu(EMOJI, record, state, seat, path)
-    found = [(path, buttons)]
-    for choice in state.menu(seat, path):
-        if choice.action is None:
-            found += walk_menus(service, record, state, seat, (*path, choice.token))
-    return found
-
-
 @pytest.mark.parametrize("sudden_death", [False, True])
 def test_every_lgame_menu_step_fits(sudden_death: bool) -> None:
     service = Service(store=None)  # type: ignore[arg-type]  # rendering needs no store
@@ -86,7 +64,7 @@ def test_every_lgame_menu_step_fits(sudden_death: bool) -> None:
     for state in random_states(sudden_death, 40, seed=17 if sudden_death else 23):
         record = record_for("lgame", state)
         for place in (EMOJI, TEXT):
-            for path, menu in walk_menus(service, record, state, state.turn):
+            for path, menu in walk_menus(service, EMOJI, record, state, state.turn):
                 board = service.render_board(place, record, state, path)
                 check_limits(board_layout(board, place.language, ["x" * 200]), menu)
                 steps += 1

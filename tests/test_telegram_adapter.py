@@ -5,14 +5,30 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from telegram import Chat
 
-from bot.adapters.telegram.client import HAND_LINK_PREFIX
+from bot.adapters.telegram.client import (
+    ADMIN_COMMANDS,
+    HAND_LINK_PREFIX,
+    ClickFriendlyRateLimiter,
+)
+from bot.service import User
 from engines.registry import register_game, unregister_game
 from renderers import register_renderer
+from renderers.i18n import CATALOGUE
 from tests.telegram_fake import BOT_USERNAME, Person, Sent
 from tests.telegram_world import ALICE, BOB, CAROL, GROUP, World, telegram_world
+
+
+def _chat(chat: dict[str, Any]) -> Chat:
+    return Chat(int(chat["id"]), str(chat["type"]))
+
+
+def _user(person: Person) -> User:
+    return User("telegram", str(person.id), person.first_name)
 
 
 def labels(message: Sent) -> list[str]:
@@ -229,3 +245,96 @@ async def test_hidden_hands_go_only_to_private_chats_with_a_deep_link_for_newcom
         assert all(", ".join(map(str, bob_cards)) not in text for text in hand_texts)
         assert world.fake.refusals == [
             ("sendMessage", "Forbidden: bot can't initiate conversation with a user")] * 2
+
+
+async def test_settings_are_for_admins_and_change_language_and_board_style(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(CATALOGUE["nl"], "telegram.settings.saved", "Opgeslagen.")
+    async with telegram_world(tmp_path) as world:
+        world.fake.admins[GROUP["id"]] = {ALICE.id}
+        await world.say(BOB, GROUP, "/settings")
+        assert "Only this group's admins" in world.last(GROUP).text
+        await world.say(ALICE, GROUP, "/settings")
+        panel = world.last(GROUP)
+        refused = await world.click(BOB, panel, "text")
+        assert refused[0]["show_alert"] and "admins" in refused[0]["text"]
+        saved = await world.click(ALICE, panel, "nl")
+        assert saved[0]["text"] == "Opgeslagen."
+        await world.click(ALICE, world.fake.messages[(GROUP["id"], panel.message_id)],
+                          "monospace")
+        await world.say(BOB, GROUP, "/play lgame easy")
+        board = await world.board(GROUP)
+        assert "<pre>" in board.html, "the admins chose monospace boards"
+        assert world.fake.refusals == []
+
+
+async def test_typed_commands_resign_abandon_rules_and_help(tmp_path: Path) -> None:
+    async with telegram_world(tmp_path) as world:
+        chat = ALICE.private_chat
+        await world.say(ALICE, chat, "/move a1")
+        assert "no game running" in world.last(chat).text
+        await world.say(ALICE, chat, "/play lgame easy first=me")
+        await world.say(ALICE, chat, "/move")
+        assert "for example" in world.last(chat).text, "usage lists legal moves"
+        await world.say(ALICE, chat, "/move zz9")
+        assert "zz9" in world.last(chat).text or "not" in world.last(chat).text
+        suggestion = (await world.bot.service.move_suggestions(
+            await world.bot.place_for(_chat(chat), None, None), _user(ALICE), "", 1))[0]
+        old_board = await world.board(chat)
+        await world.say(ALICE, chat, suggestion)  # plain text in a private chat is a move
+        board = await world.board(chat)
+        assert board.message_id != old_board.message_id, "a typed move reposts the board"
+        assert "moved further down" in world.fake.messages[
+            (chat["id"], old_board.message_id)].text
+        await world.say(ALICE, chat, "/resign")
+        assert "Alice resigned" in world.last(chat).text
+        await world.say(ALICE, chat, "/rules")
+        await world.click(ALICE, world.last(chat), "L-game")
+        assert "L-game" in world.last(chat).text and "Example" in world.last(chat).text
+        await world.say(ALICE, chat, "/rules nosuchgame")
+        assert "nosuchgame" in world.last(chat).text
+        await world.say(ALICE, chat, "/help")
+        assert "/play" in world.last(chat).text
+
+        await world.say(BOB, GROUP, "/play lgame easy")
+        await world.say(CAROL, GROUP, "/abandon")
+        assert "Only the players or a moderator" in world.last(GROUP).text
+        world.fake.admins[GROUP["id"]] = {CAROL.id}
+        await world.say(CAROL, GROUP, "/abandon")
+        assert "Carol abandoned the game" in world.last(GROUP).text
+        assert world.fake.refusals == []
+
+
+async def test_command_menus_are_published_once_and_per_translated_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ADMIN_COMMANDS:
+        monkeypatch.setitem(CATALOGUE["nl"], f"telegram.cmd.{name}", f"nl {name} uitleg")
+    async with telegram_world(tmp_path) as world:
+        published = world.fake.calls("setMyCommands")
+        languages = {call.get("language_code") for call in published}
+        assert languages == {None, "nl"}, "English by default, Dutch where translated"
+        admin_menus = [c for c in published if c["scope"]["type"] == "all_chat_administrators"]
+        assert all(any(cmd["command"] == "settings" for cmd in c["commands"])
+                   for c in admin_menus)
+        default = [c for c in published if c["scope"]["type"] == "default"]
+        assert all(all(cmd["command"] != "settings" for cmd in c["commands"]) for c in default)
+        await world.restart()
+        assert len(world.fake.calls("setMyCommands")) == len(published), "nothing changed"
+
+
+async def test_the_production_rate_limiter_leaves_clicks_unqueued() -> None:
+    seen: list[tuple[bool, object]] = []
+
+    class Spy(ClickFriendlyRateLimiter):
+        async def _run_request(self, chat: bool, group: object, **kwargs: object) -> object:
+            seen.append((chat, group))
+            return True
+
+    limiter = Spy()
+    await limiter.initialize()
+
+    async def request() -> bool:
+        return True
+    for endpoint in ("sendMessage", "editMessageText", "answerCallbackQuery"):
+        await limiter.process_request(request, (), {}, endpoint, {"chat_id": -100}, None)
+    assert seen == [(True, -100), (False, False), (False, False)]
