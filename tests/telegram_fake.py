@@ -21,6 +21,7 @@ import html
 import itertools
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -141,6 +142,7 @@ class Sent:
 @dataclass
 class FakeTelegram:
     requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    arrivals: list[float] = field(default_factory=list)  # perf_counter of each request
     updates: list[dict[str, Any]] = field(default_factory=list)
     messages: dict[tuple[int, int], Sent] = field(default_factory=dict)
     started: set[int] = field(default_factory=set)
@@ -148,6 +150,7 @@ class FakeTelegram:
     answers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     queries: list[str] = field(default_factory=list)
     refusals: list[tuple[str, str]] = field(default_factory=list)
+    pressed_at: dict[str, float] = field(default_factory=dict)
     confirmed: int = 0  # the highest update id the bot has asked past
     bot_user: dict[str, Any] = field(default_factory=lambda: {
         "id": BOT_ID, "is_bot": True, "first_name": "Logic Bot", "username": BOT_USERNAME,
@@ -191,6 +194,7 @@ class FakeTelegram:
             if isinstance(params[key], str):
                 params[key] = json.loads(params[key])
         self.requests.append((method, params))
+        self.arrivals.append(time.perf_counter())
         handler = getattr(self, f"api_{method[0].lower()}{method[1:]}", None)
         try:
             if handler is None:
@@ -235,6 +239,7 @@ class FakeTelegram:
     def press(self, person: Person, message: Sent, data: str) -> str:
         """``person`` presses a button carrying ``data`` (forged or not) on ``message``."""
         query_id = str(next(self._query_ids))
+        self.pressed_at[query_id] = time.perf_counter()
         self.queries.append(query_id)
         self._push("callback_query", {"id": query_id, "from": person.to_json(),
                                       "chat_instance": "ci", "message": message.to_json(),
@@ -382,6 +387,13 @@ class FakeTelegram:
 
     def calls(self, method: str) -> list[dict[str, Any]]:
         return [params for name, params in self.requests if name == method]
+
+    def answer_latency(self, query_id: str) -> float:
+        """Seconds from a press to the arrival of its answer."""
+        for (method, params), arrived in zip(self.requests, self.arrivals, strict=True):
+            if method == "answerCallbackQuery" and params["callback_query_id"] == query_id:
+                return arrived - self.pressed_at[query_id]
+        raise AssertionError(f"query {query_id} was never answered")
 
     def unanswered(self) -> list[str]:
         return [query for query in self.queries if not self.answers.get(query)]
