@@ -157,6 +157,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "telegram.hand.gone": (
             "That link belongs to a game that is over, or one you are not playing."
         ),
+        "telegram.anonymous": (
+            "Messages sent as the group or a channel cannot play: send the command as "
+            "yourself."
+        ),
         "telegram.rules.choose": "Rules of which game?",
         "telegram.settings.title": "Settings for this chat:",
         "telegram.settings.language": "Language: {value}.",

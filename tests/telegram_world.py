@@ -54,7 +54,7 @@ class World:
         seeds = itertools.count(100)
         return TelegramBot(Service(self.store, seed_source=lambda: next(seeds)),
                            settings or self.settings, rate_limiter=NoRateLimits(),
-                           polling_timeout=1.0)
+                           polling_timeout=1)
 
     async def settle(self) -> None:
         """Wait until the bot has taken every update, handled it, and finished the

@@ -3,6 +3,7 @@ talks HTTP to a loopback fake Bot API (``tests/telegram_fake.py``); no network, 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -247,6 +248,42 @@ async def test_hidden_hands_go_only_to_private_chats_with_a_deep_link_for_newcom
             ("sendMessage", "Forbidden: bot can't initiate conversation with a user")] * 2
 
 
+async def test_joining_a_hidden_game_keeps_the_joiners_hand_off_the_group_board(
+        tmp_path: Path, secret_cards: None) -> None:
+    async with telegram_world(tmp_path) as world:
+        await world.say(ALICE, GROUP, "/play secrets first=opponent")
+        board = await world.board(GROUP)
+        await world.click(BOB, board, "Join")
+        record = await world.store.running_game("telegram", str(GROUP["id"]))
+        assert record is not None and record.players[0]["id"] == str(BOB.id)
+        board = await world.board(GROUP)
+        assert "Your hand" not in board.text and menu_keys(board) == []
+        bob_cards = ", ".join(map(str, record.state["hands"][0]))
+        assert all(bob_cards not in m.text for m in world.fake.bot_messages(GROUP["id"]))
+        links = [m for m in world.fake.bot_messages(GROUP["id"])
+                 if m.buttons and m.buttons[0].get("url")]
+        assert len(links) == 1 and "Bob" in links[0].text, "Bob is to move: his link"
+
+
+async def test_a_press_racing_a_reposted_board_leaves_one_live_board(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with telegram_world(tmp_path) as world:
+        board = await open_group_game(world)
+        answer = world.bot.answer
+
+        async def slow_answer(*args: Any, **kwargs: Any) -> None:
+            await answer(*args, **kwargs)
+            await asyncio.sleep(0.3)  # widen the window between the answer and the edit
+        monkeypatch.setattr(world.bot, "answer", slow_answer)
+        world.fake.press(ALICE, board, menu_keys(board)[0]["callback_data"])
+        await asyncio.sleep(0.1)
+        world.fake.user_message(BOB, GROUP, "/board")
+        await world.settle()
+        live = [m for m in world.fake.bot_messages(GROUP["id"]) if menu_keys(m)]
+        assert [m.message_id for m in live] == [(await world.board(GROUP)).message_id]
+        assert "Your move so far" in live[0].text, "Alice's step shows on the live board"
+
+
 async def test_settings_are_for_admins_and_change_language_and_board_style(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(CATALOGUE["nl"], "telegram.settings.saved", "Opgeslagen.")
@@ -335,6 +372,9 @@ async def test_the_production_rate_limiter_leaves_clicks_unqueued() -> None:
 
     async def request() -> bool:
         return True
-    for endpoint in ("sendMessage", "editMessageText", "answerCallbackQuery"):
-        await limiter.process_request(request, (), {}, endpoint, {"chat_id": -100}, None)
-    assert seen == [(True, -100), (False, False), (False, False)]
+    for endpoint, data in (("sendMessage", {"chat_id": -100}),
+                           ("editMessageText", {"chat_id": -100, "message_id": 7}),
+                           ("answerCallbackQuery", {"callback_query_id": "1"})):
+        await limiter.process_request(request, (), {}, endpoint, data, None)
+    assert seen == [(True, -100), (True, False), (False, False)], \
+        "messages: overall and group limits; edits: overall only; answers: none"

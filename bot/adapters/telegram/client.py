@@ -69,6 +69,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 HAND_LINK_PREFIX = "hand-"
 MAX_AI_TURNS_IN_A_ROW = 8
+SHOWN_VERSIONS_KEPT = 10_000
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
 
 # Commands shown in Telegram's menu, in order; settings only where it can be used.
@@ -80,16 +81,18 @@ class ClickFriendlyRateLimiter(AIORateLimiter):
     """Telegram's per-chat limits (one message a second, twenty a minute in a group) are
     for messages that notify people. Edits and callback answers are what a click produces;
     queueing them behind the group limit would make a menu take seconds per step. They
-    still count toward the overall limit, and a ``RetryAfter`` is still obeyed."""
+    still count toward the overall limit, and a ``RetryAfter`` is still obeyed. (Callback
+    answers carry no chat id, so AIORateLimiter never holds them back by chat.)"""
 
-    UNTHROTTLED = frozenset({"answerCallbackQuery", "editMessageText",
-                             "editMessageReplyMarkup"})
+    EDITS = frozenset({"editMessageText", "editMessageReplyMarkup"})
 
     async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Any]],
                               args: Any, kwargs: dict[str, Any], endpoint: str,
                               data: dict[str, Any], rate_limit_args: int | None) -> Any:
-        if endpoint in self.UNTHROTTLED:
-            data = {key: value for key, value in data.items() if key != "chat_id"}
+        if endpoint in self.EDITS:
+            # AIORateLimiter applies the overall limit to requests with a chat id and the
+            # group limit to negative ids: a neutral id keeps the first and skips the second.
+            data = {**data, "chat_id": 0}
         return await super().process_request(callback, args, kwargs, endpoint, data,
                                               rate_limit_args)
 
@@ -128,7 +131,7 @@ def topic_of(message: TgMessage) -> int | None:
 class TelegramBot:
     def __init__(self, service: Service, settings: Settings, *,
                  rate_limiter: BaseRateLimiter[Any] | None = None,
-                 polling_timeout: float = 10.0) -> None:
+                 polling_timeout: int = 10) -> None:
         self.service = service
         self.settings = settings
         self.polling_timeout = polling_timeout
@@ -179,7 +182,11 @@ class TelegramBot:
     async def start(self) -> None:
         """Connect, publish the command menu, start receiving updates, resume the AI."""
         await self.application.initialize()
-        await self.sync_commands_if_changed()
+        try:
+            await self.sync_commands_if_changed()
+        except TelegramError as error:
+            # A menu of commands is a convenience: typed commands work without it.
+            log.warning("could not publish the command menus: %s", error)
         await self.application.start()
         updater = self.application.updater
         assert updater is not None
@@ -207,8 +214,8 @@ class TelegramBot:
         await self.application.shutdown()
 
     async def run_forever(self) -> None:
-        await self.start()
         try:
+            await self.start()
             await asyncio.Event().wait()
         finally:
             await self.stop()
@@ -298,10 +305,11 @@ class TelegramBot:
     def user_for(person: TgUser, moderator: bool = False) -> User:
         return User(PLATFORM, str(person.id), clean_name(person.full_name), moderator)
 
-    async def is_admin(self, chat: Chat, person: TgUser) -> bool:
+    async def is_admin(self, chat: Chat, person: TgUser, sender_chat: Chat | None = None
+                       ) -> bool:
         """Whether ``person`` may run this chat: its admins, or the user of a private chat."""
-        if chat.type == Chat.PRIVATE:
-            return True
+        if chat.type == Chat.PRIVATE or (sender_chat is not None and sender_chat.id == chat.id):
+            return True  # a private chat's user, or an admin posting anonymously as the group
         try:
             member = await self.bot.get_chat_member(chat.id, person.id)
         except TelegramError:
@@ -397,7 +405,7 @@ class TelegramBot:
         await self.service.store.set_board_ref(game_id, {
             "chat": str(message.chat.id), "message": str(message.message_id),
             "language": place.language, "emoji": place.emoji, "title": title})
-        self._shown_version[game_id] = version
+        self.show(game_id, version)
 
     async def update_board(self, place: Place, board: Board, ai_thinking: bool = False) -> None:
         """Edit the game's board message in place; post a new one if it is gone.
@@ -412,7 +420,7 @@ class TelegramBot:
             message_id = await self.board_message_id(board.game_id)
             if message_id is not None and await self.edit(chat_of(place.channel)[0],
                                                           message_id, message):
-                self._shown_version[board.game_id] = board.version
+                self.show(board.game_id, board.version)
                 return
             sent = await self.send(place.channel, message)
             if sent is not None:
@@ -459,9 +467,22 @@ class TelegramBot:
             if reply.ai_to_move and wake_ai:
                 self.spawn(self.run_ai(place))
 
+    def show(self, game_id: int, version: int) -> None:
+        """Record the newest version drawn; the record is bounded, keeping recent games."""
+        self._shown_version[game_id] = max(version, self._shown_version.get(game_id, -1))
+        if len(self._shown_version) > SHOWN_VERSIONS_KEPT:
+            for stale in list(self._shown_version)[: SHOWN_VERSIONS_KEPT // 2]:
+                del self._shown_version[stale]
+
     def forget_game(self, game_id: int) -> None:
-        self._board_locks.pop(game_id, None)
-        self._shown_version.pop(game_id, None)
+        """Drop what a finished game kept in memory. Its last drawn version stays, so a
+        late edit cannot draw an older board over the final one."""
+        lock = self._board_locks.get(game_id)
+        if lock is not None and not lock.locked():
+            del self._board_locks[game_id]
+        for key in [key for key in self._hand_messages if key[0] == game_id]:
+            del self._hand_messages[key]
+        self._linked = {key for key in self._linked if key[0] != game_id}
 
     # --------------------------------------------------------------------- hands
     async def hand_title(self, place: Place, game_id: int) -> str:
@@ -470,9 +491,10 @@ class TelegramBot:
             place, "telegram.hand.your_group"))
 
     async def send_hand(self, place: Place, user_id: str, game_id: int, hand: Hand,
-                        notice: str | None = None) -> bool:
-        """The hand as a new message in the player's private chat; False when the player
-        never opened that chat (Telegram forbids bots to start one)."""
+                        notice: str | None = None) -> bool | None:
+        """The hand as a new message in the player's private chat. False when the player
+        never opened that chat (Telegram forbids bots to start one); None when sending
+        failed for another reason, which a deep link would not cure."""
         message = hand_message(hand, place.language, title=await self.hand_title(place, game_id),
                                notice=notice)
         try:
@@ -480,9 +502,14 @@ class TelegramBot:
                                                reply_markup=message.markup())
         except Forbidden:
             return False
+        except BadRequest as error:
+            if "chat not found" in str(error).lower():
+                return False
+            log.warning("could not send a hand to %s: %s", user_id, error)
+            return None
         except TelegramError as error:
             log.warning("could not send a hand to %s: %s", user_id, error)
-            return False
+            return None
         previous = self._hand_messages.get((game_id, user_id))
         self._hand_messages[(game_id, user_id)] = (sent.message_id, bool(message.rows))
         if previous is not None and previous[1]:
@@ -506,7 +533,7 @@ class TelegramBot:
             reply = await self.service.hand(place, User(PLATFORM, user_id, ""))
             if reply.hand is None:
                 continue
-            if await self.send_hand(place, user_id, board.game_id, reply.hand):
+            if await self.send_hand(place, user_id, board.game_id, reply.hand) is not False:
                 continue
             if (board.game_id, user_id) not in self._linked:
                 self._linked.add((board.game_id, user_id))
@@ -538,6 +565,8 @@ class TelegramBot:
                 await self.deliver_private(reply)
                 if reply.moved and reply.board is not None:
                     await self.push_hands(place, reply.board, skip=None)
+                if reply.finished and reply.board is not None:
+                    self.forget_game(reply.board.game_id)
                 if not reply.ai_to_move and place.channel not in self._ai_again:
                     break
         except Exception:
@@ -598,12 +627,16 @@ class TelegramBot:
         record = await self.service.store.get_game(parsed[1])
         if record is None or record.platform != PLATFORM or record.channel == home.channel:
             return None
-        game_place = self.place_of_ref(record.channel, record.board_ref)
-        return Place(PLATFORM, game_place.channel, home.language, game_place.emoji)
+        # The game's language, not the private chat's: the press redraws the group board.
+        return self.place_of_ref(record.channel, record.board_ref)
 
     async def _answer_in_hand(self, query: CallbackQuery, source: TgMessage, place: Place,
                               user: User, reply: Reply) -> None:
         """A click in a private hand message: the hand is redrawn where it is."""
+        if reply.ok:
+            await self.answer(query)
+        else:
+            await self.answer(query, reply.notice, alert=True)
         if reply.hand is not None and reply.board is not None:
             message = hand_message(reply.hand, place.language,
                                    title=await self.hand_title(place, reply.board.game_id))
@@ -613,10 +646,6 @@ class TelegramBot:
         elif reply.finished or reply.board is None:
             await self.edit(source.chat.id, source.message_id,
                             text_message(reply.notice or self.t(place, "error.game_over")))
-        if reply.ok:
-            await self.answer(query)
-        else:
-            await self.answer(query, reply.notice, alert=True)
         if reply.moved:
             await self.after_change(place, reply, actor=user.id, wake_ai=False)
 
@@ -636,19 +665,27 @@ class TelegramBot:
         if reply.hand is not None and not reply.moved and not is_private(place.channel):
             await self.open_hand(query, place, user, board.game_id, reply.hand)
             return
-        if self._shown_version.get(board.game_id, -1) <= board.version:
-            message = await self.compose_board(place, board, ai_thinking=reply.ai_to_move,
-                                               hand=reply.hand)
-            await self.edit(source.chat.id, source.message_id, message)
-            self._shown_version[board.game_id] = max(board.version,
-                                                     self._shown_version.get(board.game_id, -1))
+        # Answered first: the spinner stops at once, and a rate-limit pause on the edit
+        # below cannot cost the click its answer.
         await self.answer(query)
         async with self._board_lock(board.game_id):
-            old = await self.board_message_id(board.game_id)
-            if old != source.message_id:
-                if old is not None:
-                    await self.retire_message(place, source.chat.id, old)
-                await self.remember_board(place, board.game_id, source, board.version)
+            current = await self.board_message_id(board.game_id)
+            if self._shown_version.get(board.game_id, -1) <= board.version:
+                # A hand is drawn into the board only in a private chat; in a group the
+                # joiner's hand (which a join returns) goes to their private chat instead.
+                hand = reply.hand if is_private(place.channel) else None
+                message = await self.compose_board(place, board, ai_thinking=reply.ai_to_move,
+                                                   hand=hand)
+                if current is None or current == source.message_id:
+                    await self.edit(source.chat.id, source.message_id, message)
+                    if current is None:
+                        await self.remember_board(place, board.game_id, source, board.version)
+                else:
+                    # The press raced a repost (/board, a typed move): the newer message
+                    # is the board, and the pressed one stays retired.
+                    await self.edit(source.chat.id, current, message)
+                    await self.retire_message(place, source.chat.id, source.message_id)
+                self.show(board.game_id, board.version)
         if reply.moved:
             await self.after_change(place, reply, update=False, wake_ai=False)
 
@@ -657,7 +694,11 @@ class TelegramBot:
         """"My hand" on a group board: the hand goes to the private chat, and a short hand
         also shows in an alert only the presser sees. Without a private chat yet, the
         answer opens one through a deep link."""
-        if not await self.send_hand(place, user.id, game_id, hand):
+        sent = await self.send_hand(place, user.id, game_id, hand)
+        if sent is None:
+            await self.answer(query, self.t(place, "error.internal"), alert=True)
+            return
+        if not sent:
             await self.answer(query, url=self.hand_link(game_id))
             return
         if len(hand.text) <= 200:

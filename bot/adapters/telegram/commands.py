@@ -61,6 +61,14 @@ class Commands:
     def t(self, place: Place, key: str, **params: object) -> str:
         return self.client.t(place, key, **params)
 
+    async def anonymous(self, message: TgMessage, place: Place) -> bool:
+        """Messages sent as the group or a channel all come from one shared account, which
+        must not take a seat; say so instead."""
+        if message.sender_chat is None:
+            return False
+        await self.client.reply_text(message, place, self.t(place, "telegram.anonymous"))
+        return True
+
     @staticmethod
     def error_text(place: Place, error: GameError) -> str:
         return translate(place.language, error.key, error.default, **error.params)
@@ -84,7 +92,6 @@ class Commands:
             await self.client.reply_text(message, place, self.t(place, "telegram.hand.gone"))
             return
         game_place = self.client.place_of_ref(record.channel, record.board_ref)
-        game_place = Place(PLATFORM, game_place.channel, place.language, game_place.emoji)
         reply = await self.service.hand(game_place, user)
         if reply.hand is None or not await self.client.send_hand(game_place, user.id,
                                                                  game_id, reply.hand):
@@ -101,6 +108,8 @@ class Commands:
         """``/play`` offers buttons; ``/play <game> [level] [options] [first=…]`` starts
         at once. Sent as a reply to someone's message, it invites that person."""
         message, place, user = await self._context(update)
+        if await self.anonymous(message, place):
+            return
         words = list(context.args or [])
         if not words:
             await self.client.send(place.channel, self.game_picker(place, user),
@@ -208,25 +217,27 @@ class Commands:
         else:
             await self.foreign(query, place)
             return
+        await self.client.answer(query)  # the message becoming the board is the answer
         reply = await self.service.start_game(place, user, game, rival)
         if not reply.ok or reply.board is None:
-            await self.client.answer(query, reply.notice, alert=True)
             await self.client.edit(source.chat.id, source.message_id,
-                                   text_message(reply.notice or ""))
+                                   text_message(reply.notice or self.t(place, "error.internal")))
             return
         board = reply.board
         message = await self.client.compose_board(place, board, ai_thinking=reply.ai_to_move,
                                                   header=reply.announcements)
         await self.client.edit(source.chat.id, source.message_id, message)
         await self.client.remember_board(place, board.game_id, source, board.version)
-        await self.client.answer(query)
         await self.client.after_change(place, reply, update=False, new_game=True)
 
     # -------------------------------------------------------- changes away from the board
     async def _change(self, update: Update,
-                      action: Callable[[Place, User], Awaitable[Reply]]) -> None:
+                      action: Callable[[Place, User], Awaitable[Reply]],
+                      anonymous_allowed: bool = False) -> None:
         """Join, resign or abandon: announced in the chat; the board is edited in place."""
         message, place, user = await self._context(update)
+        if not anonymous_allowed and await self.anonymous(message, place):
+            return
         reply = await action(place, user)
         if not reply.ok:
             await self.client.reply_text(message, place, reply.notice or self.t(
@@ -246,12 +257,12 @@ class Commands:
         message = update.effective_message
         person = update.effective_user
         assert message is not None and person is not None
-        moderator = await self.client.is_admin(message.chat, person)
+        moderator = await self.client.is_admin(message.chat, person, message.sender_chat)
 
         async def abandon_as(place: Place, user: User) -> Reply:
             return await self.service.abandon(place, User(user.platform, user.id, user.name,
                                                           moderator))
-        await self._change(update, abandon_as)
+        await self._change(update, abandon_as, anonymous_allowed=True)
 
     # --------------------------------------------------------------- board and moves
     async def board(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -266,6 +277,8 @@ class Commands:
 
     async def move(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, place, user = await self._context(update)
+        if await self.anonymous(message, place):
+            return
         notation = " ".join(context.args or [])[:200]
         if not notation:
             suggestions = await self.service.move_suggestions(place, user, "", 8)
@@ -299,6 +312,8 @@ class Commands:
     async def hand(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Your hand: in a group it goes to your private chat with the bot."""
         message, place, user = await self._context(update)
+        if await self.anonymous(message, place):
+            return
         reply = await self.service.hand(place, user)
         if reply.hand is None:
             await self.client.reply_text(message, place, reply.notice or self.t(
@@ -308,7 +323,9 @@ class Commands:
         game_id = running.board.game_id if running.board is not None else 0
         if is_private(place.channel):
             await self.client.send(place.channel, hand_message(reply.hand, place.language))
-        elif await self.client.send_hand(place, user.id, game_id, reply.hand):
+        elif (sent := await self.client.send_hand(place, user.id, game_id, reply.hand)) is None:
+            await self.client.reply_text(message, place, self.t(place, "error.internal"))
+        elif sent:
             await self.client.reply_text(message, place, self.t(place, "telegram.hand.sent"))
         else:
             await self.client.send(place.channel, self.client.start_me(place, user.name,
@@ -337,7 +354,7 @@ class Commands:
         message, place, _ = await self._context(update)
         person = update.effective_user
         assert person is not None
-        if not await self.client.is_admin(message.chat, person):
+        if not await self.client.is_admin(message.chat, person, message.sender_chat):
             await self.client.reply_text(message, place, self.t(
                 place, "telegram.settings.admins_only"))
             return
@@ -357,7 +374,7 @@ class Commands:
                          for code in ["auto", *supported_languages()]]
         style_keys = [Key(("✓ " if name == style else "") + self.t(
             place, f"discord.settings.{name}"), f"s:board:{name}") for name in BOARD_STYLES]
-        return text_message(summary, (tuple(language_keys), tuple(style_keys)))
+        return text_message(summary, (*rows_of(language_keys, 4), tuple(style_keys)))
 
     async def setting_pressed(self, query: CallbackQuery, source: TgMessage,
                               parts: list[str]) -> None:
@@ -372,9 +389,9 @@ class Commands:
             return
         await self.client.set_chat_setting(source.chat.id, parts[0], parts[1])
         place = await self.client.place_of_message(source, query.from_user)
+        await self.client.answer(query, self.t(place, "telegram.settings.saved"))
         await self.client.edit(source.chat.id, source.message_id,
                                await self.settings_panel(place, source.chat.id))
-        await self.client.answer(query, self.t(place, "telegram.settings.saved"))
 
     # ---------------------------------------------------------------------- buttons
     async def dispatch_callback(self, query: CallbackQuery) -> None:
