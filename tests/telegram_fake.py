@@ -164,6 +164,8 @@ class FakeTelegram:
         self._new_update = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.url = ""
+        self.webhook = ""
+        self.webhook_secret = ""
 
     # ------------------------------------------------------------------ server
     async def start(self) -> str:
@@ -241,10 +243,14 @@ class FakeTelegram:
         query_id = str(next(self._query_ids))
         self.pressed_at[query_id] = time.perf_counter()
         self.queries.append(query_id)
-        self._push("callback_query", {"id": query_id, "from": person.to_json(),
-                                      "chat_instance": "ci", "message": message.to_json(),
-                                      "data": data})
+        self._push("callback_query", self.callback_query(query_id, person, message, data))
         return query_id
+
+    @staticmethod
+    def callback_query(query_id: str, person: Person, message: Sent,
+                       data: str) -> dict[str, Any]:
+        return {"id": query_id, "from": person.to_json(), "chat_instance": "ci",
+                "message": message.to_json(), "data": data}
 
     @property
     def last_update_id(self) -> int:
@@ -267,6 +273,12 @@ class FakeTelegram:
         return self.bot_user
 
     def api_deleteWebhook(self, params: dict[str, Any]) -> bool:
+        self.webhook = ""
+        return True
+
+    def api_setWebhook(self, params: dict[str, Any]) -> bool:
+        self.webhook = str(params["url"])
+        self.webhook_secret = str(params.get("secret_token", ""))
         return True
 
     def api_setMyCommands(self, params: dict[str, Any]) -> bool:

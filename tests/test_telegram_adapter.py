@@ -4,10 +4,12 @@ talks HTTP to a loopback fake Bot API (``tests/telegram_fake.py``); no network, 
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from telegram import Chat
 
@@ -378,3 +380,74 @@ async def test_the_production_rate_limiter_leaves_clicks_unqueued() -> None:
         await limiter.process_request(request, (), {}, endpoint, data, None)
     assert seen == [(True, -100), (True, False), (False, False)], \
         "messages: overall and group limits; edits: overall only; answers: none"
+
+
+async def test_a_crash_is_logged_answered_briefly_and_the_bot_carries_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    async with telegram_world(tmp_path) as world:
+        board = await open_group_game(world)
+
+        async def explode(*args: Any, **kwargs: Any) -> None:
+            raise RuntimeError("disk on fire")
+        with monkeypatch.context() as patch:
+            patch.setattr(world.bot.service, "press", explode)
+            patch.setattr(world.bot.service, "board", explode)
+            answers = await world.press(ALICE, board, menu_keys(board)[0]["callback_data"])
+            await world.say(ALICE, GROUP, "/board")
+        assert answers[0]["show_alert"] and "went wrong" in answers[0]["text"]
+        assert "went wrong" in world.last(GROUP).text
+        assert "disk on fire" in caplog.text, "the error is logged with its cause"
+        assert "disk on fire" not in world.last(GROUP).text
+        working = await world.press(ALICE, board, menu_keys(board)[0]["callback_data"])
+        assert not working[0].get("show_alert"), "the next press works"
+
+
+async def test_the_ai_resumes_after_a_restart_and_moves_on_the_old_board(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with telegram_world(tmp_path) as world:
+        chat = ALICE.private_chat
+
+        async def crash_before_moving(place: object) -> None:
+            return None
+        with monkeypatch.context() as patch:
+            patch.setattr(world.bot, "run_ai", crash_before_moving)
+            await world.say(ALICE, chat, "/play lgame easy first=opponent")
+        record = await world.store.running_game("telegram", str(chat["id"]))
+        assert record is not None and record.version == 1, "the computer has not moved"
+        board = await world.board(chat)
+        assert menu_keys(board) == []
+        await world.restart()
+        record = await world.store.running_game("telegram", str(chat["id"]))
+        assert record is not None and record.version == 2, "the new process moved for it"
+        resumed = await world.board(chat)
+        assert resumed.message_id == board.message_id and menu_keys(resumed)
+
+
+async def test_webhook_mode_receives_updates_with_the_secret(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    async with telegram_world(tmp_path, telegram_webhook_url=f"http://127.0.0.1:{port}/tg",
+                              telegram_webhook_listen="127.0.0.1", telegram_webhook_port=port,
+                              telegram_webhook_secret="s3cret") as world:
+        assert world.fake.webhook.endswith("/tg") and world.fake.webhook_secret == "s3cret"
+        assert world.fake.calls("getUpdates") == [], "no polling in webhook mode"
+        chat = ALICE.private_chat
+        world.fake.started.add(ALICE.id)
+        update = {"update_id": 1, "message": {
+            "message_id": 1, "date": 1_700_000_000, "chat": chat, "from": ALICE.to_json(),
+            "text": "/help", "entities": [{"type": "bot_command", "offset": 0, "length": 5}]}}
+        async with aiohttp.ClientSession() as session:
+            forged = await session.post(world.fake.webhook, json=update)
+            assert forged.status == 403, "a request without the secret is refused"
+            accepted = await session.post(
+                world.fake.webhook, json=update,
+                headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret"})
+            assert accepted.status == 200
+        for _ in range(200):
+            if world.fake.bot_messages(ALICE.id):
+                break
+            await asyncio.sleep(0.01)
+        await world.bot.application.update_queue.join()
+        assert "/play" in world.last(chat).text
