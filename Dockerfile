@@ -1,6 +1,7 @@
 # logic-bot: a small image that runs `python -m bot`. Games live in the /data volume.
 #   docker build -t logic-bot .
 #   docker run -d -e DISCORD_TOKEN=… -v logic-bot-data:/data logic-bot
+#   docker run -d -e TELEGRAM_TOKEN=… -v logic-bot-data:/data logic-bot   # long polling
 #   docker run -it -v logic-bot-data:/data logic-bot      # no token: the console game
 FROM python:3.11-slim
 

@@ -7,7 +7,10 @@ import html
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from bot.adapters.common import clean_name
 from bot.adapters.telegram.layout import (
     CALLBACK_DATA_LIMIT,
     KEYBOARD_LIMIT,
@@ -134,3 +137,19 @@ def test_the_fake_refuses_what_telegram_refuses() -> None:
         with pytest.raises(ApiError):
             plain_text(bad)
     assert plain_text("<b>a &lt;b&gt; &amp;</b>") == "a <b> &"
+
+
+@settings(max_examples=200, deadline=None)
+@given(names=st.lists(st.text(min_size=1, max_size=40), min_size=2, max_size=2),
+       body=st.text(max_size=6000), monospace=st.booleans(),
+       header=st.lists(st.text(max_size=300), max_size=3))
+def test_any_names_and_text_make_a_valid_message(names: list[str], body: str,
+                                                 monospace: bool, header: list[str]) -> None:
+    cleaned = [clean_name(name) for name in names]
+    board = Board(1, 2, body, monospace, [Button(cleaned[0], "m:1:2:a")], [], "go",
+                  [{"kind": "human", "name": cleaned[0]}, {"kind": "ai", "name": cleaned[1]}])
+    message = board_message(board, "en", header=header, ai_thinking=True)
+    text = plain_text(message.html)  # Telegram could parse it
+    assert len(message.html) <= TEXT_LIMIT
+    assert cleaned[0] in text and cleaned[1] in text, \
+        "the turn and thinking lines survive: the long board is cut first"
