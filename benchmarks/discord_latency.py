@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -30,13 +29,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.timing import slow_lgame_agent, summary
 from engines import lgame
 from tests.discord_world import World, components_of, discord_world, stamp_requests
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 async def board(world: World) -> Any:
@@ -85,47 +80,31 @@ async def humans(games: int, seed: int) -> list[float]:
 
 
 async def slow_ai(moves: int, ai_seconds: float, seed: int) -> tuple[list[float], list[float]]:
-    original = lgame.LGameAgent.choose
-
-    def slow_choose(self: Any, state: Any, player: int) -> str:
-        time.sleep(ai_seconds)
-        return original(self, state, player)
-
-    lgame.LGameAgent.choose = slow_choose  # type: ignore[method-assign]
     acknowledgements: list[float] = []
     ai_shown: list[float] = []
     rng = random.Random(seed)
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            async with discord_world(Path(folder), settle_timeout=ai_seconds + 30) as world:
-                stamps = stamp_requests(world)
-                await world.alice.slash(world.channel, "play", game="lgame", level="easy")
-                while len(ai_shown) < moves:
-                    record = await world.store.running_game("discord", str(world.channel.id))
-                    if record is None:
-                        await world.alice.slash(world.channel, "play", game="lgame",
-                                                level="easy")
-                        continue
-                    started = time.perf_counter()
-                    latency = await click_once(world, world.alice, rng, stamps)
-                    if latency is None:
-                        break
-                    acknowledgements.append(latency)
-                    after = await world.store.get_game(record.id)
-                    if after is not None and after.version > record.version:
-                        await world.bot.wait_for_background()
-                        edits = [t for t, method, path in stamps if method == "PATCH"]
-                        if edits:
-                            ai_shown.append(edits[-1] - started)
-    finally:
-        lgame.LGameAgent.choose = original  # type: ignore[method-assign]
+    with slow_lgame_agent(ai_seconds), tempfile.TemporaryDirectory() as folder:
+        async with discord_world(Path(folder), settle_timeout=ai_seconds + 30) as world:
+            stamps = stamp_requests(world)
+            await world.alice.slash(world.channel, "play", game="lgame", level="easy")
+            while len(ai_shown) < moves:
+                record = await world.store.running_game("discord", str(world.channel.id))
+                if record is None:
+                    await world.alice.slash(world.channel, "play", game="lgame",
+                                            level="easy")
+                    continue
+                started = time.perf_counter()
+                latency = await click_once(world, world.alice, rng, stamps)
+                if latency is None:
+                    break
+                acknowledgements.append(latency)
+                after = await world.store.get_game(record.id)
+                if after is not None and after.version > record.version:
+                    await world.bot.wait_for_background()
+                    edits = [t for t, method, path in stamps if method == "PATCH"]
+                    if edits:
+                        ai_shown.append(edits[-1] - started)
     return acknowledgements, ai_shown
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {"count": len(values), "p50_ms": round(statistics.median(values) * 1000, 2),
-            "p99_ms": round(percentile(values, 0.99) * 1000, 2),
-            "max_ms": round(max(values) * 1000, 2)}
 
 
 async def main() -> None:

@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import summary  # noqa: E402
 from bot.service import Opponent, Place, Service, User  # noqa: E402
 from bot.store import MIGRATIONS, SQLiteStore, sql_statements  # noqa: E402
 from engines import lgame  # noqa: E402
@@ -62,19 +63,6 @@ class BenchmarkError(RuntimeError):
 
 
 # ----------------------------------------------------------------------------- statistics
-
-
-def summary(seconds: list[float]) -> dict[str, Any]:
-    """Count, p50, p99, mean and max of a list of durations, in milliseconds."""
-    ms = sorted(s * 1000.0 for s in seconds)
-    p99 = statistics.quantiles(ms, n=100, method="inclusive")[98] if len(ms) > 1 else ms[0]
-    return {
-        "n": len(ms),
-        "p50_ms": round(statistics.median(ms), 4),
-        "p99_ms": round(p99, 4),
-        "mean_ms": round(statistics.fmean(ms), 4),
-        "max_ms": round(ms[-1], 4),
-    }
 
 
 def store_json(value: Any) -> str:

@@ -22,29 +22,17 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.timing import slow_lgame_agent, summary
 from engines import lgame
 from tests.telegram_fake import Person
 from tests.telegram_world import ALICE, BOB, GROUP, World, telegram_world
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {"count": len(values), "p50_ms": round(statistics.median(values) * 1000, 2),
-            "p99_ms": round(percentile(values, 0.99) * 1000, 2),
-            "max_ms": round(max(values) * 1000, 2)}
 
 
 async def press_once(world: World, person: Person, chat: dict[str, Any],
@@ -80,40 +68,30 @@ async def humans(games: int, seed: int) -> list[float]:
 
 
 async def slow_ai(moves: int, ai_seconds: float, seed: int) -> tuple[list[float], list[float]]:
-    original = lgame.LGameAgent.choose
-
-    def slow_choose(self: Any, state: Any, player: int) -> str:
-        time.sleep(ai_seconds)
-        return original(self, state, player)
-
-    lgame.LGameAgent.choose = slow_choose  # type: ignore[method-assign]
     answers: list[float] = []
     ai_shown: list[float] = []
     rng = random.Random(seed)
     chat = ALICE.private_chat
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            async with telegram_world(Path(folder)) as world:
-                await world.say(ALICE, chat, "/play lgame easy")
-                while len(ai_shown) < moves:
-                    record = await world.store.running_game("telegram", str(chat["id"]))
-                    if record is None:
-                        await world.say(ALICE, chat, "/play lgame easy")
-                        continue
-                    requests_before = len(world.fake.requests)
-                    pressed = await press_once(world, ALICE, chat, rng)
-                    if pressed is None:
-                        break
-                    answers.append(pressed[1])
-                    after = await world.store.get_game(record.id)
-                    if after is not None and after.version > record.version + 1:
-                        edits = [arrived for (method, _), arrived in zip(
-                            world.fake.requests[requests_before:],
-                            world.fake.arrivals[requests_before:], strict=True)
-                            if method == "editMessageText"]
-                        ai_shown.append(edits[-1] - world.fake.pressed_at[pressed[0]])
-    finally:
-        lgame.LGameAgent.choose = original  # type: ignore[method-assign]
+    with slow_lgame_agent(ai_seconds), tempfile.TemporaryDirectory() as folder:
+        async with telegram_world(Path(folder)) as world:
+            await world.say(ALICE, chat, "/play lgame easy")
+            while len(ai_shown) < moves:
+                record = await world.store.running_game("telegram", str(chat["id"]))
+                if record is None:
+                    await world.say(ALICE, chat, "/play lgame easy")
+                    continue
+                requests_before = len(world.fake.requests)
+                pressed = await press_once(world, ALICE, chat, rng)
+                if pressed is None:
+                    break
+                answers.append(pressed[1])
+                after = await world.store.get_game(record.id)
+                if after is not None and after.version > record.version + 1:
+                    edits = [arrived for (method, _), arrived in zip(
+                        world.fake.requests[requests_before:],
+                        world.fake.arrivals[requests_before:], strict=True)
+                        if method == "editMessageText"]
+                    ai_shown.append(edits[-1] - world.fake.pressed_at[pressed[0]])
     return answers, ai_shown
 
 

@@ -1,13 +1,15 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.service import Place, Service, User
 from bot.store import SQLiteStore
+from engines.registry import register_game, unregister_game
+from renderers import register_renderer
 
 ALICE = User("test", "alice", "Alice")
 BOB = User("test", "bob", "Bob")
@@ -31,3 +33,16 @@ async def store(db_path: Path) -> AsyncIterator[SQLiteStore]:
 def service(store: SQLiteStore) -> Service:
     seeds = itertools.count(1000)
     return Service(store, seed_source=lambda: next(seeds))
+
+
+@pytest.fixture
+def secret_cards() -> Iterator[None]:
+    """Registers Secret Cards, the test-only game with hidden hands (tests/hidden_game.py),
+    for the length of one test."""
+    register_game("secrets", "tests.hidden_game", ("secret",))
+    register_renderer("secrets", "tests.hidden_game_renderer")
+    try:
+        yield
+    finally:
+        unregister_game("secrets")
+        register_renderer("secrets", None)

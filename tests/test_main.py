@@ -17,17 +17,20 @@ from bot.service import Service
 from tests.telegram_fake import FakeTelegram
 
 
-async def test_discord_token_starts_the_discord_adapter(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    started: list[str] = []
+@pytest.mark.parametrize(("adapter", "runner", "token"), [
+    (discord_adapter, "run_discord", "discord_token"),
+    (telegram_adapter, "run_telegram", "telegram_token")])
+async def test_a_token_starts_its_adapter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          adapter: object, runner: str, token: str) -> None:
+    started: list[Settings] = []
 
     async def fake_run(service: Service, settings: Settings) -> None:
-        started.append(settings.discord_token)
+        started.append(settings)
 
-    monkeypatch.setattr(discord_adapter, "run_discord", fake_run)
-    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), discord_token="token-1")
+    monkeypatch.setattr(adapter, runner, fake_run)
+    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), **{token: "token-1"})
     assert await run(settings) == 0
-    assert started == ["token-1"]
+    assert [getattr(s, token) for s in started] == ["token-1"]
 
 
 async def test_a_refused_token_is_a_message_not_a_traceback(
@@ -40,19 +43,6 @@ async def test_a_refused_token_is_a_message_not_a_traceback(
     settings = Settings(database_path=str(tmp_path / "db.sqlite3"), discord_token="bad")
     assert await run(settings) == 1
     assert "Discord refused the token" in capsys.readouterr().err
-
-
-async def test_telegram_token_starts_the_telegram_adapter(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    started: list[str] = []
-
-    async def fake_run(service: Service, settings: Settings) -> None:
-        started.append(settings.telegram_token)
-
-    monkeypatch.setattr(telegram_adapter, "run_telegram", fake_run)
-    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), telegram_token="t-1")
-    assert await run(settings) == 0
-    assert started == ["t-1"]
 
 
 async def test_both_tokens_run_side_by_side_until_one_fails(

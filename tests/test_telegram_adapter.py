@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,6 @@ from bot.adapters.telegram.client import (
     ClickFriendlyRateLimiter,
 )
 from bot.service import User
-from engines.registry import register_game, unregister_game
-from renderers import register_renderer
 from renderers.i18n import CATALOGUE
 from tests.telegram_fake import BOT_USERNAME, Person, Sent
 from tests.telegram_world import ALICE, BOB, CAROL, GROUP, World, telegram_world
@@ -184,17 +181,6 @@ async def test_old_keyboard_still_works_after_a_restart(tmp_path: Path) -> None:
         assert (await world.board(GROUP)).text != mid_move.text or \
             world.fake.messages[(GROUP["id"], mid_move.message_id)].edits > 0
 
-
-@pytest.fixture
-def secret_cards() -> Iterator[None]:
-    """The test-only game with hidden hands (no card game exists yet)."""
-    register_game("secrets", "tests.hidden_game", ("secret",))
-    register_renderer("secrets", "tests.hidden_game_renderer")
-    try:
-        yield
-    finally:
-        unregister_game("secrets")
-        register_renderer("secrets", None)
 
 
 async def test_hidden_hands_go_only_to_private_chats_with_a_deep_link_for_newcomers(

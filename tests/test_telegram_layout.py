@@ -4,7 +4,6 @@ escaped: Telegram rejects a whole message when one limit is broken."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -24,8 +23,6 @@ from bot.adapters.telegram.layout import (
     split_text,
 )
 from bot.service import Board, Button, Place, Service
-from engines.registry import register_game, unregister_game
-from renderers import register_renderer
 from tests import hidden_game
 from tests.lgame_positions import random_states
 from tests.menus import WORST_NAME, record_for, walk_menus
@@ -77,16 +74,6 @@ def test_every_lgame_menu_step_fits(sudden_death: bool) -> None:
                 steps += 1
     assert steps > 40 * 2 * 2, "placement and neutral steps were both checked"
 
-
-@pytest.fixture
-def secret_cards() -> Iterator[None]:
-    register_game("secrets", "tests.hidden_game")
-    register_renderer("secrets", "tests.hidden_game_renderer")
-    try:
-        yield
-    finally:
-        unregister_game("secrets")
-        register_renderer("secrets", None)
 
 
 def test_hidden_hands_fit_and_the_group_board_shows_no_card(secret_cards: None) -> None:

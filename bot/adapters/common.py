@@ -6,10 +6,16 @@ the sentences come from here so that both platforms tell players the same thing.
 
 from __future__ import annotations
 
-from bot.service import Board
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.service import Board, Place, Reply, Service
 from renderers.i18n import DEFAULT_LANGUAGE, normalise_language, translate
 
+log = logging.getLogger(__name__)
+
 NAME_LIMIT = 32
+MAX_AI_TURNS_IN_A_ROW = 8
 
 
 def clean_name(name: str) -> str:
@@ -45,3 +51,37 @@ def thinking_line(board: Board, language: str) -> str:
     """``⏳ Computer (strong) is thinking…`` while the computer holds the move."""
     thinkers = [str(p.get("name", "?")) for p in board.to_move if p.get("kind") == "ai"]
     return translate(language, "board.waiting_for", name=", ".join(thinkers) or "…")
+
+
+class AITurns:
+    """The computer's moves, one task per channel: each move is shown through
+    ``show(place, reply)`` before the next is asked for.
+
+    A second request while a channel's task runs only makes that task look once more, as
+    the running task may be about to stop on a reply that predates the request.
+    """
+
+    def __init__(self, service: Service,
+                 show: Callable[[Place, Reply], Awaitable[None]]) -> None:
+        self.service = service
+        self.show = show
+        self._running: set[str] = set()
+        self._again: set[str] = set()
+
+    async def run(self, place: Place) -> None:
+        if place.channel in self._running:
+            self._again.add(place.channel)
+            return
+        self._running.add(place.channel)
+        try:
+            for _ in range(MAX_AI_TURNS_IN_A_ROW):
+                self._again.discard(place.channel)
+                reply = await self.service.play_ai_turn(place)
+                await self.show(place, reply)
+                if not reply.ai_to_move and place.channel not in self._again:
+                    break
+        except Exception:
+            log.exception("AI turn failed in %s", place.channel)
+        finally:
+            self._running.discard(place.channel)
+            self._again.discard(place.channel)

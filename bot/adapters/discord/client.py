@@ -25,7 +25,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapters.common import clean_name, pick_language, thinking_line
+from bot.adapters.common import AITurns, clean_name, pick_language, thinking_line
 from bot.adapters.discord.layout import (
     BoardButton,
     BoardSelect,
@@ -49,7 +49,6 @@ PLATFORM = "discord"
 # round trip of the acknowledgement itself.
 ACK_SECONDS = 1.5
 NO_MENTIONS = discord.AllowedMentions.none()
-MAX_AI_TURNS_IN_A_ROW = 8
 def guild_key(guild_id: int) -> str:
     return f"guild:{guild_id}"
 
@@ -72,11 +71,10 @@ class LogicBot(discord.Client):
         from bot.adapters.discord.commands import register_commands
         register_commands(self)
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._ai_channels: set[str] = set()
+        self.ai_turns = AITurns(service, self.show_ai_move)
         self._board_locks: dict[int, asyncio.Lock] = {}
         self._shown_version: dict[int, int] = {}
         self._resumed = False
-        self._ai_again: set[str] = set()
         self._guild_settings: dict[tuple[int, str], str | None] = {}
         self.synced_scopes: list[str] = []
 
@@ -445,26 +443,12 @@ class LogicBot(discord.Client):
     # -------------------------------------------------------------------- the AI
     async def run_ai(self, place: Place) -> None:
         """Let the computer move, then edit the board; one such task per channel."""
-        if place.channel in self._ai_channels:
-            # The running task may be about to stop on a reply that predates this
-            # request: make it look once more.
-            self._ai_again.add(place.channel)
-            return
-        self._ai_channels.add(place.channel)
-        try:
-            for _ in range(MAX_AI_TURNS_IN_A_ROW):
-                self._ai_again.discard(place.channel)
-                reply = await self.service.play_ai_turn(place)
-                if reply.board is not None:
-                    await self.update_board(place, reply.board, reply.ai_to_move)
-                await self.announce(place.channel, reply.announcements)
-                if not reply.ai_to_move and place.channel not in self._ai_again:
-                    break
-        except Exception:
-            log.exception("AI turn failed in %s", place.channel)
-        finally:
-            self._ai_channels.discard(place.channel)
-            self._ai_again.discard(place.channel)
+        await self.ai_turns.run(place)
+
+    async def show_ai_move(self, place: Place, reply: Reply) -> None:
+        if reply.board is not None:
+            await self.update_board(place, reply.board, reply.ai_to_move)
+        await self.announce(place.channel, reply.announcements)
 
     # ---------------------------------------------------------------- components
     async def handle_component(self, interaction: discord.Interaction, payload: str) -> None:

@@ -50,7 +50,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.adapters.common import clean_name, pick_language
+from bot.adapters.common import AITurns, clean_name, pick_language
 from bot.adapters.telegram.layout import (
     Key,
     Message,
@@ -68,7 +68,6 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 HAND_LINK_PREFIX = "hand-"
-MAX_AI_TURNS_IN_A_ROW = 8
 SHOWN_VERSIONS_KEPT = 10_000
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
 
@@ -147,8 +146,7 @@ class TelegramBot:
             .concurrent_updates(True)
             .build())
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._ai_channels: set[str] = set()
-        self._ai_again: set[str] = set()
+        self.ai_turns = AITurns(service, self.show_ai_move)
         self._board_locks: dict[int, asyncio.Lock] = {}
         self._shown_version: dict[int, int] = {}
         self._chat_settings: dict[tuple[int, str], str | None] = {}
@@ -549,31 +547,17 @@ class TelegramBot:
     # -------------------------------------------------------------------- the AI
     async def run_ai(self, place: Place) -> None:
         """Let the computer move, then edit the board; one such task per chat."""
-        if place.channel in self._ai_channels:
-            # The running task may be about to stop on a reply that predates this
-            # request: make it look once more.
-            self._ai_again.add(place.channel)
-            return
-        self._ai_channels.add(place.channel)
-        try:
-            for _ in range(MAX_AI_TURNS_IN_A_ROW):
-                self._ai_again.discard(place.channel)
-                reply = await self.service.play_ai_turn(place)
-                if reply.board is not None:
-                    await self.update_board(place, reply.board, reply.ai_to_move)
-                await self.announce(place.channel, reply.announcements)
-                await self.deliver_private(reply)
-                if reply.moved and reply.board is not None:
-                    await self.push_hands(place, reply.board, skip=None)
-                if reply.finished and reply.board is not None:
-                    self.forget_game(reply.board.game_id)
-                if not reply.ai_to_move and place.channel not in self._ai_again:
-                    break
-        except Exception:
-            log.exception("AI turn failed in %s", place.channel)
-        finally:
-            self._ai_channels.discard(place.channel)
-            self._ai_again.discard(place.channel)
+        await self.ai_turns.run(place)
+
+    async def show_ai_move(self, place: Place, reply: Reply) -> None:
+        if reply.board is not None:
+            await self.update_board(place, reply.board, reply.ai_to_move)
+        await self.announce(place.channel, reply.announcements)
+        await self.deliver_private(reply)
+        if reply.moved and reply.board is not None:
+            await self.push_hands(place, reply.board, skip=None)
+        if reply.finished and reply.board is not None:
+            self.forget_game(reply.board.game_id)
 
     # ----------------------------------------------------------------- callbacks
     async def answer(self, query: CallbackQuery, text: str | None = None, *,

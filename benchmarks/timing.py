@@ -1,0 +1,41 @@
+"""What the benchmark scripts share: latency summaries, and an AI made slow on purpose."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from engines import lgame
+
+
+def summary(seconds: list[float]) -> dict[str, Any]:
+    """Count, p50, p99, mean and max of a list of durations, in milliseconds."""
+    ms = sorted(s * 1000.0 for s in seconds)
+    p99 = statistics.quantiles(ms, n=100, method="inclusive")[98] if len(ms) > 1 else ms[0]
+    return {
+        "n": len(ms),
+        "p50_ms": round(statistics.median(ms), 4),
+        "p99_ms": round(p99, 4),
+        "mean_ms": round(statistics.fmean(ms), 4),
+        "max_ms": round(ms[-1], 4),
+    }
+
+
+@contextmanager
+def slow_lgame_agent(seconds: float) -> Iterator[None]:
+    """Every L-game agent spends ``seconds`` of wall time in its worker thread per move,
+    as a heavy AI would: the bot must answer presses meanwhile."""
+    original = lgame.LGameAgent.choose
+
+    def slow_choose(self: Any, state: Any, player: int) -> str:
+        time.sleep(seconds)
+        return original(self, state, player)
+
+    lgame.LGameAgent.choose = slow_choose  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        lgame.LGameAgent.choose = original  # type: ignore[method-assign]
