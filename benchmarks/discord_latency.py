@@ -17,7 +17,6 @@ first response is 3 s. Two cases:
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import random
@@ -29,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.timing import slow_lgame_agent, summary
+from benchmarks.timing import click_benchmark_arguments, slow_lgame_agent, summary
 from engines import lgame
 from tests.discord_world import World, components_of, discord_world, stamp_requests
 
@@ -108,13 +107,7 @@ async def slow_ai(moves: int, ai_seconds: float, seed: int) -> tuple[list[float]
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--ai-moves", type=int, default=5)
-    parser.add_argument("--ai-seconds", type=float, default=0.5)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = click_benchmark_arguments(__doc__.split("\n")[0])
     clicks = await humans(args.games, args.seed)
     acknowledgements, ai_shown = await slow_ai(args.ai_moves, args.ai_seconds, args.seed)
     result = {"human_clicks": summary(clicks),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
 from collections.abc import Iterator
@@ -39,3 +40,14 @@ def slow_lgame_agent(seconds: float) -> Iterator[None]:
         yield
     finally:
         lgame.LGameAgent.choose = original  # type: ignore[method-assign]
+
+
+def click_benchmark_arguments(description: str) -> argparse.Namespace:
+    """The options of the platform click benchmarks (Discord, Telegram)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--ai-moves", type=int, default=5)
+    parser.add_argument("--ai-seconds", type=float, default=0.5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    return parser.parse_args()

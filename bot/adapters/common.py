@@ -6,8 +6,10 @@ the sentences come from here so that both platforms tell players the same thing.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from bot.service import Board, Place, Reply, Service
 from renderers.i18n import DEFAULT_LANGUAGE, normalise_language, translate
@@ -16,6 +18,7 @@ log = logging.getLogger(__name__)
 
 NAME_LIMIT = 32
 MAX_AI_TURNS_IN_A_ROW = 8
+SHOWN_VERSIONS_KEPT = 10_000
 
 
 def clean_name(name: str) -> str:
@@ -85,3 +88,60 @@ class AITurns:
         finally:
             self._running.discard(place.channel)
             self._again.discard(place.channel)
+
+
+class BackgroundWork:
+    """Work an adapter starts and does not wait for (AI moves); kept referenced so that
+    asyncio does not collect it half-way, and awaitable as a whole on shutdown and in
+    tests."""
+
+    _background: set[asyncio.Task[Any]]
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        tasks = self.__dict__.setdefault("_background", set())
+        task = asyncio.get_running_loop().create_task(work)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    async def wait_for_background(self) -> None:
+        tasks = self.__dict__.setdefault("_background", set())
+        while tasks:
+            await asyncio.gather(*list(tasks), return_exceptions=True)
+
+
+class BoardVersions:
+    """Per game, a lock around changes to its board message and the newest version drawn.
+
+    Edits arrive out of order when a click and an AI move race; comparing versions keeps
+    an older board from overwriting a newer one. Versions of finished games are kept (a
+    late edit must not redraw a live board over the final one) but bounded, oldest first.
+    """
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, int] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def shown(self, game_id: int) -> int:
+        """The newest version drawn, or -1."""
+        return self._shown.get(game_id, -1)
+
+    def newer_shown(self, game_id: int, version: int) -> bool:
+        return self.shown(game_id) > version
+
+    def show(self, game_id: int, version: int) -> None:
+        self._shown[game_id] = max(version, self.shown(game_id))
+        if len(self._shown) > SHOWN_VERSIONS_KEPT:
+            for stale in list(self._shown)[: SHOWN_VERSIONS_KEPT // 2]:
+                del self._shown[stale]
+
+    def forget(self, game_id: int) -> None:
+        """A finished game's lock goes, unless someone holds it right now."""
+        lock = self._locks.get(game_id)
+        if lock is not None and not lock.locked():
+            del self._locks[game_id]

@@ -19,13 +19,20 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.adapters.common import AITurns, clean_name, pick_language, thinking_line
+from bot.adapters.common import (
+    AITurns,
+    BackgroundWork,
+    BoardVersions,
+    clean_name,
+    pick_language,
+    thinking_line,
+)
 from bot.adapters.discord.layout import (
     BoardButton,
     BoardSelect,
@@ -59,7 +66,7 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
-class LogicBot(discord.Client):
+class LogicBot(BackgroundWork, discord.Client):
     def __init__(self, service: Service, settings: Settings) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intent is needed
@@ -70,10 +77,8 @@ class LogicBot(discord.Client):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         from bot.adapters.discord.commands import register_commands
         register_commands(self)
-        self._tasks: set[asyncio.Task[Any]] = set()
         self.ai_turns = AITurns(service, self.show_ai_move)
-        self._board_locks: dict[int, asyncio.Lock] = {}
-        self._shown_version: dict[int, int] = {}
+        self.boards = BoardVersions()
         self._resumed = False
         self._guild_settings: dict[tuple[int, str], str | None] = {}
         self.synced_scopes: list[str] = []
@@ -120,16 +125,6 @@ class LogicBot(discord.Client):
             place = Place(PLATFORM, record.channel, str(ref.get("language", "en")),
                           bool(ref.get("emoji", True)))
             self.spawn(self.run_ai(place))
-
-    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
-        """Run ``work`` in the background, keeping a reference so it is not collected."""
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def wait_for_background(self) -> None:
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     # ---------------------------------------------------------------- who/where
     async def guild_setting(self, guild_id: int | None, key: str) -> str | None:
@@ -251,18 +246,12 @@ class LogicBot(discord.Client):
                             layout.selects, layout.overflow)
         return layout
 
-    def _board_lock(self, game_id: int) -> asyncio.Lock:
-        lock = self._board_locks.get(game_id)
-        if lock is None:
-            lock = self._board_locks[game_id] = asyncio.Lock()
-        return lock
-
     async def remember_board(self, place: Place, game_id: int, message: discord.Message,
                              version: int) -> None:
         await self.service.store.set_board_ref(game_id, {
             "channel": str(message.channel.id), "message": str(message.id),
             "language": place.language, "emoji": place.emoji})
-        self._shown_version[game_id] = version
+        self.boards.show(game_id, version)
 
     async def board_message_id(self, game_id: int) -> int | None:
         record = await self.service.store.get_game(game_id)
@@ -275,8 +264,8 @@ class LogicBot(discord.Client):
         Edits arrive out of order when a click and an AI move race; the version check
         keeps an older board from overwriting a newer one.
         """
-        async with self._board_lock(board.game_id):
-            if self._shown_version.get(board.game_id, -1) > board.version:
+        async with self.boards.lock(board.game_id):
+            if self.boards.newer_shown(board.game_id, board.version):
                 return
             layout = self.board_for(place, board, ai_thinking)
             channel = self.get_partial_messageable(int(place.channel))
@@ -286,7 +275,7 @@ class LogicBot(discord.Client):
                     await channel.get_partial_message(message_id).edit(
                         content=layout.content, view=build_view(layout),
                         allowed_mentions=NO_MENTIONS)
-                    self._shown_version[board.game_id] = board.version
+                    self.boards.show(board.game_id, board.version)
                     return
                 except discord.NotFound:
                     pass  # deleted by someone: post a fresh board below
@@ -329,8 +318,8 @@ class LogicBot(discord.Client):
             message = await self.send(interaction, layout, ephemeral=False)
             if message is None:
                 return
-            async with self._board_lock(board.game_id):
-                newer = self._shown_version.get(board.game_id, -1) > board.version
+            async with self.boards.lock(board.game_id):
+                newer = self.boards.newer_shown(board.game_id, board.version)
                 await self.retire_board(place, board.game_id, keep=message.id)
                 await self.remember_board(place, board.game_id, message, board.version)
             if newer:
@@ -497,7 +486,7 @@ class LogicBot(discord.Client):
                             ephemeral=True)
             return
         if reply.ok and board is not None:
-            if self._shown_version.get(board.game_id, -1) > board.version:
+            if self.boards.newer_shown(board.game_id, board.version):
                 # A newer board is already drawn (the AI answered first): keep it.
                 await interaction.response.defer()
             else:
@@ -505,10 +494,9 @@ class LogicBot(discord.Client):
                 # Discord's deadline. The version check above keeps boards in order.
                 await self.edit_source(interaction, self.board_for(place, board,
                                                                    reply.ai_to_move))
-                self._shown_version[board.game_id] = max(
-                    board.version, self._shown_version.get(board.game_id, -1))
+                self.boards.show(board.game_id, board.version)
             if source is not None:
-                async with self._board_lock(board.game_id):
+                async with self.boards.lock(board.game_id):
                     if await self.board_message_id(board.game_id) != source.id:
                         await self.retire_board(place, board.game_id, keep=source.id)
                         await self.remember_board(place, board.game_id, source, board.version)
@@ -519,7 +507,7 @@ class LogicBot(discord.Client):
                 self.forget_game(board.game_id)
             return
         await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
-        if board is not None and self._shown_version.get(board.game_id) != board.version:
+        if board is not None and self.boards.shown(board.game_id) != board.version:
             # A stale or refused click: show the current board where the game lives, and
             # leave no second live board behind.
             if source is not None and source.id != await self.board_message_id(board.game_id):
@@ -527,8 +515,7 @@ class LogicBot(discord.Client):
             await self.update_board(place, board, reply.ai_to_move)
 
     def forget_game(self, game_id: int) -> None:
-        self._board_locks.pop(game_id, None)
-        self._shown_version.pop(game_id, None)
+        self.boards.forget(game_id)
 
     async def retire_source(self, place: Place, source: discord.Message) -> None:
         try:

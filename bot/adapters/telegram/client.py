@@ -50,7 +50,13 @@ from telegram.ext import (
     filters,
 )
 
-from bot.adapters.common import AITurns, clean_name, pick_language
+from bot.adapters.common import (
+    AITurns,
+    BackgroundWork,
+    BoardVersions,
+    clean_name,
+    pick_language,
+)
 from bot.adapters.telegram.layout import (
     Key,
     Message,
@@ -68,7 +74,6 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 HAND_LINK_PREFIX = "hand-"
-SHOWN_VERSIONS_KEPT = 10_000
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
 
 # Commands shown in Telegram's menu, in order; settings only where it can be used.
@@ -127,7 +132,7 @@ def topic_of(message: TgMessage) -> int | None:
     return message.message_thread_id if message.is_topic_message else None
 
 
-class TelegramBot:
+class TelegramBot(BackgroundWork):
     def __init__(self, service: Service, settings: Settings, *,
                  rate_limiter: BaseRateLimiter[Any] | None = None,
                  polling_timeout: int = 10) -> None:
@@ -145,10 +150,8 @@ class TelegramBot:
             .rate_limiter(rate_limiter or ClickFriendlyRateLimiter(max_retries=3))
             .concurrent_updates(True)
             .build())
-        self._tasks: set[asyncio.Task[Any]] = set()
         self.ai_turns = AITurns(service, self.show_ai_move)
-        self._board_locks: dict[int, asyncio.Lock] = {}
-        self._shown_version: dict[int, int] = {}
+        self.boards = BoardVersions()
         self._chat_settings: dict[tuple[int, str], str | None] = {}
         self._open_queries: dict[str, bool] = {}
         # (game, player) → their latest hand message, and whether it still has buttons
@@ -257,16 +260,6 @@ class TelegramBot:
             if record.platform == PLATFORM:
                 self.spawn(self.run_ai(self.place_of_ref(record.channel, record.board_ref)))
 
-    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
-        """Run ``work`` in the background, keeping a reference so it is not collected."""
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def wait_for_background(self) -> None:
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
     # ---------------------------------------------------------------- who/where
     async def chat_setting(self, chat_id: int, key: str) -> str | None:
         """A chat setting, from memory after the first read: only /settings changes them."""
@@ -372,12 +365,6 @@ class TelegramBot:
                 await self.send(user_id, text_message(text))
 
     # -------------------------------------------------------------------- boards
-    def _board_lock(self, game_id: int) -> asyncio.Lock:
-        lock = self._board_locks.get(game_id)
-        if lock is None:
-            lock = self._board_locks[game_id] = asyncio.Lock()
-        return lock
-
     async def compose_board(self, place: Place, board: Board, *, ai_thinking: bool = False,
                             header: list[str] | None = None,
                             hand: Hand | None = None) -> Message:
@@ -403,7 +390,7 @@ class TelegramBot:
         await self.service.store.set_board_ref(game_id, {
             "chat": str(message.chat.id), "message": str(message.message_id),
             "language": place.language, "emoji": place.emoji, "title": title})
-        self.show(game_id, version)
+        self.boards.show(game_id, version)
 
     async def update_board(self, place: Place, board: Board, ai_thinking: bool = False) -> None:
         """Edit the game's board message in place; post a new one if it is gone.
@@ -411,14 +398,14 @@ class TelegramBot:
         Edits arrive out of order when a click and an AI move race; the version check
         keeps an older board from overwriting a newer one.
         """
-        async with self._board_lock(board.game_id):
-            if self._shown_version.get(board.game_id, -1) > board.version:
+        async with self.boards.lock(board.game_id):
+            if self.boards.newer_shown(board.game_id, board.version):
                 return
             message = await self.compose_board(place, board, ai_thinking=ai_thinking)
             message_id = await self.board_message_id(board.game_id)
             if message_id is not None and await self.edit(chat_of(place.channel)[0],
                                                           message_id, message):
-                self.show(board.game_id, board.version)
+                self.boards.show(board.game_id, board.version)
                 return
             sent = await self.send(place.channel, message)
             if sent is not None:
@@ -434,7 +421,7 @@ class TelegramBot:
         board = reply.board
         assert board is not None
         try:
-            async with self._board_lock(board.game_id):
+            async with self.boards.lock(board.game_id):
                 message = await self.compose_board(place, board, ai_thinking=reply.ai_to_move,
                                                    header=header)
                 sent = await self.send(place.channel, message, reply_to=reply_to)
@@ -465,19 +452,10 @@ class TelegramBot:
             if reply.ai_to_move and wake_ai:
                 self.spawn(self.run_ai(place))
 
-    def show(self, game_id: int, version: int) -> None:
-        """Record the newest version drawn; the record is bounded, keeping recent games."""
-        self._shown_version[game_id] = max(version, self._shown_version.get(game_id, -1))
-        if len(self._shown_version) > SHOWN_VERSIONS_KEPT:
-            for stale in list(self._shown_version)[: SHOWN_VERSIONS_KEPT // 2]:
-                del self._shown_version[stale]
-
     def forget_game(self, game_id: int) -> None:
         """Drop what a finished game kept in memory. Its last drawn version stays, so a
         late edit cannot draw an older board over the final one."""
-        lock = self._board_locks.get(game_id)
-        if lock is not None and not lock.locked():
-            del self._board_locks[game_id]
+        self.boards.forget(game_id)
         for key in [key for key in self._hand_messages if key[0] == game_id]:
             del self._hand_messages[key]
         self._linked = {key for key in self._linked if key[0] != game_id}
@@ -639,7 +617,7 @@ class TelegramBot:
         if not reply.ok or board is None:
             await self.answer(query, reply.notice or self.t(place, "error.internal"),
                               alert=True)
-            if board is not None and self._shown_version.get(board.game_id) != board.version:
+            if board is not None and self.boards.shown(board.game_id) != board.version:
                 # A stale or refused click: show the current board where the game lives,
                 # and leave no second live board behind.
                 if source.message_id != await self.board_message_id(board.game_id):
@@ -652,9 +630,9 @@ class TelegramBot:
         # Answered first: the spinner stops at once, and a rate-limit pause on the edit
         # below cannot cost the click its answer.
         await self.answer(query)
-        async with self._board_lock(board.game_id):
+        async with self.boards.lock(board.game_id):
             current = await self.board_message_id(board.game_id)
-            if self._shown_version.get(board.game_id, -1) <= board.version:
+            if not self.boards.newer_shown(board.game_id, board.version):
                 # A hand is drawn into the board only in a private chat; in a group the
                 # joiner's hand (which a join returns) goes to their private chat instead.
                 hand = reply.hand if is_private(place.channel) else None
@@ -669,7 +647,7 @@ class TelegramBot:
                     # is the board, and the pressed one stays retired.
                     await self.edit(source.chat.id, current, message)
                     await self.retire_message(place, source.chat.id, source.message_id)
-                self.show(board.game_id, board.version)
+                self.boards.show(board.game_id, board.version)
         if reply.moved:
             await self.after_change(place, reply, update=False, wake_ai=False)
 
