@@ -17,7 +17,7 @@ from bot.adapters.telegram.client import (
     HAND_LINK_PREFIX,
     ClickFriendlyRateLimiter,
 )
-from bot.service import User
+from bot.service import Reply, User
 from renderers.i18n import CATALOGUE
 from tests.telegram_fake import BOT_USERNAME, Person, Sent
 from tests.telegram_world import ALICE, BOB, CAROL, GROUP, World, telegram_world
@@ -437,3 +437,14 @@ async def test_webhook_mode_receives_updates_with_the_secret(tmp_path: Path) -> 
             await asyncio.sleep(0.01)
         await world.bot.application.update_queue.join()
         assert "/play" in world.last(chat).text
+
+
+async def test_private_results_go_only_to_each_players_private_chat(tmp_path: Path) -> None:
+    async with telegram_world(tmp_path) as world:
+        await world.say(ALICE, ALICE.private_chat, "/start")
+        before = len(world.fake.bot_messages(GROUP["id"]))
+        await world.bot.deliver_private(Reply(private={str(ALICE.id): "your score: 7",
+                                                       str(BOB.id): "your score: 3"}))
+        assert world.last(ALICE.private_chat).text == "your score: 7"
+        assert world.fake.bot_messages(BOB.id) == [], "Bob never started the bot"
+        assert len(world.fake.bot_messages(GROUP["id"])) == before, "never in the group"
