@@ -20,7 +20,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 from urllib.parse import urlparse
 
@@ -74,7 +74,6 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 HAND_LINK_PREFIX = "hand-"
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
 
 # Commands shown in Telegram's menu, in order; settings only where it can be used.
 COMMANDS = ("play", "join", "board", "move", "hand", "resign", "abandon", "rules", "help")
@@ -466,13 +465,12 @@ class TelegramBot(BackgroundWork):
         return self.t(place, "telegram.hand.title", chat=title or self.t(
             place, "telegram.hand.your_group"))
 
-    async def send_hand(self, place: Place, user_id: str, game_id: int, hand: Hand,
-                        notice: str | None = None) -> bool | None:
+    async def send_hand(self, place: Place, user_id: str, game_id: int,
+                        hand: Hand) -> bool | None:
         """The hand as a new message in the player's private chat. False when the player
         never opened that chat (Telegram forbids bots to start one); None when sending
         failed for another reason, which a deep link would not cure."""
-        message = hand_message(hand, place.language, title=await self.hand_title(place, game_id),
-                               notice=notice)
+        message = hand_message(hand, place.language, title=await self.hand_title(place, game_id))
         try:
             sent = await self.bot.send_message(int(user_id), message.html,
                                                reply_markup=message.markup())
