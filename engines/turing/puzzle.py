@@ -127,7 +127,7 @@ class Candidate:
         return tuple(c.id for c in self.criteria)
 
 
-def _code_of(criteria: Sequence[Criterion]) -> Code:
+def code_of(criteria: Sequence[Criterion]) -> Code:
     common = -1
     for chosen in criteria:
         common &= chosen.mask
@@ -182,7 +182,7 @@ class Puzzle:
 
     @property
     def code(self) -> Code:
-        return _code_of(self.secret_criteria)
+        return code_of(self.secret_criteria)
 
     @property
     def is_valid(self) -> bool:
@@ -198,17 +198,17 @@ class Puzzle:
         if self.mode == "classic":
             options = [secret_options(cards[0]) for cards in self.verifiers]
             for chosen in assignments(options, irredundant):
-                found.append(Candidate(chosen, _code_of(chosen)))
+                found.append(Candidate(chosen, code_of(chosen)))
         elif self.mode == "extreme":
             for picks in product(*self.verifiers):
                 options = [secret_options(card) for card in picks]
                 for chosen in assignments(options, irredundant):
-                    found.append(Candidate(chosen, _code_of(chosen)))
+                    found.append(Candidate(chosen, code_of(chosen)))
         else:
             cards = self.all_cards
             options = [secret_options(card) for card in cards]
             for chosen in assignments(options, irredundant):
-                code = _code_of(chosen)
+                code = code_of(chosen)
                 for order in permutations(range(len(cards))):
                     found.append(Candidate(tuple(chosen[i] for i in order), code))
         return found
@@ -340,7 +340,7 @@ def puzzle_from_cards(cards: Sequence[int], code: Code | None = None,
         ids = tuple(c.id for c in chosen)
         if criteria is not None and tuple(criteria) != ids:
             continue
-        if code is not None and _code_of(chosen) != code:
+        if code is not None and code_of(chosen) != code:
             continue
         found.append(Puzzle(mode, verifiers, ids))
     return found
