@@ -12,6 +12,7 @@ payloads and JSON all carry them without a second encoding.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self
@@ -94,14 +95,21 @@ class Choice:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A game option that players may set when they start a game."""
+    """A game option that players may set when they start a game.
+
+    A ``str`` option with ``choices`` may also be typed as the bare choice (``hard`` for
+    ``difficulty=hard``); one with ``pattern`` takes a bare word matching it, so that a
+    pasted puzzle code needs no option name.
+    """
 
     name: str
-    kind: type[bool] | type[int]
-    default: bool | int
+    kind: type[bool] | type[int] | type[str]
+    default: bool | int | str
     help: str
     minimum: int | None = None
     maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    pattern: str = ""
 
 
 class GameState(ABC):
@@ -155,6 +163,17 @@ class GameState(ABC):
     @abstractmethod
     def resign(self, player: int) -> list[Event]: ...
 
+    def seat_version(self, seat: int) -> int | None:
+        """A per-seat counter for games where players act at once; None uses the game's
+        version, which every move raises."""
+        return None
+
+    def resize(self, players: int) -> None:
+        """Seat ``players`` while the game waits for players; fixed-size games cannot."""
+        if players != self.min_players or players != self.max_players:
+            raise InvalidMove("error.player_count", "This game is for {count} players.",
+                              count=self.min_players)
+
     @abstractmethod
     def abandon(self) -> list[Event]: ...
 
@@ -204,6 +223,15 @@ def validate_options(specs: tuple[OptionSpec, ...], given: JSON) -> JSON:
                 raise InvalidMove("error.option_not_bool",
                                   "Option '{name}' is on or off, not {value!r}.",
                                   name=spec.name, value=value)
+        elif spec.kind is str:
+            if not isinstance(value, str) or (spec.choices and value not in spec.choices):
+                raise InvalidMove("error.option_choice",
+                                  "Option '{name}' is one of {choices}, not {value!r}.",
+                                  name=spec.name, choices=", ".join(spec.choices),
+                                  value=value)
+            if len(value) > 60:
+                raise InvalidMove("error.option_too_long", "Option '{name}' is too long.",
+                                  name=spec.name)
         else:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidMove("error.option_not_int",
@@ -223,7 +251,11 @@ def parse_option_text(specs: tuple[OptionSpec, ...], text: str) -> JSON:
     """Parse ``"sudden_death move_limit=50"`` style option text typed by a user."""
     known = {spec.name: spec for spec in specs}
     result: JSON = {}
-    for word in text.replace(",", " ").split():
+    for word in _option_words(text):
+        bare = _bare_choice(specs, word)
+        if bare is not None:
+            result[bare.name] = word.lower() if bare.choices else word
+            continue
         name, _, raw = word.partition("=")
         name = name.strip().lower().replace("-", "_")
         spec = known.get(name)
@@ -231,7 +263,9 @@ def parse_option_text(specs: tuple[OptionSpec, ...], text: str) -> JSON:
             raise InvalidMove("error.unknown_option",
                               "Unknown option '{name}'. Options: {known}.",
                               name=name, known=", ".join(known) or "none")
-        if spec.kind is bool:
+        if spec.kind is str:
+            result[name] = raw.lower() if spec.choices else raw
+        elif spec.kind is bool:
             if raw == "" or raw.lower() in {"on", "yes", "true", "1"}:
                 result[name] = True
             elif raw.lower() in {"off", "no", "false", "0"}:
@@ -248,3 +282,23 @@ def parse_option_text(specs: tuple[OptionSpec, ...], text: str) -> JSON:
                                   "Option '{name}' needs a whole number, not {value!r}.",
                                   name=name, value=raw) from None
     return validate_options(specs, result)
+
+
+def _option_words(text: str) -> list[str]:
+    """Words of option text; commas separate options except inside a ``name=a,b`` value."""
+    words: list[str] = []
+    for word in text.split():
+        if "=" in word:
+            words.append(word.rstrip(","))
+        else:
+            words.extend(part for part in word.split(",") if part)
+    return words
+
+
+def _bare_choice(specs: tuple[OptionSpec, ...], word: str) -> OptionSpec | None:
+    for spec in specs:
+        if spec.kind is str and spec.choices and word.lower() in spec.choices:
+            return spec
+        if spec.kind is str and spec.pattern and re.fullmatch(spec.pattern, word, re.I):
+            return spec
+    return None

@@ -10,11 +10,16 @@ from engines.base import GameModule, InvalidMove
 # Module paths, not imports, so that starting the bot does not load every game's tables.
 _MODULES: dict[str, str] = {
     "lgame": "engines.lgame",
+    "turing": "engines.turing",
 }
 _ALIASES: dict[str, str] = {
     "l": "lgame",
     "l-game": "lgame",
     "l_game": "lgame",
+    "tm": "turing",
+    "turing-machine": "turing",
+    "turing_machine": "turing",
+    "puzzle": "turing",
 }
 
 

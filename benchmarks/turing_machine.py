@@ -1,0 +1,90 @@
+"""How long the machine takes to solve generated puzzles, and how well it scores.
+
+For each mode and difficulty band, ``--puzzles`` puzzles (sizes 4, 5 and 6 in turn) are
+generated and solved at ``--level``; printed per group: solve time p50/p95/max (the
+candidate set's enumeration included, as a game pays for it too) and the machine's mean
+rounds and tests against each puzzle's real secret, and its mean worst case.
+
+    .venv/bin/python -m benchmarks.turing_machine --puzzles 200 --level optimal
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from typing import Any
+
+from engines.turing.generator import generate
+from engines.turing.machine import machine_score
+from engines.turing.puzzle import DIFFICULTIES, LEVELS, MODES, SIZES
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        return ordered[0]
+    return statistics.quantiles(ordered, n=100, method="inclusive")[round(share * 100) - 1]
+
+
+def run_group(mode: str, difficulty: str, puzzles: int, level: str, seed: int
+              ) -> dict[str, Any]:
+    seconds: list[float] = []
+    rounds: list[int] = []
+    tests: list[int] = []
+    worst_rounds: list[int] = []
+    worst_tests: list[int] = []
+    slowest = ("", 0.0)
+    for number in range(puzzles):
+        puzzle = generate(difficulty, SIZES[number % len(SIZES)], mode, seed + number)
+        start = time.perf_counter()
+        result = machine_score(puzzle, level)
+        elapsed = time.perf_counter() - start
+        seconds.append(elapsed)
+        if elapsed > slowest[1]:
+            slowest = (puzzle.share_code(), elapsed)
+        rounds.append(result.score[0])
+        tests.append(result.score[1])
+        worst_rounds.append(result.worst[0])
+        worst_tests.append(result.worst[1])
+    return {
+        "mode": mode, "difficulty": difficulty, "level": level, "n": puzzles,
+        "p50_s": round(percentile(seconds, 0.50), 4),
+        "p95_s": round(percentile(seconds, 0.95), 4),
+        "max_s": round(max(seconds), 4),
+        "slowest": slowest[0],
+        "mean_rounds": round(statistics.fmean(rounds), 3),
+        "mean_tests": round(statistics.fmean(tests), 3),
+        "mean_worst_rounds": round(statistics.fmean(worst_rounds), 3),
+        "mean_worst_tests": round(statistics.fmean(worst_tests), 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--puzzles", type=int, default=200)
+    parser.add_argument("--level", choices=LEVELS, default="optimal")
+    parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
+    parser.add_argument("--difficulties", nargs="+", choices=DIFFICULTIES,
+                        default=list(DIFFICULTIES))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if not args.json:
+        print(f"{'mode':<10} {'band':<9} {'n':>4} {'p50 s':>8} {'p95 s':>8} {'max s':>8} "
+              f"{'rounds':>7} {'tests':>7} {'worst r':>8} {'worst t':>8}  slowest")
+    for mode in args.modes:
+        for difficulty in args.difficulties:
+            row = run_group(mode, difficulty, args.puzzles, args.level, args.seed)
+            if args.json:
+                print(json.dumps(row), flush=True)
+            else:
+                print(f"{mode:<10} {difficulty:<9} {row['n']:>4} {row['p50_s']:>8.3f} "
+                      f"{row['p95_s']:>8.3f} {row['max_s']:>8.3f} {row['mean_rounds']:>7.2f} "
+                      f"{row['mean_tests']:>7.2f} {row['mean_worst_rounds']:>8.2f} "
+                      f"{row['mean_worst_tests']:>8.2f}  {row['slowest']}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
