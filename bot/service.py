@@ -13,7 +13,7 @@ import logging
 import random
 import re
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,9 +29,10 @@ log = logging.getLogger(__name__)
 PAYLOAD_LIMIT = 64  # Telegram's callback_data limit; Discord allows 100
 AI_TIME_BUDGET_SECONDS = 20.0
 # Kinds: "m" a step through the move menu, "h" the presser's private hand (with the menu
-# when the game hides it), "j" taking the open seat.
+# when the game hides it), "j" taking the open seat, "g" starting a lobby with the players
+# seated so far.
 _PAYLOAD_RE = re.compile(
-    r"([mhj]):(\d{1,12}):(\d{1,9}):([A-Za-z0-9-]{1,8}(?:\.[A-Za-z0-9-]{1,8}){0,5})?")
+    r"([mhjg]):(\d{1,12}):(\d{1,9}):([A-Za-z0-9-]{1,8}(?:\.[A-Za-z0-9-]{1,8}){0,5})?")
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,10 @@ class Service:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[GameRecord, GameState]] = {}
         self._channel_games: dict[tuple[str, str], int] = {}
+        # Called after a game is saved finished or abandoned, such as the daily challenge's
+        # result keeping; a failing listener is logged and never undoes the move.
+        self.finish_listeners: list[Callable[[GameRecord, GameState],
+                                             Awaitable[None]]] = []
 
     # ----------------------------------------------------------------- helpers
     def _lock(self, game_id: int) -> asyncio.Lock:
@@ -236,14 +241,32 @@ class Service:
     def hides_hands(record: GameRecord) -> bool:
         return bool(getattr(get_game(record.game), "HIDDEN_INFORMATION", False))
 
+    @staticmethod
+    def is_lobby_game(record: GameRecord) -> bool:
+        """Games for more than two take players until one of them presses Start."""
+        return get_game(record.game).State.max_players > 2
+
+    @staticmethod
+    def menu_version(record: GameRecord, state: GameState, seat: int) -> int:
+        """The version a menu button carries: the seat's own count of actions where players
+        act at once (another player's move must not outdate my menu), else the game's."""
+        own = state.seat_version(seat)
+        return record.version if own is None else own
+
+    def _choice_label(self, place: Place, record: GameRecord, choice: Choice) -> str:
+        return translate(place.language, f"{record.game}.choice.{choice.label}", choice.label)
+
     def _menu(self, place: Place, record: GameRecord, state: GameState, seat: int,
               path: tuple[str, ...]) -> tuple[list[Button], list[Button], str]:
         """Buttons, back-navigation and prompt for ``seat`` at menu ``path``."""
-        buttons = [Button(c.label, self.payload(record, (*path, c.token)))
+        version = self.menu_version(record, state, seat)
+        buttons = [Button(self._choice_label(place, record, c),
+                          self.payload(record, (*path, c.token), version=version))
                    for c in state.menu(seat, path)]
         if not path:
             return buttons, [], self._t(place, "menu.choose")
-        back = [Button(self._t(place, "menu.back"), self.payload(record, path[:-1]))]
+        back = [Button(self._t(place, "menu.back"),
+                       self.payload(record, path[:-1], version=version))]
         prompt = self._t(place, "menu.choose_step",
                          path=" · ".join(self._path_labels(state, seat, path)))
         return buttons, back, prompt
@@ -259,9 +282,17 @@ class Service:
         hand_button: Button | None = None
         prompt = ""
         if record.status == "waiting":
-            prompt = self._t(place, "game.waiting", game=get_game(record.game).TITLE)
+            title = get_game(record.game).TITLE
+            if self.is_lobby_game(record):
+                seated = [p["name"] for p in record.players if p.get("kind") == "human"]
+                prompt = self._t(place, "game.lobby", game=title, players=", ".join(seated))
+            else:
+                prompt = self._t(place, "game.waiting", game=title)
             navigation.append(Button(self._t(place, "menu.join"),
                                      self.payload(record, (), kind="j")))
+            if self.is_lobby_game(record):
+                navigation.append(Button(self._t(place, "menu.start_now"),
+                                         self.payload(record, (), kind="g")))
         elif record.status == "active":
             humans = [s for s in state.to_move() if record.players[s].get("kind") == "human"]
             if self.hides_hands(record):
@@ -302,8 +333,10 @@ class Service:
         return labels
 
     @staticmethod
-    def payload(record: GameRecord, path: tuple[str, ...], kind: str = "m") -> str:
-        payload = f"{kind}:{record.id}:{record.version}:{'.'.join(path)}"
+    def payload(record: GameRecord, path: tuple[str, ...], kind: str = "m",
+                version: int | None = None) -> str:
+        stamp = record.version if version is None else version
+        payload = f"{kind}:{record.id}:{stamp}:{'.'.join(path)}"
         if len(payload.encode()) > PAYLOAD_LIMIT:
             raise ValueError(f"button payload over {PAYLOAD_LIMIT} bytes: {payload!r}")
         return payload
@@ -363,11 +396,15 @@ class Service:
 
     # ---------------------------------------------------------------- commands
     @staticmethod
-    def _new_game_parts(user: User, game: str, opponent: Opponent,
-                       options: str) -> tuple[GameModule, dict[str, Any], dict[str, Any]]:
-        """The game module, parsed options and the other player; raises on bad input."""
+    def _new_game_parts(user: User, game: str, opponent: Opponent, options: str
+                        ) -> tuple[GameModule, dict[str, Any], dict[str, Any] | None]:
+        """The game module, parsed options and the other player (None for a solo game,
+        where "against the computer" means against the machine's score); raises on bad
+        input."""
         module = get_game(resolve_name(game))
         parsed = parse_option_text(module.OPTIONS, options)
+        if opponent.kind == "ai" and getattr(module, "SOLO", False):
+            return module, parsed, None
         if opponent.kind == "ai":
             level = opponent.level or "strong"
             module.make_agent(level, random.Random(0))  # validates the level
@@ -396,9 +433,16 @@ class Service:
             module, parsed, other = self._new_game_parts(user, game, opponent, options)
             seed = self._seed_source()
             seat = creator_seat if creator_seat in (0, 1) else random.Random(seed).randrange(2)
-            players = [human_player(user), other] if seat == 0 else [other, human_player(user)]
+            if other is None:
+                players = [human_player(user)]
+            elif seat == 0 or module.State.max_players > 2:
+                players = [human_player(user), other]
+            else:
+                players = [other, human_player(user)]
             status = "waiting" if other is OPEN_SEAT else "active"
-            state = module.new_game(parsed, 2, seed)
+            # Creating a game can be CPU work (a Turing puzzle and the machine's scores).
+            state = await asyncio.get_running_loop().run_in_executor(
+                None, module.new_game, parsed, len(players), seed)
             try:
                 record = await self.store.create_game(place.platform, place.channel,
                                                       module.NAME, parsed, seed,
@@ -411,7 +455,7 @@ class Service:
             self._cache[record.id] = (record, state)
             self._channel_games[(place.platform, place.channel)] = record.id
             reply = self._board_reply(place, record, state)
-            names = " vs ".join(self.names(record))
+            names = " vs ".join(p["name"] for p in record.players if p.get("kind") != "open")
             reply.announcements.append(self._t(place, "game.started", game=module.TITLE,
                                                players=names))
             return reply
@@ -432,10 +476,32 @@ class Service:
         seat = next(i for i, p in enumerate(record.players) if p.get("kind") == "open")
         players = [dict(p) for p in record.players]
         players[seat] = human_player(user)
-        saved = await self._save(place, record, state, players, "active",
+        status = "active"
+        if self.is_lobby_game(record) and len(players) < state.max_players:
+            players.append(dict(OPEN_SEAT))
+            status = "waiting"
+        state.resize(len(players))
+        saved = await self._save(place, record, state, players, status,
                                  MoveRecord(seat, "join", user.id))
         reply = self._changed_reply(place, saved, state, seat)
         reply.announcements.append(self._t(place, "game.joined", name=user.name))
+        return reply
+
+    async def _start_lobby_locked(self, place: Place, record: GameRecord, state: GameState,
+                                  user: User) -> Reply:
+        seat = self.seat_of(record, user)
+        if seat is None:
+            raise ServiceError(self._t(place, "error.start_players_only"), record)
+        if record.status != "waiting":
+            raise ServiceError(self._t(place, "error.already_started"), record)
+        players = [dict(p) for p in record.players if p.get("kind") != "open"]
+        state.resize(len(players))
+        saved = await self._save(place, record, state, players, "active",
+                                 MoveRecord(seat, "start", user.id))
+        reply = self._changed_reply(place, saved, state, None)
+        reply.announcements.append(self._t(place, "game.started",
+                                           game=get_game(record.game).TITLE,
+                                           players=", ".join(self.names(saved))))
         return reply
 
     async def hand(self, place: Place, user: User) -> Reply:
@@ -500,6 +566,8 @@ class Service:
                 record, state = await self._fresh(running)
                 if kind == "j":
                     return await self._join_locked(place, record, state, user)
+                if kind == "g":
+                    return await self._start_lobby_locked(place, record, state, user)
                 if kind == "h":
                     seat = self.seat_of(record, user)
                     if seat is None:
@@ -509,9 +577,13 @@ class Service:
                                                    game=get_game(record.game).TITLE), record)
                     return Reply(board=self.render_board(place, record, state),
                                  hand=self.render_hand(place, record, state, seat))
-                if version != record.version:
+                own = self.seat_of(record, user)
+                per_seat = own is not None and state.seat_version(own) is not None
+                if not per_seat and version != record.version:
                     raise ServiceError(self._t(place, "error.stale"), record)
                 seat = self._acting_seat(place, record, state, user)
+                if version != self.menu_version(record, state, seat):
+                    raise ServiceError(self._t(place, "error.stale"), record)
                 private = self.hides_hands(record)
                 if not path:
                     return self._step_reply(place, record, state, seat, path, private)
@@ -650,6 +722,11 @@ class Service:
         if saved.running:
             self._cache[record.id] = (saved, state)
         else:
+            for listener in self.finish_listeners:
+                try:
+                    await listener(saved, state)
+                except Exception:
+                    log.exception("finish listener failed for game %s", saved.id)
             # Finished games are read again only to show a final board; keeping them would
             # grow the cache with every game ever played.
             self._forget(record)

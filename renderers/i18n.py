@@ -28,6 +28,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # game lifecycle
         "game.started": "{game} started: {players}.",
         "game.waiting": "{game}: waiting for a second player. Use join to take the seat.",
+        "game.lobby": "{game}: {players} so far. Join to play; any player can start.",
         "game.joined": "{name} joined the game.",
         "game.to_move": "To move: {name} ({mark}).",
         "game.over.win": "Game over: {name} wins ({reason}).",
@@ -45,6 +46,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "ai.name": "Computer · {level}",
         "menu.back": "↩ back",
         "menu.join": "Join this game",
+        "menu.start_now": "▶ Start now",
         "menu.hand": "🂠 My hand",
         "menu.choose_privately": "{name}: open your hand to choose your move.",
         "menu.pick": "Choose… ({first}–{last})",
@@ -58,6 +60,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "error.not_a_player": "You are not playing in this game.",
         "error.not_your_turn": "It is not your turn: {name} is to move.",
         "error.game_over": "The game is over.",
+        "error.start_players_only": "Only players who joined can start the game.",
+        "error.already_started": "The game has already started.",
         "error.stale": "This board is out of date; here is the current one.",
         "error.bad_payload": "That button is not valid. Here is the current board.",
         "error.not_in_menu": "That option is not on the menu.",
@@ -126,6 +130,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "telegram.cmd.abandon": "End this chat's game without a result",
         "telegram.cmd.rules": "The rules of a game, with an example",
         "telegram.cmd.help": "What this bot does and how to play",
+        "telegram.cmd.puzzle": "A Turing Machine puzzle to solve alone",
+        "telegram.cmd.daily": "Today's Turing Machine challenge (admins: /daily 07:30 posts it)",
+        "telegram.cmd.leaderboard": "Today's daily challenge leaderboard",
+        "telegram.play.solo": "🧩 Solo against the machine",
+        "turing.choose_puzzle": "Which puzzle? You play alone, against the machine's score.",
+        "turing.choose_preset": "Which puzzle: difficulty, verifiers and mode?",
+        "daily.play": "▶ Play",
+        "discord.daily.in_dm": "Your attempt is waiting in our direct messages: {link}",
+        "discord.daily.no_dm": (
+            "I cannot send you a direct message. Allow direct messages from this server's "
+            "members (Privacy Settings), then press Play again."
+        ),
         "telegram.cmd.settings": "Language and board style for this chat",
         "telegram.play.choose_game": "Which game?",
         "telegram.play.choose_opponent": "{game}: who do you want to play?",

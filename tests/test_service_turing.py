@@ -1,0 +1,99 @@
+"""Turing Machine through the service: solo games, lobbies, private results, buttons."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.service import Opponent, Reply, Service
+from engines.turing.puzzle import Puzzle
+from tests.conftest import ALICE, BOB, CAROL, PLACE
+
+CHALLENGE_ONE = Puzzle("classic", ((4,), (9,), (11,), (14,)), ("4.1", "9.0", "11.0", "14.2"))
+OPTIONS = f"puzzle={CHALLENGE_ONE.share_code()}"
+
+
+def button(reply: Reply, label: str) -> str:
+    assert reply.hand is not None, reply.notice
+    for candidate in [*reply.hand.buttons, *reply.hand.navigation]:
+        if candidate.label == label:
+            return candidate.payload
+    raise AssertionError(f"no button {label!r} in {[b.label for b in reply.hand.buttons]}")
+
+
+async def press_path(service: Service, user: object, reply: Reply, labels: list[str]) -> Reply:
+    for label in labels:
+        reply = await service.press(PLACE, user, button(reply, label))  # type: ignore[arg-type]
+        assert reply.ok, reply.notice
+    return reply
+
+
+async def test_a_solo_game_is_played_with_buttons_and_results_stay_private(
+        service: Service) -> None:
+    started = await service.start_game(PLACE, ALICE, "turing", Opponent("ai"), OPTIONS)
+    assert started.ok and started.board is not None
+    assert started.board.hand_button is not None and not started.board.buttons
+    sheet = await service.press(PLACE, ALICE, started.board.hand_button.payload)
+    reply = await press_path(service, ALICE, sheet, ["Propose a code", "▲2", "■4", "241"])
+    assert reply.moved and reply.board is not None and "241" in reply.board.text
+    reply = await press_path(service, ALICE, reply, ["Test B"])
+    assert reply.hand is not None and "✅" not in (reply.board.text if reply.board else "")
+    assert "B=yes" in reply.hand.text or "B ✅" in reply.hand.text
+    reply = await press_path(service, ALICE, reply, ["Guess the code", "▲2", "■4", "241"])
+    assert reply.finished and reply.board is not None
+    assert "beat the machine" in reply.board.text.lower() or "par" in reply.board.text.lower()
+
+
+async def test_typed_moves_and_bad_input_get_clear_answers(service: Service) -> None:
+    await service.start_game(PLACE, ALICE, "turing", Opponent("ai"), OPTIONS)
+    for text, expected in [("propose 260", "three digits from 1 to 5"),
+                           ("test A", "proposal"), ("test Q", "no verifier 'Q'")]:
+        reply = await service.move(PLACE, ALICE, text)
+        assert not reply.ok and reply.notice is not None and expected in reply.notice, text
+    assert (await service.move(PLACE, ALICE, "propose 241")).ok
+    for letter in "ABC":
+        assert (await service.move(PLACE, ALICE, f"test {letter}")).ok
+    fourth = await service.move(PLACE, ALICE, "test D")
+    assert not fourth.ok and fourth.notice is not None and "all 3 tests" in fourth.notice
+    stranger = await service.move(PLACE, BOB, "test D")
+    assert not stranger.ok and stranger.notice is not None and "not playing" in stranger.notice
+
+
+async def test_a_lobby_fills_up_and_starts_when_a_player_says_so(service: Service) -> None:
+    started = await service.start_game(PLACE, ALICE, "turing", Opponent("open"), OPTIONS)
+    assert started.board is not None
+    labels = [b.label for b in started.board.navigation]
+    join, start = started.board.navigation[0].payload, started.board.navigation[1].payload
+    assert len(labels) == 2
+    refused = await service.press(PLACE, BOB, start)
+    assert not refused.ok and refused.notice is not None and "joined" in refused.notice
+    assert (await service.press(PLACE, BOB, join)).ok
+    joined = await service.join(PLACE, CAROL)
+    assert joined.ok and joined.board is not None and "Carol" in joined.board.prompt
+    begun = await service.press(PLACE, BOB, joined.board.navigation[1].payload)
+    assert begun.ok and begun.board is not None
+    assert [p["name"] for p in begun.board.to_move] == ["Alice", "Bob", "Carol"]
+
+
+async def test_another_players_move_does_not_outdate_my_buttons(service: Service) -> None:
+    started = await service.start_game(PLACE, ALICE, "turing", Opponent("user", user=BOB),
+                                       OPTIONS)
+    assert started.board is not None and started.board.hand_button is not None
+    hand_payload = started.board.hand_button.payload
+    alice = await service.press(PLACE, ALICE, hand_payload)
+    bob = await service.press(PLACE, BOB, hand_payload)
+    bob = await press_path(service, BOB, bob, ["Propose a code", "▲1", "■1", "111"])
+    alice = await press_path(service, ALICE, alice, ["Propose a code", "▲2", "■4", "241"])
+    old_test_a = button(alice, "Test A")
+    alice = await press_path(service, ALICE, alice, ["Test A"])
+    again = await service.press(PLACE, ALICE, old_test_a)
+    assert not again.ok and again.notice is not None and "out of date" in again.notice
+    assert bob.hand is not None and "A=" not in bob.hand.text and "A ✅" not in bob.hand.text
+
+
+async def test_two_clicks_at_once_apply_one_test(service: Service) -> None:
+    await service.start_game(PLACE, ALICE, "turing", Opponent("ai"), OPTIONS)
+    proposed = await service.move(PLACE, ALICE, "propose 241")
+    hand = (await service.hand(PLACE, ALICE))
+    payload = button(hand, "Test A")
+    results = await asyncio.gather(*(service.press(PLACE, ALICE, payload) for _ in range(10)))
+    assert proposed.ok and sum(1 for r in results if r.ok and r.moved) == 1
