@@ -69,6 +69,33 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (platform, channel, key)
     );
     """,
+    # 2: the daily Turing Machine challenge: where it is posted, and who played it.
+    """
+    CREATE TABLE daily_schedules (
+        platform    TEXT NOT NULL,
+        channel     TEXT NOT NULL,
+        server      TEXT NOT NULL,
+        post_time   TEXT NOT NULL,
+        language    TEXT NOT NULL,
+        last_posted TEXT,
+        PRIMARY KEY (platform, channel)
+    );
+    CREATE TABLE daily_attempts (
+        day          TEXT    NOT NULL,
+        platform     TEXT    NOT NULL,
+        user_id      TEXT    NOT NULL,
+        name         TEXT    NOT NULL,
+        server       TEXT    NOT NULL,
+        game_id      INTEGER,
+        status       TEXT    NOT NULL CHECK (status IN ('playing', 'solved', 'failed')),
+        rounds       INTEGER,
+        tests        INTEGER,
+        beat_machine INTEGER,
+        finished_at  TEXT,
+        PRIMARY KEY (day, platform, user_id)
+    );
+    CREATE INDEX daily_attempts_by_server ON daily_attempts (day, server);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 RUNNING = ("waiting", "active")
@@ -159,6 +186,35 @@ class Store(Protocol):
 
     async def set_setting(self, platform: str, channel: str, key: str, value: str) -> None: ...
 
+    async def set_daily_schedule(self, schedule: DailySchedule) -> None: ...
+
+    async def remove_daily_schedule(self, platform: str, channel: str) -> bool: ...
+
+    async def daily_schedules(self, platform: str | None = None) -> list[DailySchedule]: ...
+
+    async def claim_daily_post(self, platform: str, channel: str, day: str) -> bool: ...
+
+    async def release_daily_post(self, platform: str, channel: str, day: str,
+                                 previous: str | None) -> None: ...
+
+    async def start_daily_attempt(self, attempt: DailyAttempt) -> bool: ...
+
+    async def set_daily_attempt_game(self, day: str, platform: str, user_id: str,
+                                     game_id: int | None) -> None: ...
+
+    async def forget_daily_attempt(self, day: str, platform: str, user_id: str) -> None: ...
+
+    async def finish_daily_attempt(self, game_id: int, solved: bool, rounds: int, tests: int,
+                                   beat_machine: bool) -> None: ...
+
+    async def daily_attempt(self, day: str, platform: str, user_id: str
+                            ) -> DailyAttempt | None: ...
+
+    async def daily_attempts(self, day: str, server: str | None = None
+                             ) -> list[DailyAttempt]: ...
+
+    async def solved_days(self, platform: str, user_id: str, since: str) -> list[str]: ...
+
     async def close(self) -> None: ...
 
 
@@ -172,6 +228,35 @@ def _record(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
     return GameRecord(int(game_id), platform, channel, game, json.loads(options), int(seed),
                       json.loads(state), int(version), json.loads(players), status,
                       json.loads(board_ref) if board_ref else None, created_at, updated_at)
+
+
+@dataclass
+class DailySchedule:
+    """A channel that gets the daily challenge post at ``post_time`` (HH:MM, UTC)."""
+
+    platform: str
+    channel: str
+    server: str
+    post_time: str
+    language: str
+    last_posted: str | None = None
+
+
+@dataclass
+class DailyAttempt:
+    """One user's try at one day's challenge; ``server`` is where they pressed Play."""
+
+    day: str
+    platform: str
+    user_id: str
+    name: str
+    server: str
+    game_id: int | None
+    status: str
+    rounds: int | None = None
+    tests: int | None = None
+    beat_machine: bool = False
+    finished_at: str | None = None
 
 
 def _dumps(value: Any) -> str:
@@ -307,6 +392,105 @@ class SQLiteStore:
             "INSERT INTO channel_settings (platform, channel, key, value) VALUES (?,?,?,?) "
             "ON CONFLICT (platform, channel, key) DO UPDATE SET value=excluded.value",
             (platform, channel, key, value))
+
+    # ------------------------------------------------------------ daily challenge
+    async def set_daily_schedule(self, schedule: DailySchedule) -> None:
+        await self._db.execute(
+            "INSERT INTO daily_schedules (platform, channel, server, post_time, language, "
+            "last_posted) VALUES (?,?,?,?,?,?) ON CONFLICT (platform, channel) DO UPDATE SET "
+            "server=excluded.server, post_time=excluded.post_time, "
+            "language=excluded.language",
+            (schedule.platform, schedule.channel, schedule.server, schedule.post_time,
+             schedule.language, schedule.last_posted))
+
+    async def remove_daily_schedule(self, platform: str, channel: str) -> bool:
+        cursor = await self._db.execute(
+            "DELETE FROM daily_schedules WHERE platform=? AND channel=?", (platform, channel))
+        return cursor.rowcount == 1
+
+    async def daily_schedules(self, platform: str | None = None) -> list[DailySchedule]:
+        query = ("SELECT platform, channel, server, post_time, language, last_posted "
+                 "FROM daily_schedules")
+        params: tuple[str, ...] = ()
+        if platform is not None:
+            query += " WHERE platform=?"
+            params = (platform,)
+        async with self._db.execute(query + " ORDER BY platform, channel", params) as cursor:
+            return [DailySchedule(*row) for row in await cursor.fetchall()]
+
+    async def claim_daily_post(self, platform: str, channel: str, day: str) -> bool:
+        """Mark ``day`` posted in the channel; False when it already was. One guarded
+        statement, so two processes or a restart can never post the same day twice."""
+        cursor = await self._db.execute(
+            "UPDATE daily_schedules SET last_posted=? WHERE platform=? AND channel=? "
+            "AND (last_posted IS NULL OR last_posted < ?)", (day, platform, channel, day))
+        return cursor.rowcount == 1
+
+    async def release_daily_post(self, platform: str, channel: str, day: str,
+                                 previous: str | None) -> None:
+        """Undo a claim whose post failed, so that the next attempt posts it."""
+        await self._db.execute(
+            "UPDATE daily_schedules SET last_posted=? WHERE platform=? AND channel=? "
+            "AND last_posted=?", (previous, platform, channel, day))
+
+    async def start_daily_attempt(self, attempt: DailyAttempt) -> bool:
+        """Record the attempt; False when this user already has one for that day."""
+        try:
+            await self._db.execute(
+                "INSERT INTO daily_attempts (day, platform, user_id, name, server, game_id, "
+                "status) VALUES (?,?,?,?,?,?,?)",
+                (attempt.day, attempt.platform, attempt.user_id, attempt.name, attempt.server,
+                 attempt.game_id, attempt.status))
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    async def set_daily_attempt_game(self, day: str, platform: str, user_id: str,
+                                     game_id: int | None) -> None:
+        await self._db.execute(
+            "UPDATE daily_attempts SET game_id=? WHERE day=? AND platform=? AND user_id=?",
+            (game_id, day, platform, user_id))
+
+    async def forget_daily_attempt(self, day: str, platform: str, user_id: str) -> None:
+        """Drop an attempt whose game could not start, so the user may try again."""
+        await self._db.execute(
+            "DELETE FROM daily_attempts WHERE day=? AND platform=? AND user_id=? "
+            "AND status='playing' AND game_id IS NULL", (day, platform, user_id))
+
+    async def finish_daily_attempt(self, game_id: int, solved: bool, rounds: int, tests: int,
+                                   beat_machine: bool) -> None:
+        await self._db.execute(
+            "UPDATE daily_attempts SET status=?, rounds=?, tests=?, beat_machine=?, "
+            "finished_at=? WHERE game_id=? AND status='playing'",
+            ("solved" if solved else "failed", rounds, tests, int(beat_machine), now(),
+             game_id))
+
+    async def daily_attempt(self, day: str, platform: str, user_id: str
+                            ) -> DailyAttempt | None:
+        rows = await self._attempts("day=? AND platform=? AND user_id=?",
+                                    (day, platform, user_id))
+        return rows[0] if rows else None
+
+    async def daily_attempts(self, day: str, server: str | None = None
+                             ) -> list[DailyAttempt]:
+        if server is None:
+            return await self._attempts("day=?", (day,))
+        return await self._attempts("day=? AND server=?", (day, server))
+
+    async def solved_days(self, platform: str, user_id: str, since: str) -> list[str]:
+        async with self._db.execute(
+                "SELECT day FROM daily_attempts WHERE platform=? AND user_id=? AND "
+                "status='solved' AND day>=? ORDER BY day", (platform, user_id, since)) as cursor:
+            return [str(row[0]) for row in await cursor.fetchall()]
+
+    async def _attempts(self, where: str, params: tuple[Any, ...]) -> list[DailyAttempt]:
+        async with self._db.execute(
+                "SELECT day, platform, user_id, name, server, game_id, status, rounds, tests, "
+                f"beat_machine, finished_at FROM daily_attempts WHERE {where}",
+                params) as cursor:
+            return [DailyAttempt(*row[:7], rounds=row[7], tests=row[8],
+                                 beat_machine=bool(row[9]), finished_at=row[10])
+                    for row in await cursor.fetchall()]
 
     async def integrity_ok(self) -> bool:
         async with self._db.execute("PRAGMA integrity_check") as cursor:

@@ -15,6 +15,7 @@ from telegram.ext import BaseRateLimiter
 
 from bot.adapters.telegram import TelegramBot
 from bot.config import Settings
+from bot.daily import Clock, utc_now
 from bot.service import Service
 from bot.store import SQLiteStore
 from tests.telegram_fake import TOKEN, FakeTelegram, Person, Sent, group_chat
@@ -49,12 +50,13 @@ class World:
     store: SQLiteStore
     database: Path
     settings: Settings
+    clock: Clock = utc_now
 
     def new_bot(self, settings: Settings | None = None) -> TelegramBot:
         seeds = itertools.count(100)
         return TelegramBot(Service(self.store, seed_source=lambda: next(seeds)),
                            settings or self.settings, rate_limiter=NoRateLimits(),
-                           polling_timeout=1)
+                           polling_timeout=1, clock=self.clock)
 
     async def settle(self) -> None:
         """Wait until the bot has taken every update, handled it, and finished the
@@ -109,14 +111,15 @@ class World:
 
 
 @asynccontextmanager
-async def telegram_world(tmp_path: Path, **options: Any) -> AsyncIterator[World]:
+async def telegram_world(tmp_path: Path, clock: Clock = utc_now,
+                         **options: Any) -> AsyncIterator[World]:
     fake = FakeTelegram()
     url = await fake.start()
     database = tmp_path / "telegram.sqlite3"
     store = await SQLiteStore.open(database)
     settings = Settings(database_path=str(database), telegram_token=TOKEN,
                         telegram_base_url=url, **options)
-    world = World(fake, None, store, database, settings)  # type: ignore[arg-type]
+    world = World(fake, None, store, database, settings, clock)  # type: ignore[arg-type]
     world.bot = world.new_bot()
     await world.bot.start()
     try:

@@ -145,3 +145,14 @@ class BoardVersions:
         lock = self._locks.get(game_id)
         if lock is not None and not lock.locked():
             del self._locks[game_id]
+
+
+# Turing Machine puzzles offered as buttons, as (label, options); typed options give the rest.
+PUZZLE_PRESETS: tuple[tuple[str, str], ...] = (
+    ("Easy · 4", "easy verifiers=4"),
+    ("Standard · 5", "standard verifiers=5"),
+    ("Hard · 6", "hard verifiers=6"),
+    ("Learner (assist)", "easy verifiers=4 assist"),
+    ("Extreme · 4", "standard verifiers=4 extreme"),
+    ("Nightmare · 4", "easy verifiers=4 nightmare"),
+)

@@ -16,6 +16,7 @@ through the same board, hand and menu handling.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import hashlib
 import json
 import logging
@@ -34,9 +35,11 @@ from bot.adapters.common import (
     thinking_line,
 )
 from bot.adapters.discord.layout import (
+    BUTTON_PREFIX,
     BoardButton,
     BoardSelect,
     Layout,
+    MenuButton,
     board_layout,
     build_view,
     fit_content,
@@ -45,7 +48,9 @@ from bot.adapters.discord.layout import (
 )
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.config import Settings
+from bot.daily import DailyChallenge
 from bot.service import Board, Opponent, Place, Reply, Service, User, ai_player
+from bot.store import DailySchedule
 from engines.registry import get_game
 from renderers.i18n import normalise_language, translate
 
@@ -59,6 +64,9 @@ NO_MENTIONS = discord.AllowedMentions.none()
 def guild_key(guild_id: int) -> str:
     return f"guild:{guild_id}"
 
+
+# A daily post's Play button: ``daily:<server id>``, handled here, not by the service.
+DAILY_PAYLOAD = "daily:"
 
 # The bot never joins voice, so discord.py's warnings about missing voice libraries are
 # noise in every operator's log.
@@ -82,6 +90,8 @@ class LogicBot(BackgroundWork, discord.Client):
         self._resumed = False
         self._guild_settings: dict[tuple[int, str], str | None] = {}
         self.synced_scopes: list[str] = []
+        self.daily = DailyChallenge(service)
+        self._daily_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start-up
     async def setup_hook(self) -> None:
@@ -118,6 +128,7 @@ class LogicBot(BackgroundWork, discord.Client):
         if self._resumed:
             return
         self._resumed = True
+        self._daily_task = asyncio.create_task(self.run_daily_schedule())
         for record in await self.service.pending_ai_places():
             if record.platform != PLATFORM:
                 continue
@@ -450,6 +461,9 @@ class LogicBot(BackgroundWork, discord.Client):
     async def _component(self, interaction: discord.Interaction, payload: str) -> None:
         place = await self.place_for(interaction)
         user = self.actor(interaction)
+        if payload.startswith(DAILY_PAYLOAD):
+            await self.play_daily(interaction, place, user, payload[len(DAILY_PAYLOAD):])
+            return
         source = interaction.message
         reply = await self.within_deadline(interaction,
                                            self.service.press(place, user, payload),
@@ -548,6 +562,61 @@ class LogicBot(BackgroundWork, discord.Client):
             await self.notify(interaction, self.t(place, "error.foreign_button"))
         except discord.HTTPException:
             log.info("could not answer a foreign component %r", custom_id[:100])
+
+    # ---------------------------------------------------------- daily challenge
+    async def run_daily_schedule(self) -> None:
+        """Post due daily challenges, checking just after every minute."""
+        while True:
+            try:
+                await self.post_daily_due()
+            except Exception:
+                log.exception("daily schedule check failed")
+            await asyncio.sleep(60.5 - self.daily.clock().second)
+
+    async def post_daily_due(self) -> int:
+        return await self.daily.post_due(PLATFORM, self.post_daily)
+
+    def daily_layout(self, text: str, server: str, language: str) -> Layout:
+        play = MenuButton(translate(language, "daily.play"),
+                          BUTTON_PREFIX + DAILY_PAYLOAD + server, 0, primary=True)
+        return Layout(fit_content([text]), [play], [], False)
+
+    async def post_daily(self, schedule: DailySchedule, day: str) -> bool:
+        text = await self.daily.post_for(schedule, dt.date.fromisoformat(day))
+        layout = self.daily_layout(text, schedule.server, schedule.language)
+        channel = self.get_partial_messageable(int(schedule.channel))
+        try:
+            await channel.send(layout.content, view=build_view(layout),
+                               allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.warning("daily post to %s refused: %s", schedule.channel, error)
+            return False
+        return True
+
+    async def play_daily(self, interaction: discord.Interaction, place: Place, user: User,
+                         server: str) -> None:
+        """The Play button of a daily post: the attempt opens in the player's DMs."""
+        try:
+            dm = await interaction.user.create_dm()
+        except discord.HTTPException:
+            await self.notify(interaction, self.t(place, "discord.daily.no_dm"))
+            return
+        private = Place(PLATFORM, str(dm.id), place.language, place.emoji)
+        reply = await self.within_deadline(
+            interaction, self.daily.start_attempt(private, user, server), component=False)
+        if not reply.ok or reply.board is None:
+            await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
+            return
+        layout = self.board_for(private, reply.board, False, reply.announcements)
+        try:
+            message = await dm.send(layout.content, view=build_view(layout),
+                                    allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:
+            await self.notify(interaction, self.t(place, "discord.daily.no_dm"))
+            return
+        await self.remember_board(private, reply.board.game_id, message, reply.board.version)
+        await self.notify(interaction, self.t(place, "discord.daily.in_dm",
+                                              link=message.jump_url))
 
     # -------------------------------------------------------------------- errors
     async def apologise(self, interaction: discord.Interaction) -> None:

@@ -50,7 +50,9 @@ async def complete_level(interaction: discord.Interaction,
     names = game_names() if game is None else [game]
     levels: list[str] = []
     for name in names:
-        levels += [level for level in get_game(name).LEVELS if level not in levels]
+        module = get_game(name)
+        offered = ("solo",) if getattr(module, "SOLO", False) else module.LEVELS
+        levels += [level for level in offered if level not in levels]
     return [app_commands.Choice(name=level, value=level) for level in levels
             if current.lower() in level][:AUTOCOMPLETE_LIMIT]
 
@@ -231,6 +233,68 @@ def register_commands(bot: LogicBot) -> None:
     async def help_command(interaction: discord.Interaction) -> None:
         place = await bot.place_for(interaction)
         await bot.notify(interaction, service.help_text(place, "discord.help.commands"))
+
+    @tree.command(name=text("puzzle", "cmd.puzzle.name"),
+                  description=text("A Turing Machine puzzle to solve alone, against the "
+                                   "machine's score", "cmd.puzzle.description"))
+    @app_commands.describe(
+        difficulty=text("easy, standard or hard", "cmd.puzzle.difficulty"),
+        verifiers=text("How many verifiers", "cmd.puzzle.verifiers"),
+        mode=text("classic, extreme or nightmare", "cmd.puzzle.mode"),
+        assist=text("Show which criteria are still possible (for learning)",
+                    "cmd.puzzle.assist"),
+        code=text("A puzzle code to replay, such as TM-C4E-23NNR2QV", "cmd.puzzle.code"))
+    @app_commands.choices(
+        difficulty=[app_commands.Choice(name=d, value=d) for d in ("easy", "standard", "hard")],
+        verifiers=[app_commands.Choice(name=str(n), value=n) for n in (4, 5, 6)],
+        mode=[app_commands.Choice(name=m, value=m) for m in ("classic", "extreme", "nightmare")])
+    async def puzzle(interaction: discord.Interaction, difficulty: str = "standard",
+                     verifiers: int = 4, mode: str = "classic", assist: bool = False,
+                     code: str | None = None) -> None:
+        place = await bot.place_for(interaction)
+        options = f"{difficulty} verifiers={verifiers} {mode}" + (" assist" if assist else "")
+        if code:
+            options += f" puzzle={code.strip()[:60]}"
+        reply = await bot.within_deadline(
+            interaction, service.start_game(place, bot.actor(interaction), "turing",
+                                            Opponent("ai"), options), component=False)
+        if not reply.ok or reply.board is None:
+            await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
+            return
+        await bot.post_board(interaction, place, reply, reply.announcements)
+
+    @tree.command(name=text("daily", "cmd.daily.name"),
+                  description=text("Today's Turing Machine challenge; managers can post it "
+                                   "here every day", "cmd.daily.description"))
+    @app_commands.describe(schedule=text("HH:MM (UTC) to post it here daily, or off "
+                                         "(server managers)", "cmd.daily.schedule"))
+    async def daily(interaction: discord.Interaction, schedule: str | None = None) -> None:
+        place = await bot.place_for(interaction)
+        server = str(interaction.guild_id or 0)
+        if schedule:
+            if interaction.guild_id is None or not interaction.permissions.manage_guild:
+                await bot.notify(interaction, bot.t(place, "discord.settings_only_managers"))
+                return
+            answer = (await bot.daily.unschedule(place) if schedule.strip().lower() == "off"
+                      else await bot.daily.schedule(place, server, schedule))
+            await bot.notify(interaction, answer)
+            return
+        text_now = bot.daily.post_text(place.language, bot.daily.today())
+        await bot.send(interaction, bot.daily_layout(text_now, server, place.language),
+                       ephemeral=False)
+
+    @tree.command(name=text("leaderboard", "cmd.leaderboard.name"),
+                  description=text("Today's daily challenge results: this server and everyone",
+                                   "cmd.leaderboard.description"))
+    async def leaderboard(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        day = bot.daily.today()
+        parts = []
+        if interaction.guild_id is not None:
+            parts.append(await bot.daily.leaderboard_text(place.language, day,
+                                                          str(interaction.guild_id)))
+        parts.append(await bot.daily.leaderboard_text(place.language, day, None))
+        await bot.notify(interaction, "\n\n".join(parts))
 
     settings = app_commands.Group(
         name=text("logic-settings", "cmd.settings.name"),

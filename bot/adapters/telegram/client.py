@@ -17,6 +17,8 @@ same board, hand and menu handling.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import datetime as dt
 import hashlib
 import json
 import logging
@@ -67,7 +69,9 @@ from bot.adapters.telegram.layout import (
     text_message,
 )
 from bot.config import Settings
+from bot.daily import Clock, DailyChallenge, utc_now
 from bot.service import Board, Hand, Place, Reply, Service, User
+from bot.store import DailySchedule
 from renderers.i18n import lookup, normalise_language, supported_languages, translate
 
 log = logging.getLogger(__name__)
@@ -76,8 +80,11 @@ PLATFORM = "telegram"
 HAND_LINK_PREFIX = "hand-"
 
 # Commands shown in Telegram's menu, in order; settings only where it can be used.
-COMMANDS = ("play", "join", "board", "move", "hand", "resign", "abandon", "rules", "help")
+COMMANDS = ("play", "puzzle", "daily", "leaderboard", "join", "board", "move", "hand", "resign",
+            "abandon", "rules", "help")
 ADMIN_COMMANDS = (*COMMANDS, "settings")
+# /start payloads may hold only letters, digits, _ and -: a group id's minus becomes "m".
+DAILY_LINK_PREFIX = "daily-"
 
 
 class ClickFriendlyRateLimiter(AIORateLimiter):
@@ -134,8 +141,10 @@ def topic_of(message: TgMessage) -> int | None:
 class TelegramBot(BackgroundWork):
     def __init__(self, service: Service, settings: Settings, *,
                  rate_limiter: BaseRateLimiter[Any] | None = None,
-                 polling_timeout: int = 10) -> None:
+                 polling_timeout: int = 10, clock: Clock = utc_now) -> None:
         self.service = service
+        self.daily = DailyChallenge(service, clock)
+        self._daily_task: asyncio.Task[None] | None = None
         self.settings = settings
         self.polling_timeout = polling_timeout
         base_url, base_file_url = api_base_url(settings.telegram_base_url)
@@ -203,8 +212,13 @@ class TelegramBot(BackgroundWork):
             await updater.start_polling(poll_interval=0.0, timeout=self.polling_timeout,
                                         allowed_updates=allowed)
         await self.resume_ai()
+        self._daily_task = asyncio.create_task(self.run_daily_schedule())
 
     async def stop(self) -> None:
+        if self._daily_task is not None:
+            self._daily_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._daily_task
         updater = self.application.updater
         if updater is not None and updater.running:
             await updater.stop()
@@ -260,6 +274,36 @@ class TelegramBot(BackgroundWork):
                 self.spawn(self.run_ai(self.place_of_ref(record.channel, record.board_ref)))
 
     # ---------------------------------------------------------------- who/where
+    # ---------------------------------------------------------- daily challenge
+    async def run_daily_schedule(self) -> None:
+        """Post due daily challenges, checking just after every minute."""
+        while True:
+            try:
+                await self.post_daily_due()
+            except Exception:
+                log.exception("daily schedule check failed")
+            await asyncio.sleep(60.5 - self.daily.clock().second)
+
+    async def post_daily_due(self) -> int:
+        return await self.daily.post_due(PLATFORM, self.post_daily)
+
+    def daily_link(self, server: str) -> str:
+        return f"https://t.me/{self.username}?start={DAILY_LINK_PREFIX}{server.replace('-', 'm')}"
+
+    def daily_message(self, text: str, server: str, language: str) -> Message:
+        play = Key(translate(language, "daily.play", "▶ Play"), url=self.daily_link(server))
+        return text_message(text, ((play,),))
+
+    async def post_daily(self, schedule: DailySchedule, day: str) -> bool:
+        text = await self.daily.post_for(schedule, dt.date.fromisoformat(day))
+        try:
+            await self.send(schedule.channel, self.daily_message(text, schedule.server,
+                                                                 schedule.language))
+        except TelegramError as error:
+            log.warning("daily post to %s refused: %s", schedule.channel, error)
+            return False
+        return True
+
     async def chat_setting(self, chat_id: int, key: str) -> str | None:
         """A chat setting, from memory after the first read: only /settings changes them."""
         cache_key = (chat_id, key)

@@ -19,7 +19,8 @@ from telegram import CallbackQuery, Update
 from telegram import Message as TgMessage
 from telegram.ext import ContextTypes
 
-from bot.adapters.telegram.client import HAND_LINK_PREFIX, PLATFORM, is_private
+from bot.adapters.common import PUZZLE_PRESETS
+from bot.adapters.telegram.client import DAILY_LINK_PREFIX, HAND_LINK_PREFIX, PLATFORM, is_private
 from bot.adapters.telegram.layout import Key, Message, hand_message, text_message
 from bot.service import Opponent, Place, Reply, User
 from engines.base import GameError
@@ -33,6 +34,7 @@ Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
 FIRST_SEATS = {"me": 0, "opponent": 1, "random": None}
 AI_WORDS = {"ai", "bot", "computer", "cpu"}
 BOARD_STYLES = ("emoji", "text")
+_DAILY_LINK_RE = re.compile(re.escape(DAILY_LINK_PREFIX) + r"(m?\d{1,20})")
 _HAND_LINK_RE = re.compile(re.escape(HAND_LINK_PREFIX) + r"(\d{1,12})")
 
 
@@ -46,7 +48,9 @@ class Commands:
         self.service = client.service
 
     def handlers(self) -> dict[str, Handler]:
-        return {"start": self.start, "help": self.help, "play": self.play, "join": self.join,
+        return {"start": self.start, "help": self.help, "play": self.play,
+                "puzzle": self.puzzle, "daily": self.daily, "leaderboard": self.leaderboard,
+                "join": self.join,
                 "board": self.board, "move": self.move, "hand": self.hand,
                 "resign": self.resign, "abandon": self.abandon, "rules": self.rules,
                 "settings": self.settings}
@@ -80,6 +84,10 @@ class Commands:
         match = _HAND_LINK_RE.fullmatch(context.args[0]) if context.args else None
         if match is not None and is_private(place.channel):
             await self.hand_from_link(message, place, user, int(match.group(1)))
+            return
+        daily = _DAILY_LINK_RE.fullmatch(context.args[0]) if context.args else None
+        if daily is not None and is_private(place.channel):
+            await self.start_daily(message, place, user, daily.group(1).replace("m", "-"))
             return
         await self.client.reply_text(message, place, "\n\n".join([
             self.t(place, "telegram.welcome"),
@@ -147,6 +155,74 @@ class Commands:
         await self.start_game(message, place, user, game, rival, " ".join(options),
                               FIRST_SEATS[first])
 
+    async def puzzle(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A solo Turing Machine puzzle here: ``/puzzle hard 6 extreme``, or a puzzle code."""
+        message, place, user = await self._context(update)
+        if await self.anonymous(message, place):
+            return
+        words = list(context.args or [])
+        if not words:
+            await self.client.send(place.channel, self.puzzle_picker(place, user),
+                                   reply_to=message.message_id)
+            return
+        options = " ".join(f"verifiers={w}" if w.isdigit() and len(w) == 1 else w
+                           for w in words)
+        await self.start_game(message, place, user, "turing", Opponent("ai"), options, 0)
+
+    def puzzle_picker(self, place: Place, user: User) -> Message:
+        keys = [Key(translate(place.language, f"turing.preset.{index}", label),
+                    f"p:{user.id}:turing:ai-solo:{index}")
+                for index, (label, _) in enumerate(PUZZLE_PRESETS)]
+        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
+        return text_message(self.t(place, "turing.choose_puzzle"), rows_of(keys, 3))
+
+    # ------------------------------------------------------------------- /daily
+    async def daily(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Groups: ``/daily`` posts today's challenge, ``/daily 07:30`` (admins) posts it
+        every day, ``/daily off`` stops. Private chats: ``/daily`` plays today's."""
+        message, place, user = await self._context(update)
+        words = [w.lower() for w in context.args or []]
+        if is_private(place.channel):
+            await self.start_daily(message, place, user, "")
+            return
+        if words:
+            person = update.effective_user
+            assert person is not None
+            if not await self.client.is_admin(message.chat, person, message.sender_chat):
+                await self.client.reply_text(message, place, self.t(
+                    place, "telegram.settings.admins_only"))
+                return
+            answer = (await self.client.daily.unschedule(place) if words[0] == "off"
+                      else await self.client.daily.schedule(place, str(message.chat.id),
+                                                            words[0]))
+            await self.client.reply_text(message, place, answer)
+            return
+        day = self.client.daily.today()
+        text = self.client.daily.post_text(place.language, day)
+        await self.client.send(place.channel, self.client.daily_message(
+            text, str(message.chat.id), place.language), reply_to=message.message_id)
+
+    async def start_daily(self, message: TgMessage, place: Place, user: User,
+                          server: str) -> None:
+        reply = await self.client.daily.start_attempt(place, user, server)
+        if not reply.ok or reply.board is None:
+            await self.client.reply_text(message, place,
+                                         reply.notice or self.t(place, "error.internal"))
+            return
+        await self.client.post_board(place, reply, reply.announcements,
+                                     reply_to=message.message_id, new_game=True)
+
+    async def leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, place, _ = await self._context(update)
+        daily = self.client.daily
+        day = daily.today()
+        parts = []
+        if not is_private(place.channel):
+            parts.append(await daily.leaderboard_text(place.language, day,
+                                                      str(message.chat.id)))
+        parts.append(await daily.leaderboard_text(place.language, day, None))
+        await self.client.reply_text(message, place, "\n\n".join(parts))
+
     def invited(self, message: TgMessage) -> Opponent | None:
         """The opponent named by replying to their message: the bot itself means the
         computer; other bots cannot play."""
@@ -178,13 +254,23 @@ class Commands:
 
     def opponent_picker(self, place: Place, user: User, game: str) -> Message:
         module = get_game(game)
-        keys = [Key(self.t(place, "telegram.play.vs_ai", level=level),
-                    f"p:{user.id}:{game}:ai-{level}") for level in module.LEVELS]
+        if getattr(module, "SOLO", False):
+            keys = [Key(self.t(place, "telegram.play.solo"), f"p:{user.id}:{game}:ai-solo")]
+        else:
+            keys = [Key(self.t(place, "telegram.play.vs_ai", level=level),
+                        f"p:{user.id}:{game}:ai-{level}") for level in module.LEVELS]
         if not is_private(place.channel):
             keys.append(Key(self.t(place, "telegram.play.open"), f"p:{user.id}:{game}:open"))
         keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
         return text_message(self.t(place, "telegram.play.choose_opponent", game=module.TITLE),
                             rows_of(keys, 2))
+
+    def preset_picker(self, place: Place, user: User, opponent: str) -> Message:
+        keys = [Key(translate(place.language, f"turing.preset.{index}", label),
+                    f"p:{user.id}:turing:{opponent}:{index}")
+                for index, (label, _) in enumerate(PUZZLE_PRESETS)]
+        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
+        return text_message(self.t(place, "turing.choose_preset"), rows_of(keys, 3))
 
     async def setup_pressed(self, query: CallbackQuery, source: TgMessage,
                             parts: list[str]) -> None:
@@ -217,8 +303,19 @@ class Commands:
         else:
             await self.foreign(query, place)
             return
+        options = ""
+        if game == "turing" and len(choice) == 2:
+            await self.client.edit(source.chat.id, source.message_id,
+                                   self.preset_picker(place, user, opponent))
+            return
+        if game == "turing":
+            try:
+                options = PUZZLE_PRESETS[int(choice[2])][1]
+            except (ValueError, IndexError):
+                await self.foreign(query, place)
+                return
         await self.client.answer(query)  # the message becoming the board is the answer
-        reply = await self.service.start_game(place, user, game, rival)
+        reply = await self.service.start_game(place, user, game, rival, options)
         if not reply.ok or reply.board is None:
             await self.client.edit(source.chat.id, source.message_id,
                                    text_message(reply.notice or self.t(place, "error.internal")))

@@ -1,0 +1,254 @@
+"""The daily Turing Machine challenge: schedules, private attempts, leaderboards, streaks.
+
+Platform-neutral like the service. The puzzle of a day comes from the engine
+(``engines.turing.daily``), so every server and chat gets the same one. A channel's
+schedule lives in SQLite with the last day posted, and claiming a day is one guarded
+``UPDATE``: a restart, or a second process, can neither double a post nor skip one (a day
+whose time passed while the bot was down is posted as soon as it is back).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.service import Opponent, Place, Reply, Service, User
+from bot.store import DailyAttempt, DailySchedule, GameRecord, Store
+from engines.base import GameState
+from engines.turing.daily import daily_settings
+from renderers.i18n import translate
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], dt.datetime]
+_TIME_RE = re.compile(r"([01]?\d|2[0-3])[:.h]([0-5]\d)")
+LEADERBOARD_SIZE = 10
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def parse_post_time(text: str) -> str | None:
+    """``HH:MM`` (also ``8:05``, ``08.05``, ``8h05``) as ``HH:MM``, or None."""
+    match = _TIME_RE.fullmatch(text.strip())
+    if match is None:
+        return None
+    return f"{int(match.group(1)):02d}:{match.group(2)}"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a leaderboard."""
+
+    name: str
+    solved: bool
+    rounds: int | None
+    tests: int | None
+    beat_machine: bool
+    streak: int
+
+
+def _rank_key(attempt: DailyAttempt) -> tuple[int, int, int, str]:
+    if attempt.status != "solved":
+        return (1, 0, 0, attempt.finished_at or "")
+    return (0, attempt.rounds or 0, attempt.tests or 0, attempt.finished_at or "")
+
+
+class DailyChallenge:
+    def __init__(self, service: Service, clock: Clock = utc_now) -> None:
+        self.service = service
+        self.store: Store = service.store
+        self.clock = clock
+        service.finish_listeners.append(self._game_finished)
+
+    def today(self) -> dt.date:
+        return self.clock().astimezone(dt.UTC).date()
+
+    def _t(self, language: str, key: str, default: str, **params: object) -> str:
+        return translate(language, key, default, **params)
+
+    # ------------------------------------------------------------- schedules
+    async def schedule(self, place: Place, server: str, time_text: str) -> str:
+        """Post the challenge in ``place`` every day at ``time_text`` (UTC)."""
+        post_time = parse_post_time(time_text)
+        if post_time is None:
+            return self._t(place.language, "daily.bad_time",
+                           "Give the time as HH:MM in UTC, such as 07:30; '{got}' is not one.",
+                           got=time_text.strip()[:20])
+        existing = {(s.platform, s.channel): s for s in await self.store.daily_schedules()}
+        previous = existing.get((place.platform, place.channel))
+        today = self.today().isoformat()
+        # A new schedule whose time already passed today starts tomorrow: setting it up
+        # should not post at once in the middle of a lesson.
+        already = previous.last_posted if previous else (
+            today if post_time <= self.clock().strftime("%H:%M") else None)
+        await self.store.set_daily_schedule(DailySchedule(
+            place.platform, place.channel, server, post_time, place.language, already))
+        return self._t(place.language, "daily.scheduled",
+                       "The daily Turing Machine challenge will be posted here every day at "
+                       "{time} UTC.", time=post_time)
+
+    async def unschedule(self, place: Place) -> str:
+        removed = await self.store.remove_daily_schedule(place.platform, place.channel)
+        return self._t(place.language, "daily.unscheduled" if removed else "daily.not_scheduled",
+                       "The daily challenge is no longer posted here." if removed
+                       else "The daily challenge is not posted here.")
+
+    async def due(self, platform: str) -> list[DailySchedule]:
+        """Schedules of ``platform`` whose post for today is due and not yet made."""
+        now = self.clock().astimezone(dt.UTC)
+        today = now.date().isoformat()
+        return [s for s in await self.store.daily_schedules(platform)
+                if s.post_time <= now.strftime("%H:%M")
+                and (s.last_posted is None or s.last_posted < today)]
+
+    async def post_due(self, platform: str,
+                       post: Callable[[DailySchedule, str], Awaitable[bool]]) -> int:
+        """Claim and post every due schedule; ``post`` returns False when the platform
+        refused, and the claim is released so that the next tick tries again."""
+        posted = 0
+        today = self.today().isoformat()
+        for schedule in await self.due(platform):
+            if not await self.store.claim_daily_post(schedule.platform, schedule.channel,
+                                                     today):
+                continue
+            try:
+                ok = await post(schedule, today)
+            except Exception:
+                log.exception("daily post failed in %s:%s", schedule.platform, schedule.channel)
+                ok = False
+            if ok:
+                posted += 1
+            else:
+                await self.store.release_daily_post(schedule.platform, schedule.channel, today,
+                                                    schedule.last_posted)
+        return posted
+
+    # -------------------------------------------------------------- the post
+    def post_text(self, language: str, day: dt.date, yesterday_board: str = "") -> str:
+        difficulty, size, _ = daily_settings(day)
+        lines = [self._t(language, "daily.post",
+                         "🧩 Daily Turing Machine challenge · {date}\n{difficulty}, {size} "
+                         "verifiers. Press Play to try it privately: one attempt per person, "
+                         "and the machine's score to beat.",
+                         date=day.isoformat(), difficulty=difficulty, size=size)]
+        if yesterday_board:
+            lines += ["", yesterday_board]
+        return "\n".join(lines)
+
+    async def post_for(self, schedule: DailySchedule, day: dt.date) -> str:
+        yesterday = day - dt.timedelta(days=1)
+        board = await self.leaderboard_text(schedule.language, yesterday, schedule.server,
+                                            empty_ok=False)
+        return self.post_text(schedule.language, day, board)
+
+    # -------------------------------------------------------------- attempts
+    async def start_attempt(self, place: Place, user: User, server: str,
+                            day: dt.date | None = None) -> Reply:
+        """Today's puzzle as a solo game in ``place``, the user's private chat."""
+        day = day or self.today()
+        stamp = day.isoformat()
+        language = place.language
+        previous = await self.store.daily_attempt(stamp, user.platform, user.id)
+        if previous is not None:
+            if previous.status == "playing" and previous.game_id is not None:
+                record = await self.store.get_game(previous.game_id)
+                if record is not None and record.running:
+                    return Reply(ok=False, notice=self._t(
+                        language, "daily.in_progress",
+                        "Your attempt at today's challenge is still open in our private "
+                        "chat."))
+            return Reply(ok=False, notice=self._t(
+                language, "daily.already_played",
+                "You have already played today's challenge ({result}). A new one comes "
+                "tomorrow.", result=self._attempt_text(language, previous)))
+        claimed = await self.store.start_daily_attempt(DailyAttempt(
+            stamp, user.platform, user.id, user.name, server, None, "playing"))
+        if not claimed:
+            return Reply(ok=False, notice=self._t(
+                language, "daily.already_played",
+                "You have already played today's challenge ({result}). A new one comes "
+                "tomorrow.", result="…"))
+        reply = await self.service.start_game(place, user, "turing", Opponent("ai"),
+                                              f"daily={stamp}")
+        if not reply.ok or reply.board is None:
+            await self.store.forget_daily_attempt(stamp, user.platform, user.id)
+            return reply
+        await self.store.set_daily_attempt_game(stamp, user.platform, user.id,
+                                                reply.board.game_id)
+        return reply
+
+    async def _game_finished(self, record: GameRecord, state: GameState) -> None:
+        daily = record.options.get("daily")
+        if record.game != "turing" or not daily:
+            return
+        outcome = state.outcome()
+        solved = outcome is not None and 0 in outcome.winners
+        detail = outcome.detail if outcome is not None else {}
+        await self.store.finish_daily_attempt(
+            record.id, solved, int(detail.get("rounds", 0)), int(detail.get("tests", 0)),
+            bool(detail.get("beat_machine", False)))
+
+    def _attempt_text(self, language: str, attempt: DailyAttempt) -> str:
+        if attempt.status == "solved":
+            return self._t(language, "daily.result_solved",
+                           "solved in {rounds} rounds and {tests} tests",
+                           rounds=attempt.rounds, tests=attempt.tests)
+        if attempt.status == "failed":
+            return self._t(language, "daily.result_failed", "not solved")
+        return self._t(language, "daily.result_playing", "still playing")
+
+    # ---------------------------------------------------- leaderboards, streaks
+    async def streak(self, platform: str, user_id: str, day: dt.date) -> int:
+        """Consecutive days solved up to ``day``, or up to the day before when ``day``
+        is not played yet, so that a streak does not vanish in the morning."""
+        since = (day - dt.timedelta(days=366)).isoformat()
+        solved = set(await self.store.solved_days(platform, user_id, since))
+        cursor = day if day.isoformat() in solved else day - dt.timedelta(days=1)
+        count = 0
+        while cursor.isoformat() in solved:
+            count += 1
+            cursor -= dt.timedelta(days=1)
+        return count
+
+    async def standings(self, day: dt.date, server: str | None = None) -> list[Standing]:
+        attempts = [a for a in await self.store.daily_attempts(day.isoformat(), server)
+                    if a.status != "playing"]
+        attempts.sort(key=_rank_key)
+        return [Standing(a.name, a.status == "solved", a.rounds, a.tests, a.beat_machine,
+                         await self.streak(a.platform, a.user_id, day))
+                for a in attempts[:LEADERBOARD_SIZE]]
+
+    async def leaderboard_text(self, language: str, day: dt.date, server: str | None,
+                               empty_ok: bool = True) -> str:
+        standings = await self.standings(day, server)
+        scope = self._t(language, "daily.scope_server" if server else "daily.scope_global",
+                        "this server" if server else "everyone")
+        if not standings:
+            if not empty_ok:
+                return ""
+            return self._t(language, "daily.leaderboard_empty",
+                           "Nobody has finished the {date} challenge yet ({scope}).",
+                           date=day.isoformat(), scope=scope)
+        lines = [self._t(language, "daily.leaderboard_title",
+                         "🏆 Challenge of {date} ({scope}):", date=day.isoformat(), scope=scope)]
+        for rank, standing in enumerate(standings, start=1):
+            if standing.solved:
+                line = self._t(language, "daily.leaderboard_solved",
+                               "{rank}. {name}: {rounds} rounds, {tests} tests",
+                               rank=rank, name=standing.name, rounds=standing.rounds,
+                               tests=standing.tests)
+                if standing.beat_machine:
+                    line += " " + self._t(language, "daily.beat_machine", "· beat the machine")
+            else:
+                line = self._t(language, "daily.leaderboard_failed", "{rank}. {name}: not solved",
+                               rank=rank, name=standing.name)
+            if standing.streak > 1:
+                line += " " + self._t(language, "daily.streak", "· 🔥 {days}-day streak",
+                                      days=standing.streak)
+            lines.append(line)
+        return "\n".join(lines)
