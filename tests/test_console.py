@@ -95,3 +95,24 @@ def test_python_m_bot_without_token_starts_the_console(tmp_path: Path) -> None:
     assert "L-game (Edward de Bono)" in result.stdout
     assert "Goodbye!" in result.stdout
     assert Path(env["DATABASE_PATH"]).exists()
+
+
+async def test_a_turing_puzzle_shows_the_private_sheet_at_the_prompt(
+        store: SQLiteStore) -> None:
+    def answers(output: list[str]) -> Iterator[str]:
+        menu = "\n".join(output)
+        number = next(line.split(")")[0].strip() for line in menu.splitlines()
+                      if "Turing" in line and "computer" in line.lower())
+        yield number
+        for _ in range(40):  # answer setup questions with their first choice
+            if any("Propose a code" in line for line in output[-12:]):
+                break
+            yield "1"
+        yield from ["propose 111", "test a"]
+        yield "quit"
+
+    script = Script(answers)
+    await run_session(store, script)
+    assert "Propose a code" in script.text
+    assert "A ✅" in script.text or "A ❌" in script.text or "A=yes" in script.text \
+        or "A=no" in script.text, "the result of the test shows on the player's sheet"

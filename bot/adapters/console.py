@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.config import Settings
-from bot.service import Button, Opponent, Place, Reply, Service, User
+from bot.service import Board, Button, Hand, Opponent, Place, Reply, Service, User
 from engines.registry import game_names, get_game
 from renderers.i18n import normalise_language, translate
 
@@ -50,6 +50,7 @@ class ConsoleSession:
         self.write = write
         self.place = Place("console", CHANNEL, normalise_language(language), emoji=False)
         self.last_board = ""
+        self.last_hand = ""
 
     def t(self, key: str, **params: object) -> str:
         return translate(self.place.language, key, None, **params)
@@ -202,11 +203,22 @@ class ConsoleSession:
                 continue
             user = self.actor(reply)
             board = reply.board
-            if board.prompt:
-                self.write(f"{user.name}: {board.prompt}")
-            for number, button in enumerate(board.buttons, 1):
+            menu: Board | Hand = board
+            if board.hand_button is not None:
+                # Hidden information (a hand, a Turing notes sheet) shows at the prompt of
+                # the player it belongs to, with that player's menu.
+                hand = reply.hand or (await self.service.hand(self.place, user)).hand
+                if hand is not None:
+                    if hand.text != self.last_hand:
+                        self.write("")
+                        self.write(hand.text)
+                        self.last_hand = hand.text
+                    menu = hand
+            if menu.prompt:
+                self.write(f"{user.name}: {menu.prompt}")
+            for number, button in enumerate(menu.buttons, 1):
                 self.write(f"  {number:>2}) {button.label}")
-            for button in board.navigation:
+            for button in menu.navigation:
                 self.write(f"   0) {button.label}")
             line = await self.read("> ")
             word = line.strip().lower() if line is not None else "quit"
@@ -215,14 +227,14 @@ class ConsoleSession:
                 return False
             if word.isdigit():
                 number = int(word)
-                if number == 0 and board.navigation:
-                    chosen: Button | None = board.navigation[0]
-                elif 1 <= number <= len(board.buttons):
-                    chosen = board.buttons[number - 1]
+                if number == 0 and menu.navigation:
+                    chosen: Button | None = menu.navigation[0]
+                elif 1 <= number <= len(menu.buttons):
+                    chosen = menu.buttons[number - 1]
                 else:
                     chosen = None
                 if chosen is None:
-                    self.write(f"! {self.t('console.pick_number', count=len(board.buttons))}")
+                    self.write(f"! {self.t('console.pick_number', count=len(menu.buttons))}")
                     continue
                 reply = await self.service.press(self.place, user, chosen.payload)
                 continue
