@@ -9,6 +9,7 @@ whose time passed while the bot was down is posted as soon as it is back).
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 import re
@@ -127,6 +128,17 @@ class DailyChallenge:
                 await self.store.release_daily_post(schedule.platform, schedule.channel, today,
                                                     schedule.last_posted)
         return posted
+
+    async def run_schedule(self, platform: str,
+                           post: Callable[[DailySchedule, str], Awaitable[bool]]) -> None:
+        """Post due challenges for ``platform`` forever, checking just after each minute;
+        adapters run it as a task and cancel it when they stop."""
+        while True:
+            try:
+                await self.post_due(platform, post)
+            except Exception:
+                log.exception("daily schedule check failed")
+            await asyncio.sleep(60.5 - self.clock().second)
 
     # -------------------------------------------------------------- the post
     def post_text(self, language: str, day: dt.date, yesterday_board: str = "") -> str:

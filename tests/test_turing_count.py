@@ -13,28 +13,13 @@ import pytest
 
 from engines.turing.count import CountResult, count_puzzles
 from engines.turing.puzzle import puzzle_from_cards
-from tests.turing_card_table import CARD_TABLE
+from tests.turing_card_table import ALL_CODES, NO_VERIFICATION_CARD, spec_codes
 
 Code = tuple[int, int, int]
 Codes = frozenset[Code]
-CODES: Codes = frozenset((t, s, c) for t in range(1, 6) for s in range(1, 6) for c in range(1, 6))
-NEVER_SECRET = {"8.3", "9.3", "10.3", "24.0"}
-
-
-def _holds(formula: str, t: int, s: int, c: int) -> bool:
-    asc = (s == t + 1) + (c == s + 1)
-    desc = (s == t - 1) + (c == s - 1)
-    ev = sum(1 for d in (t, s, c) if d % 2 == 0)
-
-    def cnt(digit: int) -> int:
-        return (t, s, c).count(digit)
-
-    return bool(eval(formula, {}, {"t": t, "s": s, "c": c, "asc": asc, "desc": desc,
-                                   "ev": ev, "cnt": cnt}))
-
-
-CRITERIA = {criterion_id: frozenset(code for code in CODES if _holds(formula, *code))
-            for criterion_id, formula, _ in CARD_TABLE}
+CODES: Codes = ALL_CODES
+NEVER_SECRET = NO_VERIFICATION_CARD
+CRITERIA = spec_codes()
 
 
 def _secret_options() -> dict[int, list[Codes]]:

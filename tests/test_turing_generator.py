@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import cache
-from itertools import product
 
 import pytest
 from hypothesis import given, settings
@@ -12,27 +11,9 @@ from hypothesis import strategies as st
 from engines.base import InvalidMove
 from engines.turing.generator import generate
 from engines.turing.puzzle import decode_puzzle
-from tests.turing_card_table import CARD_TABLE
+from tests.turing_card_table import NO_VERIFICATION_CARD, spec_codes
 
-ALL_CODES = list(product(range(1, 6), repeat=3))
-NO_VERIFICATION_CARD = {"8.3", "9.3", "10.3", "24.0"}
-
-
-@cache
-def _codes_meeting() -> dict[str, frozenset[tuple[int, int, int]]]:
-    """Each criterion's codes, from the specification's formulas, not the engine's masks."""
-    table = {}
-    for criterion_id, formula, _ in CARD_TABLE:
-        meeting = set()
-        for t, s, c in ALL_CODES:
-            scope = {"t": t, "s": s, "c": c,
-                     "asc": (s == t + 1) + (c == s + 1), "desc": (s == t - 1) + (c == s - 1),
-                     "ev": sum(1 for d in (t, s, c) if d % 2 == 0),
-                     "cnt": lambda d, code=(t, s, c): code.count(d)}
-            if eval(formula, {}, scope):
-                meeting.add((t, s, c))
-        table[criterion_id] = frozenset(meeting)
-    return table
+_codes_meeting = cache(spec_codes)
 
 
 def _plainly_valid(secret: tuple[str, ...]) -> bool:

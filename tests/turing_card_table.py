@@ -187,3 +187,28 @@ CARD_TABLE: list[tuple[str, str, int]] = [
     ('48.7', 's == c', 25),
     ('48.8', 's > c', 50),
 ]
+
+CodeSet = frozenset[tuple[int, int, int]]
+ALL_CODES: CodeSet = frozenset((t, s, c) for t in range(1, 6) for s in range(1, 6)
+                               for c in range(1, 6))
+# The criteria with no verification card (turing_cards.md, "Never secret").
+NO_VERIFICATION_CARD = frozenset({"8.3", "9.3", "10.3", "24.0"})
+
+
+def spec_holds(formula: str, t: int, s: int, c: int) -> bool:
+    """A formula of the table, evaluated with the table's own helper names."""
+    asc = (s == t + 1) + (c == s + 1)
+    desc = (s == t - 1) + (c == s - 1)
+    ev = sum(1 for d in (t, s, c) if d % 2 == 0)
+
+    def cnt(digit: int) -> int:
+        return (t, s, c).count(digit)
+
+    return bool(eval(formula, {}, {"t": t, "s": s, "c": c, "asc": asc, "desc": desc,
+                                   "ev": ev, "cnt": cnt}))
+
+
+def spec_codes() -> dict[str, CodeSet]:
+    """Each criterion's codes, from the formulas alone."""
+    return {criterion_id: frozenset(code for code in ALL_CODES if spec_holds(formula, *code))
+            for criterion_id, formula, _ in CARD_TABLE}

@@ -128,7 +128,8 @@ class LogicBot(BackgroundWork, discord.Client):
         if self._resumed:
             return
         self._resumed = True
-        self._daily_task = asyncio.create_task(self.run_daily_schedule())
+        self._daily_task = asyncio.create_task(
+            self.daily.run_schedule(PLATFORM, self.post_daily))
         for record in await self.service.pending_ai_places():
             if record.platform != PLATFORM:
                 continue
@@ -136,6 +137,11 @@ class LogicBot(BackgroundWork, discord.Client):
             place = Place(PLATFORM, record.channel, str(ref.get("language", "en")),
                           bool(ref.get("emoji", True)))
             self.spawn(self.run_ai(place))
+
+    async def close(self) -> None:
+        if self._daily_task is not None:
+            self._daily_task.cancel()
+        await super().close()
 
     # ---------------------------------------------------------------- who/where
     async def guild_setting(self, guild_id: int | None, key: str) -> str | None:
@@ -564,15 +570,6 @@ class LogicBot(BackgroundWork, discord.Client):
             log.info("could not answer a foreign component %r", custom_id[:100])
 
     # ---------------------------------------------------------- daily challenge
-    async def run_daily_schedule(self) -> None:
-        """Post due daily challenges, checking just after every minute."""
-        while True:
-            try:
-                await self.post_daily_due()
-            except Exception:
-                log.exception("daily schedule check failed")
-            await asyncio.sleep(60.5 - self.daily.clock().second)
-
     async def post_daily_due(self) -> int:
         return await self.daily.post_due(PLATFORM, self.post_daily)
 

@@ -212,7 +212,8 @@ class TelegramBot(BackgroundWork):
             await updater.start_polling(poll_interval=0.0, timeout=self.polling_timeout,
                                         allowed_updates=allowed)
         await self.resume_ai()
-        self._daily_task = asyncio.create_task(self.run_daily_schedule())
+        self._daily_task = asyncio.create_task(
+            self.daily.run_schedule(PLATFORM, self.post_daily))
 
     async def stop(self) -> None:
         if self._daily_task is not None:
@@ -275,15 +276,6 @@ class TelegramBot(BackgroundWork):
 
     # ---------------------------------------------------------------- who/where
     # ---------------------------------------------------------- daily challenge
-    async def run_daily_schedule(self) -> None:
-        """Post due daily challenges, checking just after every minute."""
-        while True:
-            try:
-                await self.post_daily_due()
-            except Exception:
-                log.exception("daily schedule check failed")
-            await asyncio.sleep(60.5 - self.daily.clock().second)
-
     async def post_daily_due(self) -> int:
         return await self.daily.post_due(PLATFORM, self.post_daily)
 
