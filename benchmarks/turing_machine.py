@@ -5,6 +5,10 @@ generated and solved at ``--level``; printed per group: solve time p50/p95/max (
 candidate set's enumeration included, as a game pays for it too) and the machine's mean
 rounds and tests against each puzzle's real secret, and its mean worst case.
 
+``--timeout S`` gives up on a puzzle after S seconds (Unix only): it counts as S seconds
+in the times, so percentiles above it are lower bounds, and it is left out of the means;
+"over" says how many. The slowest puzzle's code is printed for a closer look.
+
     .venv/bin/python -m benchmarks.turing_machine --puzzles 200 --level optimal
 """
 
@@ -12,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import statistics
 import time
+from types import FrameType
 from typing import Any
 
 from engines.turing.generator import generate
@@ -28,18 +34,43 @@ def percentile(values: list[float], share: float) -> float:
     return statistics.quantiles(ordered, n=100, method="inclusive")[round(share * 100) - 1]
 
 
-def run_group(mode: str, difficulty: str, puzzles: int, level: str, seed: int
-              ) -> dict[str, Any]:
+class OverTime(Exception):
+    pass
+
+
+def _over_time(signum: int, frame: FrameType | None) -> None:
+    raise OverTime
+
+
+def mean(values: list[int]) -> float:
+    return round(statistics.fmean(values), 3) if values else float("nan")
+
+
+def run_group(mode: str, difficulty: str, puzzles: int, level: str, seed: int,
+              timeout: float) -> dict[str, Any]:
     seconds: list[float] = []
     rounds: list[int] = []
     tests: list[int] = []
     worst_rounds: list[int] = []
     worst_tests: list[int] = []
     slowest = ("", 0.0)
+    over = 0
     for number in range(puzzles):
         puzzle = generate(difficulty, SIZES[number % len(SIZES)], mode, seed + number)
         start = time.perf_counter()
-        result = machine_score(puzzle, level)
+        if timeout:
+            signal.signal(signal.SIGALRM, _over_time)
+            signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            result = machine_score(puzzle, level)
+        except OverTime:
+            over += 1
+            seconds.append(timeout)
+            slowest = (puzzle.share_code(), timeout)
+            continue
+        finally:
+            if timeout:
+                signal.setitimer(signal.ITIMER_REAL, 0)
         elapsed = time.perf_counter() - start
         seconds.append(elapsed)
         if elapsed > slowest[1]:
@@ -53,11 +84,12 @@ def run_group(mode: str, difficulty: str, puzzles: int, level: str, seed: int
         "p50_s": round(percentile(seconds, 0.50), 4),
         "p95_s": round(percentile(seconds, 0.95), 4),
         "max_s": round(max(seconds), 4),
+        "over": over,
         "slowest": slowest[0],
-        "mean_rounds": round(statistics.fmean(rounds), 3),
-        "mean_tests": round(statistics.fmean(tests), 3),
-        "mean_worst_rounds": round(statistics.fmean(worst_rounds), 3),
-        "mean_worst_tests": round(statistics.fmean(worst_tests), 3),
+        "mean_rounds": mean(rounds),
+        "mean_tests": mean(tests),
+        "mean_worst_rounds": mean(worst_rounds),
+        "mean_worst_tests": mean(worst_tests),
     }
 
 
@@ -69,19 +101,23 @@ def main() -> None:
     parser.add_argument("--difficulties", nargs="+", choices=DIFFICULTIES,
                         default=list(DIFFICULTIES))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=0.0,
+                        help="seconds before giving up on one puzzle (0: never)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not args.json:
         print(f"{'mode':<10} {'band':<9} {'n':>4} {'p50 s':>8} {'p95 s':>8} {'max s':>8} "
-              f"{'rounds':>7} {'tests':>7} {'worst r':>8} {'worst t':>8}  slowest")
+              f"{'over':>4} {'rounds':>7} {'tests':>7} {'worst r':>8} {'worst t':>8}  slowest")
     for mode in args.modes:
         for difficulty in args.difficulties:
-            row = run_group(mode, difficulty, args.puzzles, args.level, args.seed)
+            row = run_group(mode, difficulty, args.puzzles, args.level, args.seed,
+                            args.timeout)
             if args.json:
                 print(json.dumps(row), flush=True)
             else:
                 print(f"{mode:<10} {difficulty:<9} {row['n']:>4} {row['p50_s']:>8.3f} "
-                      f"{row['p95_s']:>8.3f} {row['max_s']:>8.3f} {row['mean_rounds']:>7.2f} "
+                      f"{row['p95_s']:>8.3f} {row['max_s']:>8.3f} {row['over']:>4} "
+                      f"{row['mean_rounds']:>7.2f} "
                       f"{row['mean_tests']:>7.2f} {row['mean_worst_rounds']:>8.2f} "
                       f"{row['mean_worst_tests']:>8.2f}  {row['slowest']}", flush=True)
 
