@@ -306,6 +306,15 @@ def render_results(view: View, names: Sequence[str], language: str, emoji: bool)
                                  "The machine's par was {par}; the best possible was "
                                  "{optimal}.", par=_score(language, par),
                                  optimal=_score(language, optimal)))
+        # Old games stored no "proven"; their scores came from a complete search.
+        guessed = [level for level in ("par", "optimal")
+                   if (machine.get(level) or {}).get("proven") is False]
+        if guessed:
+            lines.append(translate(language, "turing.machine_unproven",
+                                   "(This puzzle was too large to search completely: the "
+                                   "machine's {levels} score comes from the best plan it "
+                                   "found, not a proven optimum.)",
+                                   levels=" and ".join(guessed)))
     if len(scores) == 1 and par:
         solved = outcome["reason"] == "turing_solved" and 0 in winners
         mine = (int(scores[0][0]), int(scores[0][1]))

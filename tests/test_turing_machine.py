@@ -13,9 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engines.turing import machine as machine_module
 from engines.turing.cards import CODES, Code, code_text
 from engines.turing.generator import generate
 from engines.turing.machine import (
+    HeuristicMachine,
     Machine,
     MachineRun,
     Plan,
@@ -172,6 +174,16 @@ def test_rulebook_puzzles_match_the_reference(puzzle: Puzzle, level: str) -> Non
 
 
 # ---------------------------------------------------------------- against the reference
+
+
+def test_a_second_round_costs_two_tests_not_the_deepest_path() -> None:
+    # Six codes, and no round separates them all. The best plan's deepest path takes three
+    # tests in the first round, its two-round paths only two: (2, 2). A bound once charged
+    # every two-round plan three tests and the machine settled for (2, 3).
+    puzzle = generate("easy", 4, "classic", 286)
+    candidates = puzzle.candidates("optimal")
+    assert reference_worst(candidates, 4) == (2, 2)
+    assert check_plan(candidates, 4).worst == (2, 2)
 
 
 @st.composite
@@ -356,3 +368,66 @@ def test_results_are_json_safe() -> None:
     assert json.loads(json.dumps(data)) == data
     assert data["score"] == [2, 4]
     assert data["run"]["transcript"][0]["round"] == 1
+
+
+# ---------------------------------------------------------------- past the node budget
+
+
+def budgeted_plan(candidates: Sequence[Candidate], letters: int, budget: int) -> Plan:
+    return solve(candidates, letters, machine=Machine(candidates, letters, node_budget=budget))
+
+
+def check_heuristic(candidates: Sequence[Candidate], letters: int) -> Plan:
+    """A plan past a budget of 0 nodes: the heuristic's, flagged, never better than the
+    exact worst case, and internally consistent for every secret it may meet."""
+    plan = budgeted_plan(candidates, letters, 0)
+    assert isinstance(plan.machine, HeuristicMachine) and not plan.proven
+    exact = solve(candidates, letters)
+    assert exact.proven
+    assert plan.worst >= exact.worst
+    tree = plan.tree()
+    assert max((leaf["rounds"], leaf["tests"]) for leaf in leaves(tree)) == plan.worst
+    for actual in random.Random(len(candidates)).sample(list(candidates),
+                                                        min(8, len(candidates))):
+        run = play(plan, actual)
+        check_run(plan, run, actual)
+        assert play_by_steps(candidates, actual, plan.machine) == (run.code, run.rounds,
+                                                                   run.tests)
+    return plan
+
+
+@pytest.mark.parametrize("delegates", [True, False])
+@pytest.mark.parametrize(("puzzle", "level"), [(CHALLENGE_ONE, "par"), (CHALLENGE_TWO, "par"),
+                                               (CHALLENGE_TWO, "optimal")])
+def test_past_its_budget_the_machine_plays_a_flagged_heuristic_plan(
+        puzzle: Puzzle, level: str, delegates: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not delegates:
+        monkeypatch.setattr(machine_module, "_HEURISTIC_EXACT_BUDGET", 0)
+    candidates = puzzle.candidates(level)
+    plan = check_heuristic(candidates, puzzle.size)
+    if delegates:
+        # Sets this small get an exact machine of their own: the plan is optimal, but
+        # nothing proved that before the budget ran out, so it stays flagged.
+        assert plan.worst == solve(candidates, puzzle.size).worst
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.sampled_from(["classic", "extreme", "nightmare"]), st.sampled_from(["optimal", "par"]),
+       st.booleans(), st.integers(0, 100_000))
+def test_the_heuristic_on_generated_puzzles(mode: str, level: str, delegates: bool,
+                                            seed: int) -> None:
+    puzzle = generate("easy", 4, mode, seed)
+    original = machine_module._HEURISTIC_EXACT_BUDGET
+    machine_module._HEURISTIC_EXACT_BUDGET = original if delegates else 0
+    try:
+        check_heuristic(puzzle.candidates(level), puzzle.size)
+    finally:
+        machine_module._HEURISTIC_EXACT_BUDGET = original
+
+
+def test_machine_scores_say_whether_they_are_proven() -> None:
+    from engines.turing.game import machine_scores
+    scores = machine_scores(CHALLENGE_ONE)
+    assert scores["par"] == {"score": [1, 3], "worst": list(solve(
+        CHALLENGE_ONE.candidates("par"), 4).worst), "proven": True}
+    assert scores["optimal"]["score"] == [1, 1] and scores["optimal"]["proven"] is True

@@ -257,6 +257,20 @@ def test_solo_result_against_the_machine() -> None:
                                  True) == ""
 
 
+def test_a_score_from_the_machines_heuristic_says_so() -> None:
+    guessed = {"par": {**MACHINE["par"], "proven": False},
+               "optimal": {**MACHINE["optimal"], "proven": True}}
+    state = make_state("classic", 1, 3, machine=guessed)
+    state.apply(0, f"guess {code_text(state.puzzle.code)}")
+    text = render.render(state.view(None), ["Ann"], "en", emoji=True)
+    assert ("the machine's par score comes from the best plan it found, not a proven "
+            "optimum.") in text
+    proven = make_state("classic", 1, 3, machine={
+        level: {**score, "proven": True} for level, score in MACHINE.items()})
+    proven.apply(0, f"guess {code_text(proven.puzzle.code)}")
+    assert "proven optimum" not in render.render(proven.view(None), ["Ann"], "en", True)
+
+
 def test_every_way_a_game_ends_has_a_sentence() -> None:
     wrong = make_state("extreme", 2, 4)
     code = code_text(wrong.puzzle.code)

@@ -122,7 +122,8 @@ def machine_scores(puzzle: Puzzle) -> JSON:
     scores: JSON = {}
     for level in ("par", "optimal"):
         result = machine_score(puzzle, level)
-        scores[level] = {"score": list(result.score), "worst": list(result.worst)}
+        scores[level] = {"score": list(result.score), "worst": list(result.worst),
+                         "proven": result.proven}
     return scores
 
 

@@ -30,6 +30,14 @@ searches upwards from its lower bound. What keeps them small:
 * nightmare candidates are closed under relabelling the letters, so sets equal up to
   relabelling share their memo entries and letters with equal options are one choice.
 
+Budget. An exact search can take minutes on the largest extreme and nightmare sets, so
+it counts its nodes and gives up past ``NODE_BUDGET`` (a count, not a time, so that every
+computer scores a puzzle alike and a game replays exactly). The machine then plays by
+``HeuristicMachine``: each proposal is the one whose round looks best when later rounds
+cost only their counting bound, and each test the one leaving the smallest such bound.
+Its worst case is still computed exactly, over its own decision tree, but it is not
+proven optimal, and the plan says so (``Plan.proven``).
+
 Ties between equally good choices go to the first found: letters before ending a round,
 proposals in the order of their bounds. The score against the real secret can depend on
 that choice (rulebook challenge #2 at ``optimal`` scores (1, 3) here; another worst-case
@@ -39,10 +47,10 @@ optimal plan would score (2, 3)), the worst case never does.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from math import factorial
-from typing import Any
+from typing import Any, TypeVar
 
 from engines.base import JSON
 from engines.turing.cards import CODE_INDEX, CODES, Code, code_text
@@ -51,7 +59,18 @@ from engines.turing.puzzle import LETTERS, MAX_TESTS_PER_ROUND, Candidate, Puzzl
 _BIG = 1 << 20  # more tests than any plan makes, so rounds dominate the packed cost
 _INF = 1 << 62
 _RELAX_ALL_BELOW = 17  # codes up to which a proposal's bound looks at its whole round
+# Work before the exact search gives up, in nodes of a small universe (a node costs about
+# one more unit per 2,048 candidates, as the sets' bitmasks grow): about 4 s on the
+# 2-core machine of 2026 that the benchmarks ran on.
+NODE_BUDGET = 400_000
+# Of that budget, what the heuristic may spend on exact searches of its smaller sets,
+# each at most ``_SUBSEARCH_BUDGET``.
+_HEURISTIC_EXACT_BUDGET = 150_000
+_SUBSEARCH_BUDGET = 20_000
+_DELEGATE_MAX = 4096  # candidates up to which a set gets an exact machine of its own
+_SHORTLIST = 12  # proposals whose whole round the heuristic plays out
 Score = tuple[int, int]
+_Found = TypeVar("_Found")
 
 
 def _unpack(value: int) -> Score:
@@ -126,6 +145,10 @@ class MachineRun:
                 "transcript": [record.to_dict() for record in self.transcript]}
 
 
+class SearchBudgetExceeded(Exception):
+    """The exact search reached its node budget without an answer."""
+
+
 class Machine:
     """The search over one universe of candidates; its memo serves every later question
     about subsets of that universe (plans, play, ``next_step``).
@@ -137,7 +160,10 @@ class Machine:
     (nightmare), relabelled sets cost the same, so the memo keys on the sorted options and
     letters with equal options are one choice."""
 
-    def __init__(self, candidates: Sequence[Candidate], letters: int) -> None:
+    proven = True  # its values are exact; see HeuristicMachine
+
+    def __init__(self, candidates: Sequence[Candidate], letters: int,
+                 node_budget: int | None = NODE_BUDGET) -> None:
         if not candidates:
             raise ValueError("the machine needs at least one candidate")
         if any(len(c.criteria) != letters for c in candidates):
@@ -166,6 +192,14 @@ class Machine:
         self._option_cache: dict[Hashable, tuple[int, list[tuple[int, int]]]] = {}
         self._within_memo: dict[tuple[Hashable, int, int], tuple[int, int]] = {}
         self._pattern_cache: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        self.node_budget = node_budget
+        self.nodes = 0
+        self._node_weight = 1 + self.count // 2048
+
+    def _spend(self) -> None:
+        self.nodes += self._node_weight
+        if self.node_budget is not None and self.nodes > self.node_budget:
+            raise SearchBudgetExceeded(f"the exact search passed {self.node_budget} nodes")
 
     def _blocks(self, ordered: Sequence[Candidate]) -> None:
         """Each code owns the bits [start, end) of its candidates. ``_top_bits`` marks each
@@ -367,6 +401,7 @@ class Machine:
         bound = _within_bound(count, left)
         if bound >= beta:
             return bound
+        self._spend()
         if depth is None:
             depth = left if count <= _RELAX_ALL_BELOW else 1
         if not depth:
@@ -412,6 +447,7 @@ class Machine:
             return low
         if high <= alpha:
             return high
+        self._spend()
         if proposals is None:
             proposals = self._proposals
         if beta <= 2 * _BIG:
@@ -454,7 +490,6 @@ class Machine:
         which many proposals share. A first test whose larger part alone needs too many
         more tests rules out every proposal making it, so only proposals with a
         promising first test are examined one by one."""
-        need = (self.code_count(s) - 1).bit_length()
         options = self._present(s, options)
         limit = min(beta - _BIG, MAX_TESTS_PER_ROUND + 1)
         # After a first test, each part must fit in the tests then left.
@@ -491,8 +526,10 @@ class Machine:
                 self._lower[key] = max(low, best)
             return best
         if failed > MAX_TESTS_PER_ROUND:
-            # No round separates the codes: a second round, each with a test at least.
-            failed = 2 * _BIG + max(2, need)
+            # No round separates the codes, so some path has a second round and a test in
+            # each. Only that: the path with the most tests may end in the first round, and
+            # a path of two rounds outweighs it whatever its tests.
+            failed = 2 * _BIG + 2
         else:
             failed += _BIG
         self._lower[key] = max(low, failed)
@@ -519,6 +556,7 @@ class Machine:
         need = (self.code_count(s) - 1).bit_length()
         if need > left or need >= beta:
             return max(need, beta)
+        self._spend()
         best = beta
         for m in row:
             yes = m & s
@@ -598,6 +636,7 @@ class Machine:
     def _within_search(self, s: int, options: tuple[int, ...], proposal: int,
                        row: tuple[int, ...], left: int, first: bool, alpha: int, beta: int,
                        proposals: Sequence[int], memo: bool) -> int:
+        self._spend()
         bound = _within_bound(self.code_count(s), left)
         best = _INF
         for split_bound, _, parts in self._splits(s, options, proposal, row, left):
@@ -742,6 +781,212 @@ class Machine:
         return Step("end_round") if choice is None else Step("test", letter=choice)
 
 
+class HeuristicMachine(Machine):
+    """The machine's fallback when the exact search runs out of budget: the same tables,
+    the same questions (``best_proposal``, ``decide``, ``next_step``, ...), answered by a
+    policy instead of the full minimax.
+
+    * A round starting on a small set gets an exact machine built on that set alone
+      (a *delegate*), whose bitmasks are short; when it solves the set within a small
+      budget (and the heuristic's share of exact work is not spent), the policy makes its
+      choices from there on. Sets shrink fast, so later rounds are usually played exactly.
+    * Otherwise, within a round it tests while some letter still splits the candidates: a
+      test costs less than any round, and more answers never make a later round harder.
+      The letter is the one whose worse part has the fewest candidates, then codes.
+    * Otherwise a round's proposal is the one whose round, played that way, leaves the
+      fewest candidates in its worst leaf, then the fewest codes there, then in all
+      leaves together. Candidates rather than codes: in nightmare the letters must be
+      told apart before the codes can be.
+
+    Values are this policy's exact worst case, computed over its own tree, so scores
+    never exceed the reported worst case; they bound the optimum from above."""
+
+    proven = False
+
+    def __init__(self, exact: Machine) -> None:
+        # Shares the exact machine's tables rather than building them again.
+        self.__dict__.update(exact.__dict__)
+        self.node_budget = None
+        self._exact_left = _HEURISTIC_EXACT_BUDGET
+        self._delegates: dict[int, Machine] = {}
+        self._may_delegate = True
+        self._policy_rounds: dict[int, tuple[int, int]] = {}
+        self._policy_within: dict[tuple[int, int, int, bool], tuple[int, int | None]] = {}
+
+    def _delegate(self, s: int, create: bool) -> Machine | None:
+        """A machine for ``s`` alone, whose bitmasks are as short as ``s`` is: one made
+        for a set holding ``s``, or, when ``create`` and ``s`` is small, a new one. It is
+        exact if it solves ``s`` within a sub-budget (while the heuristic's share of exact
+        work lasts), otherwise this same policy on the shorter bitmasks."""
+        for root, sub in self._delegates.items():
+            if s & root == s:
+                return sub
+        if not create or not self._may_delegate or s.bit_count() > _DELEGATE_MAX:
+            return None
+        sub = Machine(self.members(s), self.letters,
+                      node_budget=max(0, min(_SUBSEARCH_BUDGET, self._exact_left)))
+        try:
+            if self._exact_left <= 0:
+                raise SearchBudgetExceeded("no exact work left")
+            sub.exact_rounds_value(sub.universe, sub.options_of(sub.universe))
+        except SearchBudgetExceeded:
+            heuristic = HeuristicMachine(sub)
+            heuristic._may_delegate = False
+            heuristic._exact_left = 0
+            sub = heuristic
+        finally:
+            self._exact_left -= sub.nodes
+        self._delegates[s] = sub
+        return sub
+
+    def _ask(self, sub: Machine, search: Callable[[], _Found]) -> _Found | None:
+        """A question to a delegate; its memo mostly answers it, within a sub-budget."""
+        sub.nodes = 0
+        sub.node_budget = _SUBSEARCH_BUDGET
+        try:
+            return search()
+        except SearchBudgetExceeded:
+            return None
+
+    def _policy_round(self, s: int, options: tuple[int, ...]) -> tuple[int, int]:
+        known = self._policy_rounds.get(s)
+        if known is None:
+            if self.single(s):
+                return 0, -1
+            proposal = None
+            sub = self._delegate(s, create=True)
+            if sub is not None:
+                sub_s = sub.subset(self.members(s))
+                exact = self._ask(sub, lambda: sub.best_proposal(sub_s, sub.options_of(sub_s)))
+                proposal = None if exact is None else exact[1]
+            if proposal is None:
+                proposal = self._heuristic_proposal(s)
+            value, _ = self._policy_step(s, options, proposal, self._answers[proposal],
+                                         MAX_TESTS_PER_ROUND, True)
+            known = self._policy_rounds[s] = (_BIG + value, proposal)
+        return known
+
+    def _delegate_letter(self, s: int, proposal: int, row: tuple[int, ...], left: int,
+                         first: bool) -> tuple[bool, int | None]:
+        """(whether a delegate chose, its choice: a letter or None to end the round)."""
+        sub = self._delegate(s, create=False)
+        if sub is None:
+            return False, None
+        full = self._answers[proposal]
+        tested = [v for v in range(self.letters) if row[v] != full[v]]
+        memo = all(not full[v] & s or full[v] & s == s for v in tested)
+        sub_s = sub.subset(self.members(s))
+        found = self._ask(sub, lambda: sub.decide(sub_s, sub.options_of(sub_s), proposal,
+                                                  sub.row(proposal, tested), left, first,
+                                                  memo=memo))
+        return (False, None) if found is None else (True, found[1])
+
+    def _heuristic_proposal(self, s: int) -> int:
+        # A round's worth is judged on the few proposals whose best first test is most
+        # even: judging all of them costs more than the better choice saves.
+        first_tests: dict[frozenset[int], tuple[int, int]] = {}
+        for proposal in self._proposals:
+            row = self._answers[proposal]
+            splits = frozenset(y for m in row if (y := m & s) and y != s)
+            if not splits or splits in first_tests:
+                continue
+            size = s.bit_count()
+            first_tests[splits] = (min(max(y.bit_count(), size - y.bit_count())
+                                       for y in splits), proposal)
+        shortlist = sorted(first_tests.values())[:_SHORTLIST]
+        ranked: list[tuple[tuple[int, int, int], int]] = []
+        for _, proposal in shortlist:
+            leaves = self._round_leaves(s, self._answers[proposal], MAX_TESTS_PER_ROUND)
+            ranked.append(((max(size for _, size in leaves),
+                            max(codes for codes, _ in leaves),
+                            sum(codes for codes, _ in leaves)), proposal))
+        return min(ranked)[1]
+
+    def _policy_letter(self, s: int, row: tuple[int, ...], left: int) -> int | None:
+        """The letter the policy tests next, or None when no test is left or splits."""
+        best: tuple[int, int, int] | None = None
+        for letter, m in enumerate(row if left else ()):
+            yes = m & s
+            if not yes or yes == s:
+                continue
+            no = s ^ yes
+            rank = (max(yes.bit_count(), no.bit_count()),
+                    max(self.code_count(yes), self.code_count(no)), letter)
+            if best is None or rank < best:
+                best = rank
+        return None if best is None else best[2]
+
+    def _round_leaves(self, s: int, row: tuple[int, ...], left: int) -> list[tuple[int, int]]:
+        """(codes, candidates) of each set the policy's tests leave at the round's end."""
+        letter = None if self.single(s) else self._policy_letter(s, row, left)
+        if letter is None:
+            return [(self.code_count(s), s.bit_count())]
+        yes = row[letter] & s
+        return (self._round_leaves(yes, row, left - 1)
+                + self._round_leaves(s ^ yes, row, left - 1))
+
+    def _policy_step(self, s: int, options: tuple[int, ...], proposal: int,
+                     row: tuple[int, ...], left: int, first: bool) -> tuple[int, int | None]:
+        if self.single(s):
+            return 0, None
+        memo = row == self._answers[proposal]
+        key = (s, proposal, left, first)
+        if memo and key in self._policy_within:
+            return self._policy_within[key]
+        chosen, letter = self._delegate_letter(s, proposal, row, left, first)
+        if not chosen:
+            letter = self._policy_letter(s, row, left)
+        found: tuple[int, int | None]
+        if letter is None:
+            # Nothing left to learn from this proposal: the round ends (a first step
+            # that learns nothing is never chosen; ``next_step`` handles a player's).
+            found = (self._policy_round(s, options)[0], None)
+        else:
+            worst = 0
+            for answer in (True, False):
+                part, part_options = self.test(s, options, proposal, letter, answer)
+                worst = max(worst, self._policy_step(part, part_options, proposal, row,
+                                                     left - 1, False)[0])
+            found = (1 + worst, letter)
+        if memo:
+            self._policy_within[key] = found
+        return found
+
+    def rounds_value(self, s: int, options: tuple[int, ...], alpha: int = -1,
+                     beta: int = _INF, proposals: Sequence[int] | None = None) -> int:
+        return self._policy_round(s, options)[0]
+
+    def exact_rounds_value(self, s: int, options: tuple[int, ...]) -> int:
+        return self._policy_round(s, options)[0]
+
+    def best_proposal(self, s: int, options: tuple[int, ...]) -> tuple[int, int]:
+        return self._policy_round(s, options)
+
+    def within_value(self, s: int, options: tuple[int, ...], proposal: int,
+                     row: tuple[int, ...], left: int, first: bool, memo: bool = True) -> int:
+        return self._policy_step(s, options, proposal, row, left, first)[0]
+
+    def decide(self, s: int, options: tuple[int, ...], proposal: int, row: tuple[int, ...],
+               left: int, first: bool, target: int | None = None, memo: bool = True
+               ) -> tuple[int, int | None]:
+        return self._policy_step(s, options, proposal, row, left, first)
+
+    def child_value(self, s: int, options: tuple[int, ...], proposal: int,
+                    row: tuple[int, ...], left: int, target: int, memo: bool = True) -> int:
+        return self._policy_step(s, options, proposal, row, left, False)[0]
+
+
+def _exact_or_heuristic(machine: Machine, s: int, options: tuple[int, ...]
+                        ) -> tuple[Machine, int]:
+    """``R(s)`` on ``machine`` within its node budget, or on the heuristic past it."""
+    machine.nodes = 0
+    try:
+        return machine, machine.exact_rounds_value(s, options)
+    except SearchBudgetExceeded:
+        heuristic = HeuristicMachine(machine)
+        return heuristic, heuristic.exact_rounds_value(s, options)
+
+
 @dataclass
 class Plan:
     """The machine's whole strategy from a set of candidates."""
@@ -755,6 +1000,11 @@ class Plan:
     @property
     def worst(self) -> Score:
         return _unpack(self.value)
+
+    @property
+    def proven(self) -> bool:
+        """Whether the plan is worst-case optimal; False for the heuristic's plan."""
+        return self.machine.proven
 
     def tree(self) -> JSON:
         """The decision tree as nested JSON-safe dicts (see ``_round_node``)."""
@@ -820,7 +1070,8 @@ def solve(candidates: Sequence[Candidate], letters: int,
         machine = Machine(candidates, letters)
     root = machine.subset(candidates)
     options = machine.options_of(root)
-    return Plan(machine, root, options, machine.exact_rounds_value(root, options))
+    machine, value = _exact_or_heuristic(machine, root, options)
+    return Plan(machine, root, options, value)
 
 
 def play(plan: Plan, actual: Candidate) -> MachineRun:
@@ -861,7 +1112,11 @@ def next_step(remaining: Sequence[Candidate], proposal: Code | None = None,
         raise ValueError("no candidate remains: the answers contradict each other")
     if machine is None or not _usable(machine, remaining):
         machine = Machine(remaining, len(remaining[0].criteria))
-    return machine.next_step(remaining, proposal, tested, tests_left)
+    machine.nodes = 0
+    try:
+        return machine.next_step(remaining, proposal, tested, tests_left)
+    except SearchBudgetExceeded:
+        return HeuristicMachine(machine).next_step(remaining, proposal, tested, tests_left)
 
 
 @dataclass(frozen=True)
@@ -874,9 +1129,13 @@ class MachineResult:
     plan: Plan
     run: MachineRun
 
+    @property
+    def proven(self) -> bool:
+        return self.plan.proven
+
     def to_dict(self) -> JSON:
         return {"level": self.level, "score": list(self.score), "worst": list(self.worst),
-                "run": self.run.to_dict()}
+                "proven": self.proven, "run": self.run.to_dict()}
 
 
 def actual_candidate(puzzle: Puzzle) -> Candidate:
