@@ -431,3 +431,17 @@ def test_machine_scores_say_whether_they_are_proven() -> None:
     assert scores["par"] == {"score": [1, 3], "worst": list(solve(
         CHALLENGE_ONE.candidates("par"), 4).worst), "proven": True}
     assert scores["optimal"]["score"] == [1, 1] and scores["optimal"]["proven"] is True
+
+
+def test_a_plan_found_just_within_budget_is_followed_to_the_end() -> None:
+    # The search stops once it has the value; following the plan may still search a
+    # little more, and that must not count against a budget already spent.
+    candidates = CHALLENGE_TWO.candidates("par")
+    measured = Machine(candidates, 4, node_budget=None)
+    solve(candidates, 4, machine=measured)
+    assert measured.nodes > 0
+    exact_fit = Machine(candidates, 4, node_budget=measured.nodes)
+    plan = solve(candidates, 4, machine=exact_fit)
+    assert plan.proven
+    for actual in candidates:
+        check_run(plan, play(plan, actual), actual)

@@ -981,7 +981,11 @@ def _exact_or_heuristic(machine: Machine, s: int, options: tuple[int, ...]
     """``R(s)`` on ``machine`` within its node budget, or on the heuristic past it."""
     machine.nodes = 0
     try:
-        return machine, machine.exact_rounds_value(s, options)
+        value = machine.exact_rounds_value(s, options)
+        # Following the plan (play, tree) asks only what the search has nearly answered:
+        # no budget may stop it halfway through a proven plan.
+        machine.node_budget = None
+        return machine, value
     except SearchBudgetExceeded:
         heuristic = HeuristicMachine(machine)
         return heuristic, heuristic.exact_rounds_value(s, options)
@@ -1113,6 +1117,7 @@ def next_step(remaining: Sequence[Candidate], proposal: Code | None = None,
     if machine is None or not _usable(machine, remaining):
         machine = Machine(remaining, len(remaining[0].criteria))
     machine.nodes = 0
+    machine.node_budget = NODE_BUDGET
     try:
         return machine.next_step(remaining, proposal, tested, tests_left)
     except SearchBudgetExceeded:
