@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, Self
 
 from engines.base import (
@@ -116,6 +117,31 @@ def _options_puzzle(options: JSON, seed: int) -> Puzzle:
                     str(options["mode"]), seed)
 
 
+@lru_cache(maxsize=16)
+def _optimal_candidates(share_code: str) -> tuple[Candidate, ...]:
+    """A puzzle's candidates, kept across loads: the service loads a fresh state for
+    every click, and enumerating a 6-verifier nightmare puzzle takes a noticeable while."""
+    return tuple(decode_puzzle(share_code).candidates("optimal"))
+
+
+@lru_cache(maxsize=1024)
+def _possible_criteria(share_code: str, results: tuple[tuple[str, str, bool], ...]
+                       ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Per letter, the criteria some candidate fitting ``results`` has (the assist view,
+    drawn again on every click, on the event loop: so it is remembered)."""
+    letters = decode_puzzle(share_code).letters
+    tests = [(parse_code(proposal), letters.index(letter), answer)
+             for proposal, letter, answer in results]
+    possible: dict[str, set[str]] = {letter: set() for letter in letters}
+    for candidate in _optimal_candidates(share_code):
+        if all(candidate.criteria[index].accepts(code) == answer
+               for code, index, answer in tests):
+            for letter, chosen in zip(letters, candidate.criteria, strict=True):
+                possible[letter].add(chosen.id)
+    return tuple((letter, tuple(sorted(ids, key=_id_order)))
+                 for letter, ids in possible.items())
+
+
 def machine_scores(puzzle: Puzzle) -> JSON:
     """Both levels of the machine against this puzzle: CPU work, done once per game."""
     from engines.turing.machine import machine_score
@@ -201,7 +227,6 @@ class TuringState(GameState):
             sheet.rounds.append({"proposal": None, "tests": []})
         self.actions: list[list[Any]] = []
         self._outcome: Outcome | None = None
-        self._candidates: list[Candidate] | None = None
 
     # -- seats --
     @property
@@ -468,24 +493,16 @@ class TuringState(GameState):
 
     # -- views --
     def candidates(self) -> list[Candidate]:
-        """The optimal-level candidate set, computed once per loaded state."""
-        if self._candidates is None:
-            self._candidates = self.puzzle.candidates("optimal")
-        return self._candidates
+        """The optimal-level candidate set, shared by every loaded copy of this puzzle."""
+        return list(_optimal_candidates(self.puzzle.share_code()))
 
     def possible_criteria(self, seat: int) -> dict[str, list[str]]:
         """Per letter, the criteria still possible given the seat's own results."""
-        results = [(parse_code(r["proposal"]), letter, answer)
-                   for r in self.sheets[seat].rounds if r["proposal"]
-                   for letter, answer in r["tests"]]
-        letters = self.puzzle.letters
-        possible: dict[str, set[str]] = {letter: set() for letter in letters}
-        for candidate in self.candidates():
-            if all(candidate.criteria[letters.index(letter)].accepts(code) == answer
-                   for code, letter, answer in results):
-                for letter, chosen in zip(letters, candidate.criteria, strict=True):
-                    possible[letter].add(chosen.id)
-        return {letter: sorted(ids, key=_id_order) for letter, ids in possible.items()}
+        results = tuple((r["proposal"], letter, bool(answer))
+                        for r in self.sheets[seat].rounds if r["proposal"]
+                        for letter, answer in r["tests"])
+        return {letter: list(ids)
+                for letter, ids in _possible_criteria(self.puzzle.share_code(), results)}
 
     def view(self, player: int | None) -> JSON:
         over = self._outcome is not None
