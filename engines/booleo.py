@@ -1,0 +1,1369 @@
+"""bOOleO, the card game of logic-gate pyramids (J. Brandt and C. Kampf, Tessera Games, 2009).
+
+Specification: ``shared/rules/booleo.md`` (seed ``000_3fb50170c07fb1f1.txt``). Two players:
+seat 0 is South, seat 1 is North.
+
+Notation
+--------
+* **Cards**: ``AND0`` ``AND1`` ``OR0`` ``OR1`` ``XOR0`` ``XOR1`` (``extended`` adds ``NAND``,
+  ``NOR`` and ``XNOR``), the digit being the printed output; ``NOT``. Shown as ``AND→1``.
+* **Slots**: ``2.3`` is row 2, slot 3 of a pyramid. Row 1 (N−1 slots) stands on the start row,
+  slot ``i`` of row 1 takes bits ``i`` and ``i+1``; the top slot is ``(N−1).1``. Every player
+  numbers their own pyramid from their own seat, left to right, and a challenge names the
+  opponent's gate in the opponent's numbering (the one every view uses).
+* **Start cards**: ``1..N`` from the actor's own left. South reads ``b1..bN``, North reads
+  ``¬bN..¬b1``, so North's card 1 is South's card N. A player's slot bit is their card N.
+* **Canonical actions** (at most 20 ASCII characters, the actor's own numbering):
+  ``AND1 2.3`` (place on an empty slot, or replace the gate there), ``NOT 4``,
+  ``discard XOR0``, ``challenge 1.2`` (referee=off), ``accept`` (a claimed pyramid, see below),
+  ``pass`` (only with an empty hand). Typed text is looser: ``and→1 on 2.3``, ``and 1 2,3``,
+  ``place AND1 2.3``, ``replace 2.3 with OR1``, ``not 4``, ``cancel``, ``d xor0``, ``ch 1.2``.
+
+Menus (tokens of at most 4 characters, at most 3 per path)
+-----------------------------------------------------------
+Step 1: the hand's card kinds, identical cards grouped (``AND→1 ×2``, token ``A1``; ``NOT``,
+token ``N``), ``Challenge`` (``C``) when allowed, ``Pass`` (``P``) with an empty hand, and in a
+claim ``Challenge`` / ``Accept`` (``OK``). Step 2 for a gate: every slot where it physically
+fits (empty with both inputs present and active, or occupied for a replace; token ``23``),
+invalid ones included in referee mode so that a learner's wrong pick is answered with the
+rule, plus ``Discard`` (``D``). For a NOT: the start cards in the player's reading (``1``..)
+plus ``Discard``. For a challenge: the opponent's gates. A step over 25 options is split into
+rows first (token ``R2``), then slots.
+
+Decisions the rules leave open
+------------------------------
+* The draw is automatic when a turn begins, so the player to act holds 5 cards. When the draw
+  pile is empty the discard pile is shuffled into a new one with ``random.Random`` seeded from
+  the game seed and a reshuffle counter. With both piles empty nobody draws, hands shrink, and
+  a player with an empty hand passes; when neither player holds a card and both piles are
+  empty the game is drawn (``booleo_no_cards``).
+* A place or replace naming an occupied slot is a replace; replacing a gate with an identical
+  card is refused (it would change nothing). In the ``inactive`` variant a slot fed by an
+  inactive gate takes no new gate, neither placed nor replaced.
+* NOT: the flip lies pending until the next player acts. A NOT on the same start card cancels
+  it (both NOTs discarded). Every other action, a challenge included, resolves it first, and is
+  then judged on the resolved position (so the menus and legal actions already show it
+  resolved). A cancel is final; a new NOT on that card later is simply a new flip.
+* Cascades (replace, flip, successful challenge) judge only the gates the change affected: the
+  gates whose inputs or slot bit changed, and, in turn, those whose input was discarded. With
+  the referee on this is the whole pyramid's consistency; with referee=off an unnoticed invalid
+  gate that the change did not touch stays until it is challenged. Lower rows settle first.
+* ``inactive``: a gate with exactly one input missing, or fed by an inactive gate, is inactive
+  and stays; it is judged when both inputs are back. A gate with a missing input cannot be
+  proved invalid, so challenging it fails.
+* Winning: after an action, if the actor's pyramid is complete (the top gate giving the slot
+  bit is part of its validity), the actor wins. Flips and challenges only ever remove gates, so
+  only the actor's own placement can complete a pyramid and two complete pyramids never meet:
+  there is no tie. A pending flip never completes anything; it is resolved before the next
+  action is judged.
+* referee=off: invalid places and replaces are allowed and the views never mark them. Before
+  the action, a player may challenge one opponent gate per turn: an invalid gate is discarded
+  with the cascade and the challenger goes on with an action; a valid one costs the action, and
+  the turn ends with a discard of the challenger's choice (a pass with an empty hand), so the
+  hand is back at 4. Completing a pyramid with referee=off is a *claim*, valid or not (a
+  different answer would reveal validity): the opponent draws and must challenge one of its
+  gates or ``accept``. A failed challenge or an acceptance ends the game for the claimant; a
+  successful one voids the claim and the challenger plays on with a normal action.
+* ``max_turns`` counts completed turns (both players'); reaching it draws the game, except that
+  a claim is always answered first. A flip still pending then stays unresolved.
+* At the end, every view lists the invalid gates of both pyramids.
+
+Views and events
+----------------
+``view(None)`` is public: ``start_row`` (South's reading), ``rows`` and ``not_counts`` per seat
+in that seat's reading, ``slot_bits``, ``pyramids`` (per seat, each gate ``{slot, card, gate,
+out, inputs}`` plus ``inactive`` in that variant; never a validity flag), ``hand_sizes``,
+``draw_pile`` and ``discard_pile`` sizes, ``discard_top``, ``pending`` (``card`` in South's
+numbering, ``positions`` per seat, ``by``, ``would_remove`` per seat), ``to_move``, ``phase``
+(play, discard after a failed challenge, claim), ``claimant``, ``turns``, ``max_turns``,
+``options``, ``last_events`` (public) and ``outcome``; once the game is over also
+``invalid_gates`` per seat. ``view(seat)`` adds ``seat`` and that seat's ``hand``.
+``apply`` returns event dicts with a ``type``; the card drawn is only inside a ``drew`` event's
+``private`` part (``{"seat", "card"}``), which must never be shown to anyone else.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Self
+
+from engines.base import (
+    JSON,
+    Action,
+    Agent,
+    Choice,
+    Event,
+    GameError,
+    GameState,
+    IllegalMove,
+    InvalidMove,
+    NotYourTurn,
+    OptionSpec,
+    Outcome,
+    StateError,
+    validate_options,
+)
+
+NAME = "booleo"
+ALIASES = ("boole", "pyramid")
+TITLE = "bOOleO"
+LEVELS = ("easy", "strong")
+HIDDEN_INFORMATION = True
+OPTIONS = (
+    OptionSpec("bits", int, 6, "start cards in the row: 6 is standard, 5 the short game",
+               minimum=4, maximum=8),
+    OptionSpec("extended", bool, False, "add NAND, NOR and XNOR gate cards"),
+    OptionSpec("inactive", bool, False,
+               "a gate that loses one input turns inactive instead of being discarded"),
+    OptionSpec("referee", bool, True,
+               "refuse invalid gates and explain why; off plays the printed rules, with "
+               "challenges"),
+    OptionSpec("max_turns", int, 200, "the game is drawn after this many turns",
+               minimum=10, maximum=2000),
+)
+
+SEATS = 2
+SEAT_NAMES = ("South", "North")
+HAND_SIZE = 4
+COPIES = 8
+MENU_LIMIT = 25
+PHASES = ("play", "discard", "claim")
+
+Slot = tuple[int, int]
+Pyramid = dict[Slot, str]
+
+GATE_FUNCTIONS: dict[str, Callable[[int, int], int]] = {
+    "AND": lambda a, b: a & b,
+    "OR": lambda a, b: a | b,
+    "XOR": lambda a, b: a ^ b,
+    "NAND": lambda a, b: 1 - (a & b),
+    "NOR": lambda a, b: 1 - (a | b),
+    "XNOR": lambda a, b: 1 - (a ^ b),
+}
+BASIC_GATES = ("AND", "OR", "XOR")
+EXTENDED_GATES = ("NAND", "NOR", "XNOR")
+NOT_CARD = "NOT"
+GATE_CARDS = tuple(f"{gate}{out}" for gate in BASIC_GATES + EXTENDED_GATES for out in (0, 1))
+ALL_CARDS = (*GATE_CARDS, NOT_CARD)
+CARD_RANK = {card: rank for rank, card in enumerate(ALL_CARDS)}
+_GATE_TOKENS = {"AND": "A", "OR": "O", "XOR": "X", "NAND": "NA", "NOR": "NO", "XNOR": "XN"}
+CARD_TOKENS = {**{card: _GATE_TOKENS[card[:-1]] + card[-1] for card in GATE_CARDS},
+               NOT_CARD: "N"}
+CARD_BY_TOKEN = {token: card for card, token in CARD_TOKENS.items()}
+
+# The referee's lessons: why a gate card does not fit its inputs, for every gate and output.
+LESSONS = {
+    "AND1": "AND needs 1 and 1 to give 1; these inputs are {a} and {b}.",
+    "AND0": "AND gives 0 only when an input is 0; these inputs are {a} and {b}.",
+    "OR1": "OR gives 1 only when an input is 1; these inputs are {a} and {b}.",
+    "OR0": "OR needs 0 and 0 to give 0; these inputs are {a} and {b}.",
+    "XOR1": "XOR gives 1 only when its inputs differ; these inputs are {a} and {b}.",
+    "XOR0": "XOR gives 0 only when its inputs are equal; these inputs are {a} and {b}.",
+    "NAND0": "NAND needs 1 and 1 to give 0; these inputs are {a} and {b}.",
+    "NAND1": "NAND gives 1 only when an input is 0; these inputs are {a} and {b}.",
+    "NOR1": "NOR needs 0 and 0 to give 1; these inputs are {a} and {b}.",
+    "NOR0": "NOR gives 0 only when an input is 1; these inputs are {a} and {b}.",
+    "XNOR1": "XNOR gives 1 only when its inputs are equal; these inputs are {a} and {b}.",
+    "XNOR0": "XNOR gives 0 only when its inputs differ; these inputs are {a} and {b}.",
+}
+TOP_LESSON = "The top gate must give your slot bit {slot_bit}; this gate gives {out}."
+
+
+# --- cards and geometry ---------------------------------------------------------------------
+
+
+def gate_of(card: str) -> str:
+    return card[:-1]
+
+
+def output_of(card: str) -> int:
+    return int(card[-1])
+
+
+def card_label(card: str) -> str:
+    return card if card == NOT_CARD else f"{card[:-1]}→{card[-1]}"
+
+
+def gate_gives(card: str, a: int, b: int) -> bool:
+    return GATE_FUNCTIONS[gate_of(card)](a, b) == output_of(card)
+
+
+def deck_cards(extended: bool) -> list[str]:
+    """The non-start cards of the deck, in a fixed order (shuffled by the caller)."""
+    gates = BASIC_GATES + (EXTENDED_GATES if extended else ())
+    return [NOT_CARD] * COPIES + [f"{gate}{out}" for gate in gates for out in (0, 1)
+                                  for _ in range(COPIES)]
+
+
+def sort_cards(cards: Iterable[str]) -> list[str]:
+    return sorted(cards, key=CARD_RANK.__getitem__)
+
+
+def pyramid_slots(n: int) -> list[Slot]:
+    """Every slot, bottom row first, left to right: the order in which cascades settle."""
+    return [(row, i) for row in range(1, n) for i in range(1, n - row + 1)]
+
+
+def slot_exists(n: int, slot: Slot) -> bool:
+    return 1 <= slot[0] <= n - 1 and 1 <= slot[1] <= n - slot[0]
+
+
+def slot_name(slot: Slot) -> str:
+    return f"{slot[0]}.{slot[1]}"
+
+
+def parse_slot_name(text: str) -> Slot:
+    row, _, pos = text.partition(".")
+    if not (row.isdigit() and pos.isdigit()):
+        raise ValueError(f"bad slot {text!r}")
+    return int(row), int(pos)
+
+
+def inputs_below(slot: Slot) -> tuple[Slot, Slot]:
+    row, i = slot
+    return (row - 1, i), (row - 1, i + 1)
+
+
+def fed_slots(n: int, slot: Slot) -> list[Slot]:
+    """The slots that take this slot's output as an input."""
+    row, i = slot
+    return [s for s in ((row + 1, i - 1), (row + 1, i)) if slot_exists(n, s)]
+
+
+def reading(bits: list[int], seat: int) -> list[int]:
+    """The start row as ``seat`` reads it, left to right; ``bits`` is South's reading."""
+    return list(bits) if seat == 0 else [1 - b for b in reversed(bits)]
+
+
+def position_of(n: int, seat: int, card: int) -> int:
+    """South's start card ``card`` as ``seat`` numbers it (and back: the map is its own
+    inverse)."""
+    return card if seat == 0 else n + 1 - card
+
+
+def input_values(pyramid: Pyramid, row: list[int], slot: Slot) -> tuple[int | None, int | None]:
+    """The two input bits of a slot (a gate's printed output above row 1), None if missing."""
+    r, i = slot
+    if r == 1:
+        return row[i - 1], row[i]
+    left, right = pyramid.get((r - 1, i)), pyramid.get((r - 1, i + 1))
+    return (None if left is None else output_of(left),
+            None if right is None else output_of(right))
+
+
+def gate_fits(card: str, a: int, b: int, top: bool, slot_bit: int) -> bool:
+    return gate_gives(card, a, b) and (not top or output_of(card) == slot_bit)
+
+
+def is_invalid(pyramid: Pyramid, row: list[int], n: int, slot: Slot) -> bool:
+    """A gate is provably invalid when both inputs are there and it does not fit them (the top
+    gate must also give the slot bit). A gate with a missing input cannot be judged."""
+    a, b = input_values(pyramid, row, slot)
+    if a is None or b is None:
+        return False
+    return not gate_fits(pyramid[slot], a, b, slot == (n - 1, 1), row[-1])
+
+
+def settle(pyramid: Pyramid, row: list[int], n: int, dirty: Iterable[Slot],
+           inactive: bool) -> list[tuple[Slot, str]]:
+    """The cascade: judge the affected gates bottom-up, discarding the broken ones, whose
+    removal affects the gates they feed. Returns the discarded (slot, card) pairs."""
+    affected = set(dirty)
+    removed: list[tuple[Slot, str]] = []
+    top = (n - 1, 1)
+    for slot in pyramid_slots(n):
+        if slot not in affected or slot not in pyramid:
+            continue
+        a, b = input_values(pyramid, row, slot)
+        if a is None or b is None:
+            broken = not inactive or (a is None and b is None)
+        else:
+            broken = not gate_fits(pyramid[slot], a, b, slot == top, row[-1])
+        if broken:
+            removed.append((slot, pyramid.pop(slot)))
+            affected.update(fed_slots(n, slot))
+    return removed
+
+
+def inactive_gates(pyramid: Pyramid, n: int) -> set[Slot]:
+    """Gates with exactly one input missing, and every gate fed by an inactive gate."""
+    result: set[Slot] = set()
+    for slot in pyramid_slots(n):
+        if slot[0] == 1 or slot not in pyramid:
+            continue
+        left, right = inputs_below(slot)
+        if left not in pyramid or right not in pyramid or left in result or right in result:
+            result.add(slot)
+    return result
+
+
+def blocked_input(pyramid: Pyramid, slot: Slot, inactive: set[Slot]) -> tuple[str, Slot] | None:
+    """Why no gate can go on ``slot`` now: ("missing", below) or ("inactive", below)."""
+    if slot[0] == 1:
+        return None
+    for below in inputs_below(slot):
+        if below not in pyramid:
+            return "missing", below
+    for below in inputs_below(slot):
+        if below in inactive:
+            return "inactive", below
+    return None
+
+
+def flip_dirty(n: int, seat: int, card: int) -> set[Slot]:
+    """Slots of ``seat``'s pyramid affected by flipping South's start card ``card``."""
+    pos = position_of(n, seat, card)
+    dirty: set[Slot] = set()
+    if pos >= 2:
+        dirty.add((1, pos - 1))
+    if pos <= n - 1:
+        dirty.add((1, pos))
+    if pos == n:
+        dirty.add((n - 1, 1))
+    return dirty
+
+
+def resolve_flip(pyramids: list[Pyramid], bits: list[int], n: int, card: int,
+                 inactive: bool) -> list[list[tuple[Slot, str]]]:
+    """Discard what a flip of ``card`` broke in both pyramids; ``bits`` already show it."""
+    return [settle(pyramids[seat], reading(bits, seat), n, flip_dirty(n, seat, card), inactive)
+            for seat in range(SEATS)]
+
+
+def complete_and_valid(pyramid: Pyramid, row: list[int], n: int) -> bool:
+    if len(pyramid) != n * (n - 1) // 2:
+        return False
+    return all(not is_invalid(pyramid, row, n, slot) for slot in pyramid)
+
+
+# --- parsing --------------------------------------------------------------------------------
+
+_GATE = r"(xnor|nand|nor|xor|and|or)\s*[=:]?\s*([01])"
+_SLOT = r"(?:slot\s*)?([1-9])\s*[.,:/-]?\s*([1-9])"
+_PLACE_RE = re.compile(rf"(?:(place|play|put|replace)\s*)?{_GATE}\s*(?:(?:on|at|in|to|@)\s*)?"
+                       rf"{_SLOT}")
+_REPLACE_RE = re.compile(rf"replace\s*{_SLOT}\s*(?:with|by)\s*{_GATE}")
+_NOT_RE = re.compile(r"(?:play\s*)?not\s*(?:on\s*)?(?:start\s*)?(?:card\s*)?#?([0-9]{1,2})")
+_DISCARD_RE = re.compile(rf"(?:discard|drop|d)\s*(?:(not)|{_GATE})")
+_ACCEPT_RE = re.compile(r"accept\s*(?:the\s*claim)?|ok")
+_CANCEL_RE = re.compile(r"cancel\s*(?:the\s*flip)?")
+_CHALLENGE_RE = re.compile(rf"(?:challenge|ch)\s*(?:gate\s*)?{_SLOT}")
+EXPECTED = ("a move like 'AND1 2.3' (a gate on row 2, slot 3), 'NOT 4' (a NOT on your start "
+            "card 4), 'discard XOR0', 'challenge 1.2', 'accept' or 'pass'")
+
+
+@dataclass(frozen=True)
+class Move:
+    """A parsed action. ``kind``: gate, not, discard, challenge, accept, pass. ``verb`` is
+    "place" or "replace" when the typed text insisted on one."""
+
+    kind: str
+    card: str = ""
+    slot: Slot = (0, 0)
+    pos: int = 0
+    verb: str = ""
+
+    def canonical(self) -> Action:
+        if self.kind == "gate":
+            return f"{self.card} {slot_name(self.slot)}"
+        if self.kind == "not":
+            return f"NOT {self.pos}"
+        if self.kind == "discard":
+            return f"discard {self.card}"
+        if self.kind == "challenge":
+            return f"challenge {slot_name(self.slot)}"
+        return self.kind
+
+
+def parse_move(text: str) -> Move:
+    """Typed or canonical notation to a ``Move``; raises ``InvalidMove`` on anything else."""
+    words = text.strip().lower().replace("→", " ").replace("->", " ")
+    words = " ".join(re.sub(r"[()\[\]]", " ", words).split())
+    if words == "pass":
+        return Move("pass")
+    if _ACCEPT_RE.fullmatch(words):
+        return Move("accept")
+    if _CANCEL_RE.fullmatch(words):
+        return Move("not", pos=-1)
+    match = _REPLACE_RE.fullmatch(words)
+    if match:
+        row, pos, gate, out = match.groups()
+        return Move("gate", f"{gate.upper()}{out}", (int(row), int(pos)), verb="replace")
+    match = _PLACE_RE.fullmatch(words)
+    if match:
+        verb, gate, out, row, pos = match.groups()
+        return Move("gate", f"{gate.upper()}{out}", (int(row), int(pos)),
+                    verb="place" if verb in ("place", "put") else verb or "")
+    match = _NOT_RE.fullmatch(words)
+    if match:
+        return Move("not", pos=int(match.group(1)))
+    match = _DISCARD_RE.fullmatch(words)
+    if match:
+        card = NOT_CARD if match.group(1) else f"{match.group(2).upper()}{match.group(3)}"
+        return Move("discard", card)
+    match = _CHALLENGE_RE.fullmatch(words)
+    if match:
+        return Move("challenge", slot=(int(match.group(1)), int(match.group(2))))
+    if not words:
+        raise InvalidMove("booleo.error.empty", "Type " + EXPECTED + ".")
+    raise InvalidMove("booleo.error.bad_move", "Expected {expected}, not '{got}'.",
+                      expected=EXPECTED, got=text.strip()[:30])
+
+
+def _not_in_menu() -> InvalidMove:
+    return InvalidMove("error.not_in_menu", "That option is not on the menu.")
+
+
+# --- the game -------------------------------------------------------------------------------
+
+
+class BooleoState(GameState):
+    game_name = NAME
+    min_players = SEATS
+    max_players = SEATS
+    schema_version = 1
+
+    def __init__(self, options: JSON, seed: int) -> None:
+        self.options = validate_options(OPTIONS, options)
+        self.seed = seed
+        n = self.n
+        rng = random.Random(seed)
+        self.bits = [rng.randrange(2) for _ in range(n)]
+        cards = deck_cards(self.extended)
+        rng.shuffle(cards)
+        self.hands: list[list[str]] = [[], []]
+        for _ in range(HAND_SIZE):
+            for seat in range(SEATS):
+                self.hands[seat].append(cards.pop())
+        self.hands = [sort_cards(hand) for hand in self.hands]
+        self.draw: list[str] = cards  # the top is the end
+        self.discard: list[str] = []
+        self.nots = [0] * n  # NOT cards lying under each start card, in South's order
+        self.pyramids: list[Pyramid] = [{}, {}]
+        self.first = rng.randrange(SEATS)
+        self.turn = self.first
+        self.turns = 0
+        self.phase = "play"
+        self.challenged = False
+        self.claimant: int | None = None
+        self.pending: tuple[int, int] | None = None  # (South's card, seat that flipped it)
+        self.reshuffles = 0
+        self.actions: list[Action] = []
+        self.last_events: list[Event] = []
+        self._outcome: Outcome | None = None
+        self._draw_for(self.turn)
+
+    # -- options and readings --
+    @property
+    def n(self) -> int:
+        return int(self.options["bits"])
+
+    @property
+    def extended(self) -> bool:
+        return bool(self.options["extended"])
+
+    @property
+    def inactive(self) -> bool:
+        return bool(self.options["inactive"])
+
+    @property
+    def referee(self) -> bool:
+        return bool(self.options["referee"])
+
+    def row(self, seat: int) -> list[int]:
+        return reading(self.bits, seat)
+
+    def slot_bit(self, seat: int) -> int:
+        return self.row(seat)[-1]
+
+    def resolved_pyramids(self) -> tuple[list[Pyramid], list[list[tuple[Slot, str]]]]:
+        """Both pyramids as they will be once the pending flip resolves, and what it removes."""
+        pyramids = [dict(p) for p in self.pyramids]
+        if self.pending is None:
+            return pyramids, [[], []]
+        return pyramids, resolve_flip(pyramids, self.bits, self.n, self.pending[0],
+                                      self.inactive)
+
+    # -- turn flow --
+    def _draw_for(self, seat: int) -> list[Event]:
+        events: list[Event] = []
+        if not self.draw and self.discard:
+            pile = self.discard
+            random.Random(f"booleo-reshuffle:{self.seed}:{self.reshuffles}").shuffle(pile)
+            self.reshuffles += 1
+            self.draw, self.discard = pile, []
+            events.append({"type": "reshuffled", "cards": len(pile)})
+        if self.draw:
+            card = self.draw.pop()
+            self.hands[seat] = sort_cards([*self.hands[seat], card])
+            events.append({"type": "drew", "seat": seat, "private": {"seat": seat, "card": card}})
+        else:
+            events.append({"type": "no_draw", "seat": seat})
+        return events
+
+    def _check_turn(self, player: int) -> None:
+        if self._outcome is not None:
+            raise IllegalMove("error.game_over", "The game is over.")
+        if player not in (0, 1):
+            raise NotYourTurn("error.not_a_player", "You are not playing in this game.")
+        if player != self.turn:
+            raise NotYourTurn("error.not_your_turn", "It is not your turn.")
+
+    def _is_cancel(self, player: int, move: Move) -> bool:
+        return (move.kind == "not" and self.pending is not None
+                and position_of(self.n, player, self.pending[0]) == move.pos)
+
+    def _check(self, player: int, move: Move) -> Move:
+        """Refuse, with what was expected, anything ``player`` may not do now; return the
+        move completed (a typed ``cancel`` gets its start card)."""
+        hand = self.hands[player]
+        if move.kind == "accept":
+            if self.phase != "claim":
+                raise IllegalMove("booleo.error.no_claim",
+                                  "There is no completed pyramid to accept.")
+            return move
+        if self.phase == "claim" and move.kind != "challenge":
+            raise IllegalMove("booleo.error.answer_claim",
+                              "Your opponent has completed their pyramid: challenge one of "
+                              "its gates, or accept.")
+        if move.kind == "challenge":
+            self._check_challenge(player, move.slot)
+            return move
+        if move.kind == "pass":
+            if hand:
+                raise IllegalMove("booleo.error.no_pass",
+                                  "You may pass only with an empty hand; discard a card "
+                                  "instead.")
+            return move
+        if self.phase == "discard" and move.kind != "discard":
+            raise IllegalMove("booleo.error.must_discard",
+                              "Your challenge failed, so you lose this turn's action: "
+                              "discard a card.")
+        card = NOT_CARD if move.kind == "not" else move.card
+        if card not in CARD_RANK or (gate_of(card) in EXTENDED_GATES and not self.extended):
+            raise IllegalMove("booleo.error.no_such_card",
+                              "There is no {card} card in this game.", card=card_label(card))
+        if card not in hand:
+            raise IllegalMove("booleo.error.not_in_hand", "You hold no {card} card.",
+                              card=card_label(card))
+        if move.kind == "not":
+            if move.pos == -1:
+                if self.pending is None:
+                    raise IllegalMove("booleo.error.nothing_to_cancel",
+                                      "No flip is pending, so there is nothing to cancel.")
+                return Move("not", pos=position_of(self.n, player, self.pending[0]))
+            if not 1 <= move.pos <= self.n:
+                raise IllegalMove("booleo.error.no_start_card",
+                                  "There is no start card {card}; they are numbered 1 to "
+                                  "{count} from your left.", card=move.pos, count=self.n)
+        elif move.kind == "gate":
+            pyramids, _ = self.resolved_pyramids()
+            self._check_gate(player, pyramids[player], move)
+        return move
+
+    def _check_challenge(self, player: int, slot: Slot) -> None:
+        if self.referee:
+            raise IllegalMove("booleo.error.referee_on",
+                              "Challenges belong to games with referee=off; here the referee "
+                              "refuses invalid gates as they are played.")
+        if self.phase == "discard":
+            raise IllegalMove("booleo.error.must_discard",
+                              "Your challenge failed, so you lose this turn's action: "
+                              "discard a card.")
+        if self.challenged:
+            raise IllegalMove("booleo.error.one_challenge",
+                              "You have already challenged this turn; now play your action.")
+        if not slot_exists(self.n, slot):
+            raise IllegalMove("booleo.error.no_such_slot",
+                              "A pyramid has no slot {slot}: rows run from 1 to {rows}, and "
+                              "row r has {n} − r slots.", slot=slot_name(slot),
+                              rows=self.n - 1, n=self.n)
+        opponent = 1 - player
+        if slot not in self.pyramids[opponent]:
+            raise IllegalMove("booleo.error.nothing_to_challenge",
+                              "Your opponent has no gate on {slot} to challenge.",
+                              slot=slot_name(slot))
+        pyramids, _ = self.resolved_pyramids()
+        if slot not in pyramids[opponent]:
+            raise IllegalMove("booleo.error.goes_anyway",
+                              "The gate on {slot} is discarded anyway when the pending flip "
+                              "resolves.", slot=slot_name(slot))
+
+    def _check_gate(self, player: int, pyramid: Pyramid, move: Move) -> None:
+        slot, card, n = move.slot, move.card, self.n
+        if not slot_exists(n, slot):
+            raise IllegalMove("booleo.error.no_such_slot",
+                              "Your pyramid has no slot {slot}: rows run from 1 to {rows}, "
+                              "and row r has {n} − r slots.", slot=slot_name(slot),
+                              rows=n - 1, n=n)
+        old = pyramid.get(slot)
+        if move.verb == "place" and old is not None:
+            raise IllegalMove("booleo.error.slot_taken",
+                              "Slot {slot} already holds {old}: a gate is placed on an empty "
+                              "slot (to swap it, replace it).",
+                              slot=slot_name(slot), old=card_label(old))
+        if move.verb == "replace" and old is None:
+            raise IllegalMove("booleo.error.nothing_to_replace",
+                              "Slot {slot} is empty, so there is nothing to replace: place "
+                              "the gate there instead.", slot=slot_name(slot))
+        if old == card:
+            raise IllegalMove("booleo.error.same_gate",
+                              "Slot {slot} already holds {card}; replacing it with the same "
+                              "card changes nothing.", slot=slot_name(slot), card=card_label(card))
+        blocked = blocked_input(pyramid, slot, inactive_gates(pyramid, n))
+        if blocked is not None and blocked[0] == "missing":
+            raise IllegalMove("booleo.error.missing_input",
+                              "Slot {slot} needs both inputs first: slot {below} below it is "
+                              "still empty.", slot=slot_name(slot), below=slot_name(blocked[1]))
+        if blocked is not None:
+            raise IllegalMove("booleo.error.inactive_input",
+                              "Slot {slot} would take an input from the inactive gate on "
+                              "{below}; fill the missing slot beneath it first.",
+                              slot=slot_name(slot), below=slot_name(blocked[1]))
+        if not self.referee:
+            return
+        a, b = input_values(pyramid, self.row(player), slot)
+        assert a is not None and b is not None
+        out = output_of(card)
+        if slot == (n - 1, 1) and out != self.slot_bit(player):
+            raise IllegalMove("booleo.error.top_slot_bit", TOP_LESSON,
+                              slot_bit=self.slot_bit(player), out=out, slot=slot_name(slot))
+        if not gate_gives(card, a, b):
+            raise IllegalMove(f"booleo.error.gate_invalid.{card.lower()}", LESSONS[card],
+                              gate=gate_of(card), out=out, a=a, b=b, slot=slot_name(slot))
+
+    # -- contract --
+    def to_move(self) -> list[int]:
+        return [] if self._outcome is not None else [self.turn]
+
+    def legal_actions(self, player: int) -> list[Action]:
+        if self._outcome is not None or player != self.turn:
+            return []
+        hand = self.hands[player]
+        if self.phase == "claim":
+            claimed = self.pyramids[1 - player]
+            targets = [f"challenge {slot_name(s)}" for s in pyramid_slots(self.n) if s in claimed]
+            return [*targets, "accept"]
+        if not hand:
+            return ["pass", *self._challenges(player)]
+        kinds = list(dict.fromkeys(hand))
+        discards = [f"discard {card}" for card in kinds]
+        if self.phase == "discard":
+            return discards
+        pyramid = self.resolved_pyramids()[0][player]
+        actions = [f"{card} {slot_name(slot)}" for card in kinds if card != NOT_CARD
+                   for slot, _ in self._targets(pyramid, card)
+                   if self._fits(player, pyramid, card, slot)]
+        if NOT_CARD in hand:
+            actions += [f"NOT {pos}" for pos in range(1, self.n + 1)]
+        return actions + discards + self._challenges(player)
+
+    def _challenges(self, player: int) -> list[Action]:
+        return [f"challenge {slot_name(slot)}" for slot in self._challenge_targets(player)]
+
+    def _challenge_targets(self, player: int) -> list[Slot]:
+        if self.referee or self.challenged or self.phase == "discard":
+            return []
+        pyramids, _ = self.resolved_pyramids()
+        return [slot for slot in pyramid_slots(self.n) if slot in pyramids[1 - player]]
+
+    def _targets(self, pyramid: Pyramid, card: str) -> list[tuple[Slot, str | None]]:
+        """Slots of the (resolved) ``pyramid`` where ``card`` physically fits, valid or not,
+        with the gate it would replace."""
+        inactive = inactive_gates(pyramid, self.n)
+        return [(slot, pyramid.get(slot)) for slot in pyramid_slots(self.n)
+                if pyramid.get(slot) != card and blocked_input(pyramid, slot, inactive) is None]
+
+    def _fits(self, player: int, pyramid: Pyramid, card: str, slot: Slot) -> bool:
+        if not self.referee:
+            return True
+        try:
+            self._check_gate(player, pyramid, Move("gate", card, slot))
+        except IllegalMove:
+            return False
+        return True
+
+    def parse_action(self, text: str, player: int) -> Action:
+        self._check_turn(player)
+        return self._check(player, parse_move(text)).canonical()
+
+    def action_text(self, action: Action) -> str:
+        try:
+            move = parse_move(action)
+        except InvalidMove:
+            return action
+        if move.kind == "gate":
+            return f"{card_label(move.card)} on {slot_name(move.slot)}"
+        if move.kind == "not":
+            return f"NOT on start card {move.pos}" if move.pos > 0 else "cancel"
+        if move.kind == "discard":
+            return f"discard {card_label(move.card)}"
+        if move.kind == "accept":
+            return "accept the claim"
+        return move.canonical()
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        self._check_turn(player)
+        move = self._check(player, parse_move(action))
+        events: list[Event] = []
+        if move.kind == "challenge":
+            events += self._challenge(player, move.slot)
+        elif move.kind == "accept":
+            assert self.claimant is not None
+            events += self._finish(Outcome((self.claimant,), "booleo_pyramid",
+                                           {"loser": player, "accepted": True}))
+        else:
+            cancel = self._is_cancel(player, move)
+            if self.pending is not None and not cancel:
+                events += self._resolve()
+            events += self._act(player, move, cancel)
+            events += self._end_turn(player)
+        self.actions.append(move.canonical())
+        self.last_events = [{k: v for k, v in e.items() if k != "private"} for e in events]
+        return events
+
+    def _discard_cards(self, cards: Iterable[str]) -> None:
+        self.discard.extend(cards)
+
+    def _resolve(self) -> list[Event]:
+        assert self.pending is not None
+        card, by = self.pending
+        self.pending = None
+        removed = resolve_flip(self.pyramids, self.bits, self.n, card, self.inactive)
+        for seat_removed in removed:
+            self._discard_cards(c for _, c in seat_removed)
+        return [{"type": "flip_resolved", "card": card, "by": by,
+                 "removed": [[{"slot": slot_name(s), "card": c} for s, c in seat_removed]
+                             for seat_removed in removed]}]
+
+    def _act(self, player: int, move: Move, cancel: bool) -> list[Event]:
+        n = self.n
+        if move.kind == "pass":
+            return [{"type": "passed", "seat": player}]
+        if move.kind == "discard":
+            self.hands[player].remove(move.card)
+            self._discard_cards([move.card])
+            return [{"type": "discarded", "seat": player, "card": move.card}]
+        if move.kind == "not":
+            self.hands[player].remove(NOT_CARD)
+            card = position_of(n, player, move.pos)
+            self.bits[card - 1] ^= 1
+            if cancel:
+                self.nots[card - 1] -= 1
+                self.pending = None
+                self._discard_cards([NOT_CARD, NOT_CARD])
+                return [{"type": "flip_cancelled", "seat": player, "card": card,
+                         "position": move.pos}]
+            self.nots[card - 1] += 1
+            self.pending = (card, player)
+            _, removes = self.resolved_pyramids()
+            return [{"type": "not_played", "seat": player, "card": card, "position": move.pos,
+                     "would_remove": [[slot_name(s) for s, _ in r] for r in removes]}]
+        pyramid = self.pyramids[player]
+        old = pyramid.get(move.slot)
+        self.hands[player].remove(move.card)
+        pyramid[move.slot] = move.card
+        event: Event = {"type": "placed" if old is None else "replaced", "seat": player,
+                        "card": move.card, "slot": slot_name(move.slot)}
+        removed: list[tuple[Slot, str]] = []
+        if old is not None:
+            self._discard_cards([old])
+            event["old"] = old
+        if old is None or output_of(old) != output_of(move.card):
+            removed = settle(pyramid, self.row(player), n, fed_slots(n, move.slot),
+                             self.inactive)
+            self._discard_cards(c for _, c in removed)
+        event["removed"] = [{"slot": slot_name(s), "card": c} for s, c in removed]
+        return [event]
+
+    def _challenge(self, player: int, slot: Slot) -> list[Event]:
+        events: list[Event] = []
+        if self.pending is not None:
+            events += self._resolve()
+        opponent = 1 - player
+        pyramid = self.pyramids[opponent]
+        card = pyramid[slot]
+        invalid = is_invalid(pyramid, self.row(opponent), self.n, slot)
+        event: Event = {"type": "challenge", "seat": player, "target": opponent,
+                        "slot": slot_name(slot), "card": card,
+                        "result": "invalid" if invalid else "valid"}
+        events.append(event)
+        if invalid:
+            del pyramid[slot]
+            removed = settle(pyramid, self.row(opponent), self.n, fed_slots(self.n, slot),
+                             self.inactive)
+            self._discard_cards([card, *(c for _, c in removed)])
+            event["removed"] = [{"slot": slot_name(s), "card": c} for s, c in removed]
+            self.phase, self.claimant, self.challenged = "play", None, True
+        elif self.phase == "claim":
+            assert self.claimant is not None
+            events += self._finish(Outcome((self.claimant,), "booleo_pyramid",
+                                           {"loser": player, "challenge_failed": slot_name(slot)}))
+        else:
+            self.phase = "discard"
+        return events
+
+    def _finish(self, outcome: Outcome) -> list[Event]:
+        self._outcome = outcome
+        return [{"type": "game_over", **outcome.to_dict()}]
+
+    def _end_turn(self, player: int) -> list[Event]:
+        events: list[Event] = []
+        pyramid, row = self.pyramids[player], self.row(player)
+        if len(pyramid) == self.n * (self.n - 1) // 2:
+            if not self.referee:
+                self.phase, self.claimant = "claim", player
+                events.append({"type": "claim", "seat": player})
+            elif complete_and_valid(pyramid, row, self.n):
+                return self._finish(Outcome((player,), "booleo_pyramid",
+                                            {"loser": 1 - player, "slot_bit": row[-1]}))
+        if self.phase == "discard":
+            self.phase = "play"
+        self.turns += 1
+        self.turn = 1 - player
+        self.challenged = False
+        if self.turns >= self.options["max_turns"] and self.phase != "claim":
+            return events + self._finish(Outcome((), "booleo_max_turns",
+                                                 {"turns": self.turns}))
+        events += self._draw_for(self.turn)
+        if (not self.draw and not self.discard and not any(self.hands)
+                and self.phase != "claim"):
+            events += self._finish(Outcome((), "booleo_no_cards", {"turns": self.turns}))
+        return events
+
+    def resign(self, player: int) -> list[Event]:
+        if self._outcome is not None:
+            raise IllegalMove("error.game_over", "The game is over.")
+        if player not in (0, 1):
+            raise NotYourTurn("error.not_a_player", "You are not playing in this game.")
+        return self._finish(Outcome((1 - player,), "resigned", {"loser": player}))
+
+    def abandon(self) -> list[Event]:
+        if self._outcome is not None:
+            raise IllegalMove("error.game_over", "The game is over.")
+        return self._finish(Outcome((), "abandoned"))
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    # -- menus --
+    def menu(self, player: int, path: tuple[str, ...]) -> list[Choice]:
+        self._check_turn(player)
+        if len(path) > 3:
+            raise _not_in_menu()
+        level = self._top_menu(player)
+        for depth, token in enumerate(path):
+            choice = next((c for c in level if c.token == token), None)
+            if choice is None or choice.action is not None:
+                raise _not_in_menu()
+            level = self._submenu(player, path[:depth + 1])
+        return level
+
+    def _top_menu(self, player: int) -> list[Choice]:
+        hand = self.hands[player]
+        if self.phase == "claim":
+            return [Choice("C", "Challenge"), Choice("OK", "Accept", "accept")]
+        counts = Counter(hand)
+        kinds = list(dict.fromkeys(hand))
+        labels = {card: card_label(card) + (f" ×{counts[card]}" if counts[card] > 1 else "")
+                  for card in kinds}
+        if self.phase == "discard":
+            choices = [Choice(CARD_TOKENS[c], f"Discard {labels[c]}", f"discard {c}")
+                       for c in kinds]
+        else:
+            choices = [Choice(CARD_TOKENS[c], labels[c]) for c in kinds]
+            if self._challenge_targets(player):
+                choices.append(Choice("C", "Challenge"))
+        if not hand:
+            choices.append(Choice("P", "Pass", "pass"))
+        return choices
+
+    def _submenu(self, player: int, path: tuple[str, ...]) -> list[Choice]:
+        head = path[0]
+        if head == "C":
+            opponent = 1 - player
+            pyramid = self.pyramids[opponent]
+            row = self.row(opponent)
+            slots = ([s for s in pyramid_slots(self.n) if s in pyramid] if self.phase == "claim"
+                     else self._challenge_targets(player))
+            options = [(slot, Choice(f"{slot[0]}{slot[1]}",
+                                     f"{slot_name(slot)} {card_label(pyramid[slot])}"
+                                     f" ({self._inputs_text(pyramid, row, slot)})",
+                                     f"challenge {slot_name(slot)}")) for slot in slots]
+            return self._paged(options, None, path[1:])
+        card = CARD_BY_TOKEN[head]
+        discard = Choice("D", "Discard", f"discard {card}")
+        if card == NOT_CARD:
+            if len(path) > 1:
+                raise _not_in_menu()
+            row = self.row(player)
+            choices = []
+            for pos in range(1, self.n + 1):
+                cancel = (self.pending is not None
+                          and position_of(self.n, player, self.pending[0]) == pos)
+                label = (f"{pos}: cancel the flip" if cancel
+                         else f"{pos}: {row[pos - 1]}→{1 - row[pos - 1]}")
+                choices.append(Choice(str(pos), label, f"NOT {pos}"))
+            return [*choices, discard]
+        pyramid = self.resolved_pyramids()[0][player]
+        row = self.row(player)
+        options = []
+        for slot, old in self._targets(pyramid, card):
+            label = f"{slot_name(slot)} ({self._inputs_text(pyramid, row, slot)})"
+            if old is not None:
+                label += f" for {card_label(old)}"
+            options.append((slot, Choice(f"{slot[0]}{slot[1]}", label,
+                                         f"{card} {slot_name(slot)}")))
+        return self._paged(options, discard, path[1:])
+
+    @staticmethod
+    def _inputs_text(pyramid: Pyramid, row: list[int], slot: Slot) -> str:
+        return " ".join("-" if v is None else str(v) for v in input_values(pyramid, row, slot))
+
+    @staticmethod
+    def _paged(options: list[tuple[Slot, Choice]], extra: Choice | None,
+               rest: tuple[str, ...]) -> list[Choice]:
+        """Options as one step, or rows first when there are more than the menu limit."""
+        tail = [extra] if extra is not None else []
+        if len(options) + len(tail) <= MENU_LIMIT:
+            if rest:
+                raise _not_in_menu()
+            return [c for _, c in options] + tail
+        rows = list(dict.fromkeys(slot[0] for slot, _ in options))
+        if not rest:
+            return [Choice(f"R{r}", f"Row {r}") for r in rows] + tail
+        if len(rest) > 1 or rest[0] not in {f"R{r}" for r in rows}:
+            raise _not_in_menu()
+        return [c for slot, c in options if f"R{slot[0]}" == rest[0]]
+
+    # -- views --
+    def _gate_view(self, seat: int, slot: Slot, inactive: set[Slot]) -> JSON:
+        pyramid = self.pyramids[seat]
+        card = pyramid[slot]
+        a, b = input_values(pyramid, self.row(seat), slot)
+        gate: JSON = {"slot": slot_name(slot), "card": card, "gate": gate_of(card),
+                      "out": output_of(card), "inputs": [a, b]}
+        if self.inactive:
+            gate["inactive"] = slot in inactive
+        return gate
+
+    def invalid_gates(self) -> list[list[str]]:
+        return [[slot_name(s) for s in pyramid_slots(self.n) if s in self.pyramids[seat]
+                 and is_invalid(self.pyramids[seat], self.row(seat), self.n, s)]
+                for seat in range(SEATS)]
+
+    def view(self, player: int | None) -> JSON:
+        if player is not None and player not in (0, 1):
+            raise NotYourTurn("error.not_a_player", "You are not playing in this game.")
+        n = self.n
+        pyramids = []
+        for seat in range(SEATS):
+            inactive = inactive_gates(self.pyramids[seat], n) if self.inactive else set()
+            pyramids.append([self._gate_view(seat, s, inactive) for s in pyramid_slots(n)
+                             if s in self.pyramids[seat]])
+        pending: JSON | None = None
+        if self.pending is not None:
+            card, by = self.pending
+            _, removes = self.resolved_pyramids()
+            pending = {"card": card, "positions": [position_of(n, s, card) for s in range(SEATS)],
+                       "by": by, "would_remove": [[slot_name(s) for s, _ in r] for r in removes]}
+        view: JSON = {
+            "game": NAME,
+            "viewer": player,
+            "options": dict(self.options),
+            "bits": n,
+            "start_row": list(self.bits),
+            "rows": [self.row(seat) for seat in range(SEATS)],
+            "not_counts": [list(self.nots), list(reversed(self.nots))],
+            "slot_bits": [self.slot_bit(seat) for seat in range(SEATS)],
+            "pyramids": pyramids,
+            "pyramid_size": n * (n - 1) // 2,
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "draw_pile": len(self.draw),
+            "discard_pile": len(self.discard),
+            "discard_top": self.discard[-1] if self.discard else None,
+            "pending": pending,
+            "to_move": self.turn if self._outcome is None else None,
+            "phase": self.phase,
+            "claimant": self.claimant,
+            "challenged": self.challenged,
+            "first_player": self.first,
+            "turns": self.turns,
+            "max_turns": self.options["max_turns"],
+            "last_events": copy.deepcopy(self.last_events),
+            "outcome": self._outcome.to_dict() if self._outcome else None,
+        }
+        if self._outcome is not None:
+            view["invalid_gates"] = self.invalid_gates()
+        if player is not None:
+            view["seat"] = player
+            view["hand"] = list(self.hands[player])
+        return view
+
+    # -- serialisation --
+    def to_dict(self) -> JSON:
+        return copy.deepcopy({
+            "game": NAME,
+            "schema": self.schema_version,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "start": list(self.bits),
+            "nots": list(self.nots),
+            "hands": [list(hand) for hand in self.hands],
+            "draw": list(self.draw),
+            "discard": list(self.discard),
+            "pyramids": [{slot_name(s): p[s] for s in pyramid_slots(self.n) if s in p}
+                         for p in self.pyramids],
+            "first": self.first,
+            "turn": self.turn,
+            "turns": self.turns,
+            "phase": self.phase,
+            "challenged": self.challenged,
+            "claimant": self.claimant,
+            "pending": None if self.pending is None else {"card": self.pending[0],
+                                                          "by": self.pending[1]},
+            "reshuffles": self.reshuffles,
+            "actions": list(self.actions),
+            "last_events": self.last_events,
+            "outcome": self._outcome.to_dict() if self._outcome else None,
+        })
+
+    @classmethod
+    def from_dict(cls, data: JSON) -> Self:
+        if not isinstance(data, dict):
+            raise StateError(f"a bOOleO state is a JSON object, not {type(data).__name__}")
+        try:
+            return cls._load(data)
+        except StateError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, GameError) as error:
+            raise StateError(f"invalid bOOleO state: {error!r}") from error
+
+    @classmethod
+    def _load(cls, data: JSON) -> Self:
+        if data.get("game") != NAME or data.get("schema") != cls.schema_version:
+            raise StateError(f"not a bOOleO state of schema {cls.schema_version}")
+        if not isinstance(data["options"], dict):
+            raise StateError("options must be an object")
+        state = cls(dict(data["options"]), _int(data["seed"], "seed"))
+        if state.options != data["options"]:
+            raise StateError("options are not complete")
+        n = state.n
+        state.bits = _int_list(data["start"], "start", n, 0, 1)
+        state.nots = _int_list(data["nots"], "nots", n, 0, COPIES)
+        known = set(deck_cards(state.extended))
+        state.hands = [_cards(h, known, "a hand") for h in _list(data["hands"], "hands", SEATS)]
+        if any(hand != sort_cards(hand) or len(hand) > HAND_SIZE + 1 for hand in state.hands):
+            raise StateError("hands are sorted and hold at most 5 cards")
+        state.draw = _cards(data["draw"], known, "the draw pile")
+        state.discard = _cards(data["discard"], known, "the discard pile")
+        state.pyramids = []
+        for raw in _list(data["pyramids"], "pyramids", SEATS):
+            if not isinstance(raw, dict):
+                raise StateError("a pyramid is an object of slot: card")
+            pyramid = {parse_slot_name(k): v for k, v in raw.items()}
+            if any(not slot_exists(n, s) for s in pyramid) or any(
+                    c not in known or c == NOT_CARD for c in pyramid.values()):
+                raise StateError("a pyramid holds gate cards on its own slots")
+            state.pyramids.append(pyramid)
+        state.first = _int(data["first"], "first", 0, 1)
+        state.turn = _int(data["turn"], "turn", 0, 1)
+        state.turns = _int(data["turns"], "turns", 0, None)
+        state.reshuffles = _int(data["reshuffles"], "reshuffles", 0, None)
+        if data["phase"] not in PHASES or not isinstance(data["challenged"], bool):
+            raise StateError("bad phase")
+        state.phase, state.challenged = data["phase"], data["challenged"]
+        state.claimant = (None if data["claimant"] is None
+                          else _int(data["claimant"], "claimant", 0, 1))
+        pending = data["pending"]
+        state.pending = None if pending is None else (
+            _int(pending["card"], "pending card", 1, n), _int(pending["by"], "pending by", 0, 1))
+        actions = data["actions"]
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise StateError("actions must be a list of strings")
+        state.actions = list(actions)
+        events = data["last_events"]
+        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+            raise StateError("last_events must be a list of objects")
+        state.last_events = copy.deepcopy(events)
+        state._outcome = _outcome(data["outcome"])
+        state._validate()
+        return state
+
+    def _validate(self) -> None:
+        """Every card exactly once; pyramids that the rules could have produced."""
+        n = self.n
+        everywhere = Counter(self.draw) + Counter(self.discard) + Counter(self.hands[0]) \
+            + Counter(self.hands[1]) + Counter({NOT_CARD: sum(self.nots)})
+        for pyramid in self.pyramids:
+            everywhere += Counter(pyramid.values())
+        if everywhere != Counter(deck_cards(self.extended)):
+            raise StateError("the cards do not add up to the deck")
+        over = self._outcome is not None
+        if self.pending is not None:
+            card, by = self.pending
+            if self.nots[card - 1] < 1 or (by == self.turn and not over):
+                raise StateError("a pending flip lies on a card without NOT, or is the mover's")
+        if (self.phase == "claim") != (self.claimant is not None):
+            raise StateError("a claim needs a claimant and the claim phase")
+        if self.claimant is not None and (
+                len(self.pyramids[self.claimant]) != n * (n - 1) // 2
+                or (self.claimant == self.turn and not over) or self.referee):
+            raise StateError("only a complete pyramid of the other player is claimed")
+        if self.phase == "claim" and self.pending is not None:
+            raise StateError("a claim cannot have a pending flip")
+        bits = list(self.bits)
+        if self.pending is not None:
+            bits[self.pending[0] - 1] ^= 1  # as the gates were laid, before the flip
+        for seat, pyramid in enumerate(self.pyramids):
+            for slot in pyramid:
+                present = 2 if slot[0] == 1 else sum(b in pyramid for b in inputs_below(slot))
+                if present < (1 if self.inactive else 2):
+                    raise StateError(f"gate {slot_name(slot)} has lost its inputs")
+                if self.referee and is_invalid(pyramid, reading(bits, seat), n, slot):
+                    raise StateError(f"gate {slot_name(slot)} is invalid with the referee on")
+
+
+def _int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StateError(f"{what} must be a whole number, not {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise StateError(f"{what} is out of range: {value}")
+    return value
+
+
+def _list(value: Any, what: str, length: int) -> list[Any]:
+    if not isinstance(value, list) or len(value) != length:
+        raise StateError(f"{what} must be a list of {length}")
+    return value
+
+
+def _int_list(value: Any, what: str, length: int, low: int, high: int) -> list[int]:
+    return [_int(v, what, low, high) for v in _list(value, what, length)]
+
+
+def _cards(value: Any, known: set[str], what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(c, str) and c in known for c in value):
+        raise StateError(f"{what} holds unknown cards")
+    return list(value)
+
+
+def _outcome(value: Any) -> Outcome | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("reason"), str):
+        raise StateError("outcome must be null or an object with a reason")
+    outcome = Outcome.from_dict(value)
+    if not set(outcome.winners) <= {0, 1} or outcome.to_dict() != value:
+        raise StateError("outcome is not in canonical form")
+    return outcome
+
+
+State = BooleoState
+
+
+def new_game(options: JSON, players: int, seed: int) -> BooleoState:
+    if players != SEATS:
+        raise InvalidMove("error.player_count", "bOOleO is for exactly 2 players.")
+    return BooleoState(options, seed)
+
+
+def replay(options: JSON, seed: int, actions: list[Action]) -> BooleoState:
+    state = new_game(options, SEATS, seed)
+    for action in actions:
+        state.apply(state.turn, action)
+    return state
+
+
+# --- agents ---------------------------------------------------------------------------------
+
+
+class BooleoAgent(Agent):
+    """``easy``: a uniformly random legal action. ``strong``: one-ply evaluation from what a
+    player sees (``view(seat)`` and its own legal actions, never the other hand or the draw
+    pile): progress weighted towards completion, robustness against every possible flip, open
+    slots, the top gate's reachability, and the hand's value; challenges every provably invalid
+    gate and never bluffs."""
+
+    def choose(self, state: GameState, player: int) -> Action:
+        assert isinstance(state, BooleoState)
+        if state.outcome() is not None or state.to_move() != [player]:
+            raise NotYourTurn("error.not_your_turn", "It is not your turn.")
+        legal = state.legal_actions(player)
+        if self.level == "easy" or len(legal) == 1:
+            return self.rng.choice(legal)
+        return _Planner(state.view(player), legal, self.rng).best()
+
+
+class _Planner:
+    """The strong agent's evaluation of a position seen by ``view["seat"]``."""
+
+    CANCEL_CHANCE = 0.3
+
+    def __init__(self, view: JSON, legal: list[Action], rng: random.Random) -> None:
+        self.n = int(view["bits"])
+        self.me = int(view["seat"])
+        self.opp = 1 - self.me
+        self.inactive = bool(view["options"]["inactive"])
+        gates = BASIC_GATES + (EXTENDED_GATES if view["options"]["extended"] else ())
+        self.cards = [f"{g}{o}" for g in gates for o in (0, 1)]
+        self.bits = list(view["start_row"])
+        self.hand = list(view["hand"])
+        self.phase = str(view["phase"])
+        self.legal = legal
+        self.rng = rng
+        self.pyramids = [{parse_slot_name(g["slot"]): str(g["card"]) for g in p}
+                         for p in view["pyramids"]]
+        self.pending = None if view["pending"] is None else int(view["pending"]["card"])
+        self.resolved = [dict(p) for p in self.pyramids]
+        if self.pending is not None:
+            resolve_flip(self.resolved, self.bits, self.n, self.pending, self.inactive)
+        self.total = self.n * (self.n - 1) // 2
+        self._values: dict[tuple[int, tuple[int, ...], frozenset[tuple[Slot, str]]], float] = {}
+
+    def best(self) -> Action:
+        if self.phase == "claim":
+            bad = self._invalid_targets(self.pyramids)
+            return f"challenge {slot_name(bad[0][1])}" if bad else "accept"
+        challenges = {a for a in self.legal if a.startswith("challenge")}
+        if challenges:
+            bad = [(removed, slot) for removed, slot in self._invalid_targets(self.resolved)
+                   if f"challenge {slot_name(slot)}" in challenges]
+            if bad:
+                return f"challenge {slot_name(max(bad)[1])}"
+        scored = [(self._score(a), a) for a in self.legal if a not in challenges]
+        top = max(score for score, _ in scored)
+        return self.rng.choice([a for score, a in scored if score >= top - 1e-9])
+
+    def _invalid_targets(self, pyramids: list[Pyramid]) -> list[tuple[int, Slot]]:
+        """The opponent's provably invalid gates, most gates lost by their removal first."""
+        pyramid, row = pyramids[self.opp], reading(self.bits, self.opp)
+        found = []
+        for slot in list(pyramid):
+            if is_invalid(pyramid, row, self.n, slot):
+                trial = dict(pyramid)
+                del trial[slot]
+                found.append((1 + len(settle(trial, row, self.n, fed_slots(self.n, slot),
+                                             self.inactive)), slot))
+        return sorted(found, reverse=True)
+
+    def _score(self, action: Action) -> float:
+        move = parse_move(action)
+        hand = list(self.hand)
+        if move.kind in ("discard", "gate"):
+            hand.remove(move.card)
+        elif move.kind == "not":
+            hand.remove(NOT_CARD)
+        if move.kind == "not":
+            card = position_of(self.n, self.me, move.pos)
+            if self.pending == card:  # cancel: back to the position before the flip
+                bits = list(self.bits)
+                bits[card - 1] ^= 1
+                return self._evaluate(self.pyramids, bits, hand)
+            bits = list(self.bits)
+            bits[card - 1] ^= 1
+            flipped = [dict(p) for p in self.resolved]
+            resolve_flip(flipped, bits, self.n, card, self.inactive)
+            return (self.CANCEL_CHANCE * self._evaluate(self.resolved, self.bits, hand)
+                    + (1 - self.CANCEL_CHANCE) * self._evaluate(flipped, bits, hand))
+        if move.kind != "gate":
+            return self._evaluate(self.resolved, self.bits, hand)
+        pyramids = [dict(p) for p in self.resolved]
+        mine, row = pyramids[self.me], reading(self.bits, self.me)
+        if self._blind(mine, row, move.slot, move.card):
+            return float("-inf")
+        old = mine.get(move.slot)
+        mine[move.slot] = move.card
+        if old is None or output_of(old) != output_of(move.card):
+            settle(mine, row, self.n, fed_slots(self.n, move.slot), self.inactive)
+        return self._evaluate(pyramids, self.bits, hand)
+
+    def _blind(self, pyramid: Pyramid, row: list[int], slot: Slot, card: str) -> bool:
+        """True when the card does not fit (the strong agent never bluffs)."""
+        a, b = input_values(pyramid, row, slot)
+        return a is None or b is None or not gate_fits(card, a, b, slot == (self.n - 1, 1),
+                                                       row[-1])
+
+    def _evaluate(self, pyramids: list[Pyramid], bits: list[int], hand: list[str]) -> float:
+        mine = self._value(pyramids[self.me], self.me, bits)
+        theirs = self._value(pyramids[self.opp], self.opp, bits)
+        return mine - 0.9 * theirs + self._hand_value(pyramids[self.me], bits, hand)
+
+    def _progress(self, count: int) -> float:
+        return 10.0 * count * (1 + count / self.total)
+
+    def _value(self, pyramid: Pyramid, seat: int, bits: list[int]) -> float:
+        key = (seat, tuple(bits), frozenset(pyramid.items()))
+        cached = self._values.get(key)
+        if cached is not None:
+            return cached
+        n, row = self.n, reading(bits, seat)
+        count = len(pyramid)
+        if complete_and_valid(pyramid, row, n):
+            value = 10_000.0
+        else:
+            value = self._progress(count)
+            losses = []
+            for card in range(1, n + 1):
+                flipped = list(bits)
+                flipped[card - 1] ^= 1
+                trial = dict(pyramid)
+                lost = len(settle(trial, reading(flipped, seat), n, flip_dirty(n, seat, card),
+                                  self.inactive))
+                losses.append(value - self._progress(count - lost))
+            value -= 0.35 * sum(losses) / n + 0.15 * max(losses)
+            inactive = inactive_gates(pyramid, n)
+            open_slots = [s for s in pyramid_slots(n) if s not in pyramid
+                          and blocked_input(pyramid, s, inactive) is None]
+            value += 1.5 * len(open_slots)
+            if row[-1] not in self._reachable(pyramid, row):
+                value -= 25.0
+        self._values[key] = value
+        return value
+
+    def _reachable(self, pyramid: Pyramid, row: list[int]) -> set[int]:
+        """The outputs the top can still take with the gates in place kept: the seed's "think
+        ahead" (AND, OR and XOR cannot make a 1 out of two 0s)."""
+        n = self.n
+        outputs: dict[Slot, set[int]] = {}
+        for slot in pyramid_slots(n):
+            if slot in pyramid:
+                outputs[slot] = {output_of(pyramid[slot])}
+                continue
+            r, i = slot
+            left = {row[i - 1]} if r == 1 else outputs[(r - 1, i)]
+            right = {row[i]} if r == 1 else outputs[(r - 1, i + 1)]
+            outputs[slot] = {GATE_FUNCTIONS[gate_of(c)](a, b) for c in self.cards
+                             for a in left for b in right}
+        return outputs[(n - 1, 1)]
+
+    def _hand_value(self, pyramid: Pyramid, bits: list[int], hand: list[str]) -> float:
+        row = reading(bits, self.me)
+        inactive = inactive_gates(pyramid, self.n)
+        open_slots = [s for s in pyramid_slots(self.n) if s not in pyramid
+                      and blocked_input(pyramid, s, inactive) is None]
+        value = 0.0
+        nots = hand.count(NOT_CARD)
+        value += (0.0, 6.0, 9.0, 10.0, 10.5, 11.0)[min(nots, 5)]
+        seen: set[str] = set()
+        for card in hand:
+            if card == NOT_CARD:
+                continue
+            fits = any(not self._blind(pyramid, row, s, card) for s in open_slots)
+            value += (3.0 if fits else 1.0) * (0.4 if card in seen else 1.0)
+            if gate_of(card) in ("OR", "AND", "NAND", "NOR"):
+                value += 0.3
+            seen.add(card)
+        return value
+
+
+def make_agent(level: str, rng: random.Random) -> BooleoAgent:
+    if level not in LEVELS:
+        raise InvalidMove("error.unknown_level", "Unknown level '{level}'. Levels: {levels}.",
+                          level=level, levels=", ".join(LEVELS))
+    return BooleoAgent(level, rng)
