@@ -11,6 +11,7 @@ from engines.base import GameModule, InvalidMove
 _MODULES: dict[str, str] = {
     "lgame": "engines.lgame",
     "turing": "engines.turing",
+    "booleo": "engines.booleo",
 }
 _ALIASES: dict[str, str] = {
     "l": "lgame",
@@ -20,6 +21,8 @@ _ALIASES: dict[str, str] = {
     "turing-machine": "turing",
     "turing_machine": "turing",
     "puzzle": "turing",
+    "boole": "booleo",
+    "pyramid": "booleo",
 }
 
 
