@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -116,3 +117,25 @@ async def test_a_turing_puzzle_shows_the_private_sheet_at_the_prompt(
     assert "Propose a code" in script.text
     assert "A ✅" in script.text or "A ❌" in script.text or "A=yes" in script.text \
         or "A=no" in script.text, "the result of the test shows on the player's sheet"
+
+
+async def test_booleo_against_the_computer_shows_the_hand_and_plays_by_numbers(
+        store: SQLiteStore) -> None:
+    def answers(output: list[str]) -> Iterator[str]:
+        menu = "\n".join(output)
+        number = next(line.split(")")[0].strip() for line in menu.splitlines()
+                      if "bOOleO" in line and "computer" in line.lower())
+        yield number
+        for _ in range(40):  # answer setup questions with their first choice
+            if any("Your hand" in line for line in output[-12:]):
+                break
+            yield "1"
+        for _ in range(30):  # the first option of every menu step: a card, then a slot
+            yield "1"
+        yield "quit"
+
+    script = Script(answers)
+    await run_session(store, script)
+    assert "Your hand (South" in script.text or "Your hand (North" in script.text
+    assert "∧ AND" in script.text, "the board and its legend were printed"
+    assert re.search(r"\bYou (placed|replaced|discarded|played|challenged)\b", script.text)
