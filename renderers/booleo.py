@@ -153,10 +153,10 @@ def pyramid_emoji(view: View, seat: int) -> list[str]:
     lines = [f"{EMOJI_ROWS[row]} " + "  ".join(cells[row]) for row in range(n - 1, 0, -1)]
     row_bits = (view.get("rows") or [[], []])[seat]
     lines.append("🃏 " + "  ".join(str(int(bit)) for bit in row_bits))
-    marks = [f"{position}{mark}" for position, mark in enumerate(_not_marks(view, seat), 1)
-             if mark]
+    counts = (view.get("not_counts") or [[], []])[seat]
+    marks = [f"card {position} ×{count}" for position, count in enumerate(counts, 1) if count]
     if marks:
-        lines.append("    " + "  ".join(marks))
+        lines.append("¬ " + " · ".join(marks))
     return lines
 
 
@@ -221,7 +221,7 @@ def event_line(event: View, names: Sequence[str], language: str) -> str | None:
         return text
     if kind == "not_played":
         return translate(language, "booleo.event.not", "{name} played a NOT on start card "
-                         "{position} (as {name} reads the row).", name=name,
+                         "{position}, counted from {name}'s side.", name=name,
                          position=event.get("position"))
     if kind == "flip_cancelled":
         return translate(language, "booleo.event.cancelled", "{name} cancelled the NOT with "
