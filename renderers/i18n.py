@@ -51,7 +51,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "menu.join": "Join this game",
         "menu.start_now": "▶ Start now",
         "menu.hand": "🂠 My hand",
-        "menu.choose_privately": "{name}: open your hand to choose your move.",
+        "menu.choose_privately": "open your hand to choose your move.",
         "menu.pick": "Choose… ({first}–{last})",
         "menu.more": "More options than fit here: type the move with /move.",
         "hand.none": "The {game} has no hidden cards: everything is on the board.",

@@ -92,6 +92,9 @@ class LogicBot(BackgroundWork, discord.Client):
         self.synced_scopes: list[str] = []
         self.daily = DailyChallenge(service)
         self._daily_task: asyncio.Task[None] | None = None
+        # The schedule loop sleeps to each real minute; a simulated Discord, whose clock
+        # jumps, drives posts through post_daily_due instead.
+        self.run_daily_schedule = True
 
     # ------------------------------------------------------------------ start-up
     async def setup_hook(self) -> None:
@@ -128,8 +131,9 @@ class LogicBot(BackgroundWork, discord.Client):
         if self._resumed:
             return
         self._resumed = True
-        self._daily_task = asyncio.create_task(
-            self.daily.run_schedule(PLATFORM, self.post_daily))
+        if self.run_daily_schedule:
+            self._daily_task = asyncio.create_task(
+                self.daily.run_schedule(PLATFORM, self.post_daily))
         for record in await self.service.pending_ai_places():
             if record.platform != PLATFORM:
                 continue
