@@ -21,16 +21,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from renderers import pyramid
 from renderers.common import render_outcome, seat_name
 from renderers.i18n import translate
+from renderers.pyramid import bit_text, card_label, hand_text
+
+__all__ = ["RULES", "card_label", "gate_cell", "hand_text", "render", "render_private"]
 
 View = dict[str, Any]
 
-GATE_SYMBOLS = {"AND": "∧", "OR": "∨", "XOR": "⊕", "NAND": "⊼", "NOR": "⊽", "XNOR": "⊙"}
 SEAT_KEYS = ("booleo.south", "booleo.north")
 SEAT_DEFAULTS = ("South", "North")
-EMOJI_ROWS = ("0️⃣", "1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣")
-CELL_WIDTH = 6  # a cell like "1⊕0=1" is 5 characters, plus one space
 
 RULES = """bOOleO (J. Brandt and C. Kampf): 2 players build pyramids of logic gates.
 A row of start cards shows bits; you read it from your side, your opponent from theirs \
@@ -53,27 +54,13 @@ The buttons make typing unnecessary. Typed: 'AND1 2.3' (gate on row 2, slot 3), 
 
 # -- small pieces --------------------------------------------------------------------------
 
-def card_label(card: str) -> str:
-    """``AND1`` as ``AND→1``; ``NOT`` as itself."""
-    if card[-1:] in ("0", "1"):
-        return f"{card[:-1]}→{card[-1]}"
-    return card
-
-
 def seat_label(language: str, seat: int) -> str:
     return translate(language, SEAT_KEYS[seat], SEAT_DEFAULTS[seat])
 
 
-def _bit(value: Any) -> str:
-    return "?" if value is None else str(int(value))
-
-
 def gate_cell(gate: View, invalid: bool) -> str:
-    """``1∧0=0``: inputs, symbol, output; ``~`` marks inactive, ``≠`` invalid (game over)."""
-    a, b = gate.get("inputs") or (None, None)
-    symbol = GATE_SYMBOLS.get(str(gate.get("gate")), "?")
-    sign = "≠" if invalid else "~" if gate.get("inactive") else "="
-    return f"{_bit(a)}{symbol}{_bit(b)}{sign}{_bit(gate.get('out'))}"
+    """``1∧0=0``; ``~`` marks an inactive gate, ``≠`` a wrong one (see ``_invalid``)."""
+    return pyramid.gate_cell(gate, "≠" if invalid else "~" if gate.get("inactive") else "=")
 
 
 def _slot(name: str) -> tuple[int, int]:
@@ -125,34 +112,13 @@ def _not_marks(view: View, seat: int) -> list[str]:
 def pyramid_text(view: View, seat: int) -> list[str]:
     """The pyramid in monospace: rows staggered so that each gate stands above its inputs,
     the top first, then the start row as this seat reads it and the NOTs under it."""
-    n = int(view["bits"])
-    cells = _cells(view, seat)
-    width = CELL_WIDTH * n
-
-    def line(label: str, items: Sequence[str], offset: int) -> str:
-        chars = [" "] * (width + CELL_WIDTH)
-        for index, text in enumerate(items):
-            centre = CELL_WIDTH * index + 2 + offset
-            start = max(0, centre - len(text) // 2)
-            chars[start:start + len(text)] = list(text)
-        return f"{label} {''.join(chars).rstrip()}"
-
-    lines = [line(str(row), cells[row], 3 * row) for row in range(n - 1, 0, -1)]
     row_bits = (view.get("rows") or [[], []])[seat]
-    lines.append(line(" ", [str(int(bit)) for bit in row_bits], 0))
-    marks = _not_marks(view, seat)
-    if any(marks):
-        lines.append(line(" ", marks, 0))
-    return lines
+    return pyramid.staggered(_cells(view, seat), row_bits, _not_marks(view, seat))
 
 
 def pyramid_emoji(view: View, seat: int) -> list[str]:
     """The pyramid one row per line, for proportional fonts: the top first."""
-    n = int(view["bits"])
-    cells = _cells(view, seat)
-    lines = [f"{EMOJI_ROWS[row]} " + "  ".join(cells[row]) for row in range(n - 1, 0, -1)]
-    row_bits = (view.get("rows") or [[], []])[seat]
-    lines.append("🃏 " + "  ".join(str(int(bit)) for bit in row_bits))
+    lines = pyramid.row_per_line(_cells(view, seat), (view.get("rows") or [[], []])[seat])
     counts = (view.get("not_counts") or [[], []])[seat]
     marks = [f"card {position} ×{count}" for position, count in enumerate(counts, 1) if count]
     if marks:
@@ -171,15 +137,13 @@ def _seat_header(view: View, names: Sequence[str], language: str, emoji: bool,
         language, "booleo.seat_header",
         "{name} ({side}) · slot bit {slot_bit} · {placed}/{total} gates · {cards} cards",
         name=seat_name(names, seat), side=seat_label(language, seat),
-        slot_bit=_bit((view.get("slot_bits") or [None, None])[seat]), placed=placed,
+        slot_bit=bit_text((view.get("slot_bits") or [None, None])[seat]), placed=placed,
         total=n * (n - 1) // 2, cards=(view.get("hand_sizes") or [0, 0])[seat])
 
 
 def _legend(view: View, language: str) -> str:
-    used = sorted({str(g["gate"]) for pyramid in view.get("pyramids") or [] for g in pyramid},
-                  key=list(GATE_SYMBOLS).index)
-    shown = used or ["AND", "OR", "XOR"]
-    parts = [f"{GATE_SYMBOLS[gate]} {gate}" for gate in shown if gate in GATE_SYMBOLS]
+    parts = pyramid.gate_legend(str(g["gate"]) for gates in view.get("pyramids") or []
+                                for g in gates)
     parts.append(translate(language, "booleo.legend.ready", "○ ready for a gate"))
     if (view.get("options") or {}).get("inactive"):
         parts.append(translate(language, "booleo.legend.inactive", "~ inactive"))
@@ -316,15 +280,6 @@ def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     return "\n".join(lines)
 
 
-def hand_text(hand: Sequence[str]) -> str:
-    """The hand grouped by card, as the buttons show it: ``AND→1 ×2, NOT, XOR→0``."""
-    counts: dict[str, int] = {}
-    for card in hand:
-        counts[card] = counts.get(card, 0) + 1
-    return ", ".join(card_label(card) + (f" ×{count}" if count > 1 else "")
-                     for card, count in counts.items())
-
-
 def render_private(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     """A player's hand, with what they need to choose: their slot bit and a pending NOT."""
     seat = view.get("seat")
@@ -335,7 +290,7 @@ def render_private(view: View, names: Sequence[str], language: str, emoji: bool)
     lines = [("🂠 " if emoji else "")
              + translate(language, "booleo.hand", "Your hand ({side}, slot bit {slot_bit}): "
                          "{cards}", side=seat_label(language, seat),
-                         slot_bit=_bit((view.get("slot_bits") or [None, None])[seat]),
+                         slot_bit=bit_text((view.get("slot_bits") or [None, None])[seat]),
                          cards=hand_text(hand) or translate(language, "booleo.hand.empty",
                                                             "no cards"))]
     lines += pending_lines(view, names, language, emoji)

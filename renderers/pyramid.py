@@ -1,0 +1,84 @@
+"""Drawing a pyramid of logic gates, shared by bOOleO and Digitalo.
+
+A game hands over each row's cells already as text (its own rules decide what an empty or a
+wrong slot looks like); this module lays them out. Every gate prints as ``1∧0=0``: inputs,
+type, output, so that a student can check it without looking anything up. Gate types are the
+logic symbols ∧ ∨ ⊕ ⊼ ⊽ ⊙, with a legend, because a full row of 7 gates must fit a phone.
+
+Monospace boards stagger the rows so that each gate stands between the two gates (or bits)
+it reads. Emoji boards, drawn in a proportional font where columns cannot line up, print
+one row per line instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+GATE_SYMBOLS = {"AND": "∧", "OR": "∨", "XOR": "⊕", "NAND": "⊼", "NOR": "⊽", "XNOR": "⊙"}
+EMOJI_ROWS = ("0️⃣", "1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣")
+CELL_WIDTH = 6  # a cell like "1⊕0=1" is 5 characters, plus one space
+
+
+def card_label(card: str) -> str:
+    """``AND1`` as ``AND→1``; cards without an output (``NOT``, ``INV``) as themselves."""
+    if card[-1:] in ("0", "1"):
+        return f"{card[:-1]}→{card[-1]}"
+    return card
+
+
+def hand_text(hand: Iterable[str]) -> str:
+    """The hand grouped by card, as the buttons show it: ``AND→1 ×2, NOT, XOR→0``."""
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card] = counts.get(card, 0) + 1
+    return ", ".join(card_label(card) + (f" ×{count}" if count > 1 else "")
+                     for card, count in counts.items())
+
+
+def bit_text(value: Any) -> str:
+    return "?" if value is None else str(int(value))
+
+
+def gate_cell(gate: Mapping[str, Any], sign: str = "=") -> str:
+    """``1∧0=0``; ``sign`` says how the output relates: ``=``, or a game's mark such as
+    ``~`` (inactive) or ``≠`` (wrong)."""
+    a, b = gate.get("inputs") or (None, None)
+    symbol = GATE_SYMBOLS.get(str(gate.get("gate")), "?")
+    return f"{bit_text(a)}{symbol}{bit_text(b)}{sign}{bit_text(gate.get('out'))}"
+
+
+def gate_legend(gates: Iterable[str]) -> list[str]:
+    """``∧ AND`` … for the gate types in use (AND, OR and XOR when there are none yet)."""
+    used = sorted({gate for gate in gates if gate in GATE_SYMBOLS}, key=list(GATE_SYMBOLS).index)
+    return [f"{GATE_SYMBOLS[gate]} {gate}" for gate in used or ["AND", "OR", "XOR"]]
+
+
+def staggered(rows: Mapping[int, Sequence[str]], bits: Sequence[int],
+              below: Sequence[str] = ()) -> list[str]:
+    """Monospace: the top row first, each cell centred between the two it stands on, then
+    the bits (row 0) and optionally one line of marks under the bits (``below``)."""
+    n = len(bits)
+    width = CELL_WIDTH * (n + 1)
+
+    def line(label: str, items: Sequence[str], offset: int) -> str:
+        chars = [" "] * width
+        for index, text in enumerate(items):
+            start = max(0, CELL_WIDTH * index + 2 + offset - len(text) // 2)
+            chars[start:start + len(text)] = list(text)
+        return f"{label} {''.join(chars).rstrip()}"
+
+    lines = [line(str(row), rows[row], 3 * row) for row in range(n - 1, 0, -1)]
+    lines.append(line(" ", [str(int(bit)) for bit in bits], 0))
+    if any(below):
+        lines.append(line(" ", below, 0))
+    return lines
+
+
+def row_per_line(rows: Mapping[int, Sequence[str]], bits: Sequence[int],
+                 bits_label: str = "🃏") -> list[str]:
+    """Proportional fonts: one row per line, the top first, keycaps for row numbers."""
+    n = len(bits)
+    lines = [f"{EMOJI_ROWS[row]} " + "  ".join(rows[row]) for row in range(n - 1, 0, -1)]
+    lines.append(f"{bits_label} " + "  ".join(str(int(bit)) for bit in bits))
+    return lines
