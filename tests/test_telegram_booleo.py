@@ -9,34 +9,17 @@ from typing import Any
 
 from engines import booleo
 from renderers.booleo import hand_text
-from tests.telegram_fake import Sent
+from tests import telegram_cards as cards
 from tests.telegram_world import ALICE, BOB, CAROL, GROUP, World, telegram_world
-
-MENU_END = ("↩ back",)
-
-
-def labels(message: Sent) -> list[str]:
-    return [button["text"] for button in message.buttons]
 
 
 async def state_of(world: World, chat: dict[str, Any]) -> booleo.BooleoState:
-    records = [r for status in ("active", "finished")
-               for r in await world.store.games_with_status(status)
-               if r.channel == str(chat["id"])]
-    return booleo.BooleoState.from_dict(max(records, key=lambda r: r.id).state)
+    return await cards.state_of(world, chat, booleo.BooleoState)
 
 
 async def play_a_move(world: World, person: Any, game_chat: dict[str, Any],
                       rng: random.Random) -> None:
-    """Click through the menu in the player's private chat until a move lands."""
-    chat = person.private_chat
-    before = len((await state_of(world, game_chat)).actions)
-    while len((await state_of(world, game_chat)).actions) == before:
-        message = world.last(chat)
-        options = [label for label in labels(message) if label not in MENU_END
-                   and "hand" not in label.lower()]
-        assert options, message.text
-        await world.click(person, message, rng.choice(options))
+    await cards.play_a_move(world, person, game_chat, rng)
 
 
 async def test_a_game_against_the_computer_in_a_private_chat(tmp_path: Path) -> None:
