@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self
 
@@ -202,6 +203,26 @@ class GameModule(Protocol):
     def new_game(self, options: JSON, players: int, seed: int) -> GameState: ...
 
     def make_agent(self, level: str, rng: random.Random) -> Agent: ...
+
+
+def not_in_menu() -> InvalidMove:
+    """The answer to a menu path the game did not offer: a forged or stale button."""
+    return InvalidMove("error.not_in_menu", "That option is not on the menu.")
+
+
+def follow_menu(path: tuple[str, ...], deepest: int, top: Callable[[], list[Choice]],
+                submenu: Callable[[tuple[str, ...]], list[Choice]]) -> list[Choice]:
+    """The menu after ``path``: each token must be an offered option that does not already
+    complete a move, and a path longer than ``deepest`` is refused before any work."""
+    if len(path) > deepest:
+        raise not_in_menu()
+    level = top()
+    for depth, token in enumerate(path):
+        choice = next((c for c in level if c.token == token), None)
+        if choice is None or choice.action is not None:
+            raise not_in_menu()
+        level = submenu(path[:depth + 1])
+    return level
 
 
 def validate_options(specs: tuple[OptionSpec, ...], given: JSON) -> JSON:

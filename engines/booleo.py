@@ -1,7 +1,9 @@
 """bOOleO, the card game of logic-gate pyramids (J. Brandt and C. Kampf, Tessera Games, 2009).
 
 Specification: ``shared/rules/booleo.md`` (seed ``000_3fb50170c07fb1f1.txt``). Two players:
-seat 0 is South, seat 1 is North.
+seat 0 is South, seat 1 is North. The pyramid's geometry, the gate cards and their lessons,
+activity and the cascade are shared with Digitalo in ``engines/pyramid.py``; the slot bit, the
+NOTs, challenges and claims are bOOleO's own.
 
 Notation
 --------
@@ -88,9 +90,9 @@ import copy
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Self
 
 from engines.base import (
     JSON,
@@ -106,7 +108,46 @@ from engines.base import (
     OptionSpec,
     Outcome,
     StateError,
+    follow_menu,
+    not_in_menu,
     validate_options,
+)
+from engines.pyramid import (
+    GATE_FUNCTIONS,
+    Judge,
+    Pyramid,
+    Slot,
+    bit_slots,
+    blocked_input,
+    card_label,
+    fed_slots,
+    gate_cards,
+    gate_gives,
+    gate_of,
+    gate_refusal,
+    gate_token,
+    inactive_gates,
+    input_values,
+    inputs_below,
+    open_slots,
+    output_of,
+    position_of,
+    pyramid_size,
+    pyramid_slots,
+    reading,
+    slot_exists,
+)
+from engines.pyramid import (
+    LESSONS as LESSONS,  # the referee's lessons, shared with Digitalo
+)
+from engines.pyramid import is_invalid as judged_invalid
+from engines.pyramid import settle as settle_gates
+from engines.state_checks import (
+    checked_cards,
+    checked_int,
+    checked_int_list,
+    checked_list,
+    checked_outcome,
 )
 
 NAME = "booleo"
@@ -134,63 +175,18 @@ COPIES = 8
 MENU_LIMIT = 25
 PHASES = ("play", "discard", "claim")
 
-Slot = tuple[int, int]
-Pyramid = dict[Slot, str]
-
-GATE_FUNCTIONS: dict[str, Callable[[int, int], int]] = {
-    "AND": lambda a, b: a & b,
-    "OR": lambda a, b: a | b,
-    "XOR": lambda a, b: a ^ b,
-    "NAND": lambda a, b: 1 - (a & b),
-    "NOR": lambda a, b: 1 - (a | b),
-    "XNOR": lambda a, b: 1 - (a ^ b),
-}
 BASIC_GATES = ("AND", "OR", "XOR")
 EXTENDED_GATES = ("NAND", "NOR", "XNOR")
 NOT_CARD = "NOT"
-GATE_CARDS = tuple(f"{gate}{out}" for gate in BASIC_GATES + EXTENDED_GATES for out in (0, 1))
+GATE_CARDS = gate_cards(BASIC_GATES + EXTENDED_GATES)
 ALL_CARDS = (*GATE_CARDS, NOT_CARD)
 CARD_RANK = {card: rank for rank, card in enumerate(ALL_CARDS)}
-_GATE_TOKENS = {"AND": "A", "OR": "O", "XOR": "X", "NAND": "NA", "NOR": "NO", "XNOR": "XN"}
-CARD_TOKENS = {**{card: _GATE_TOKENS[card[:-1]] + card[-1] for card in GATE_CARDS},
-               NOT_CARD: "N"}
+CARD_TOKENS = {**{card: gate_token(card) for card in GATE_CARDS}, NOT_CARD: "N"}
 CARD_BY_TOKEN = {token: card for card, token in CARD_TOKENS.items()}
-
-# The referee's lessons: why a gate card does not fit its inputs, for every gate and output.
-LESSONS = {
-    "AND1": "AND needs 1 and 1 to give 1; these inputs are {a} and {b}.",
-    "AND0": "AND gives 0 only when an input is 0; these inputs are {a} and {b}.",
-    "OR1": "OR gives 1 only when an input is 1; these inputs are {a} and {b}.",
-    "OR0": "OR needs 0 and 0 to give 0; these inputs are {a} and {b}.",
-    "XOR1": "XOR gives 1 only when its inputs differ; these inputs are {a} and {b}.",
-    "XOR0": "XOR gives 0 only when its inputs are equal; these inputs are {a} and {b}.",
-    "NAND0": "NAND needs 1 and 1 to give 0; these inputs are {a} and {b}.",
-    "NAND1": "NAND gives 1 only when an input is 0; these inputs are {a} and {b}.",
-    "NOR1": "NOR needs 0 and 0 to give 1; these inputs are {a} and {b}.",
-    "NOR0": "NOR gives 0 only when an input is 1; these inputs are {a} and {b}.",
-    "XNOR1": "XNOR gives 1 only when its inputs are equal; these inputs are {a} and {b}.",
-    "XNOR0": "XNOR gives 0 only when its inputs differ; these inputs are {a} and {b}.",
-}
 TOP_LESSON = "The top gate must give your slot bit {slot_bit}; this gate gives {out}."
 
 
-# --- cards and geometry ---------------------------------------------------------------------
-
-
-def gate_of(card: str) -> str:
-    return card[:-1]
-
-
-def output_of(card: str) -> int:
-    return int(card[-1])
-
-
-def card_label(card: str) -> str:
-    return card if card == NOT_CARD else f"{card[:-1]}→{card[-1]}"
-
-
-def gate_gives(card: str, a: int, b: int) -> bool:
-    return GATE_FUNCTIONS[gate_of(card)](a, b) == output_of(card)
+# --- cards and geometry (the shared pyramid is in engines/pyramid.py) -----------------------
 
 
 def deck_cards(extended: bool) -> list[str]:
@@ -204,15 +200,6 @@ def sort_cards(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=CARD_RANK.__getitem__)
 
 
-def pyramid_slots(n: int) -> list[Slot]:
-    """Every slot, bottom row first, left to right: the order in which cascades settle."""
-    return [(row, i) for row in range(1, n) for i in range(1, n - row + 1)]
-
-
-def slot_exists(n: int, slot: Slot) -> bool:
-    return 1 <= slot[0] <= n - 1 and 1 <= slot[1] <= n - slot[0]
-
-
 def slot_name(slot: Slot) -> str:
     return f"{slot[0]}.{slot[1]}"
 
@@ -224,105 +211,33 @@ def parse_slot_name(text: str) -> Slot:
     return int(row), int(pos)
 
 
-def inputs_below(slot: Slot) -> tuple[Slot, Slot]:
-    row, i = slot
-    return (row - 1, i), (row - 1, i + 1)
-
-
-def fed_slots(n: int, slot: Slot) -> list[Slot]:
-    """The slots that take this slot's output as an input."""
-    row, i = slot
-    return [s for s in ((row + 1, i - 1), (row + 1, i)) if slot_exists(n, s)]
-
-
-def reading(bits: list[int], seat: int) -> list[int]:
-    """The start row as ``seat`` reads it, left to right; ``bits`` is South's reading."""
-    return list(bits) if seat == 0 else [1 - b for b in reversed(bits)]
-
-
-def position_of(n: int, seat: int, card: int) -> int:
-    """South's start card ``card`` as ``seat`` numbers it (and back: the map is its own
-    inverse)."""
-    return card if seat == 0 else n + 1 - card
-
-
-def input_values(pyramid: Pyramid, row: list[int], slot: Slot) -> tuple[int | None, int | None]:
-    """The two input bits of a slot (a gate's printed output above row 1), None if missing."""
-    r, i = slot
-    if r == 1:
-        return row[i - 1], row[i]
-    left, right = pyramid.get((r - 1, i)), pyramid.get((r - 1, i + 1))
-    return (None if left is None else output_of(left),
-            None if right is None else output_of(right))
-
-
 def gate_fits(card: str, a: int, b: int, top: bool, slot_bit: int) -> bool:
     return gate_gives(card, a, b) and (not top or output_of(card) == slot_bit)
+
+
+def top_rule(n: int, row: list[int]) -> Judge:
+    """bOOleO's judge: a gate fits its inputs, and the top gate gives the slot bit."""
+    top = (n - 1, 1)
+    return lambda slot, card, a, b: gate_fits(card, a, b, slot == top, row[-1])
 
 
 def is_invalid(pyramid: Pyramid, row: list[int], n: int, slot: Slot) -> bool:
     """A gate is provably invalid when both inputs are there and it does not fit them (the top
     gate must also give the slot bit). A gate with a missing input cannot be judged."""
-    a, b = input_values(pyramid, row, slot)
-    if a is None or b is None:
-        return False
-    return not gate_fits(pyramid[slot], a, b, slot == (n - 1, 1), row[-1])
+    return judged_invalid(pyramid, row, slot, top_rule(n, row))
 
 
 def settle(pyramid: Pyramid, row: list[int], n: int, dirty: Iterable[Slot],
            inactive: bool) -> list[tuple[Slot, str]]:
-    """The cascade: judge the affected gates bottom-up, discarding the broken ones, whose
-    removal affects the gates they feed. Returns the discarded (slot, card) pairs."""
-    affected = set(dirty)
-    removed: list[tuple[Slot, str]] = []
-    top = (n - 1, 1)
-    for slot in pyramid_slots(n):
-        if slot not in affected or slot not in pyramid:
-            continue
-        a, b = input_values(pyramid, row, slot)
-        if a is None or b is None:
-            broken = not inactive or (a is None and b is None)
-        else:
-            broken = not gate_fits(pyramid[slot], a, b, slot == top, row[-1])
-        if broken:
-            removed.append((slot, pyramid.pop(slot)))
-            affected.update(fed_slots(n, slot))
-    return removed
-
-
-def inactive_gates(pyramid: Pyramid, n: int) -> set[Slot]:
-    """Gates with exactly one input missing, and every gate fed by an inactive gate."""
-    result: set[Slot] = set()
-    for slot in pyramid_slots(n):
-        if slot[0] == 1 or slot not in pyramid:
-            continue
-        left, right = inputs_below(slot)
-        if left not in pyramid or right not in pyramid or left in result or right in result:
-            result.add(slot)
-    return result
-
-
-def blocked_input(pyramid: Pyramid, slot: Slot, inactive: set[Slot]) -> tuple[str, Slot] | None:
-    """Why no gate can go on ``slot`` now: ("missing", below) or ("inactive", below)."""
-    if slot[0] == 1:
-        return None
-    for below in inputs_below(slot):
-        if below not in pyramid:
-            return "missing", below
-    for below in inputs_below(slot):
-        if below in inactive:
-            return "inactive", below
-    return None
+    """The cascade (``engines.pyramid.settle``) with bOOleO's top rule. Returns the discarded
+    (slot, card) pairs."""
+    return settle_gates(pyramid, row, n, dirty, inactive=inactive, judge=top_rule(n, row))
 
 
 def flip_dirty(n: int, seat: int, card: int) -> set[Slot]:
     """Slots of ``seat``'s pyramid affected by flipping South's start card ``card``."""
     pos = position_of(n, seat, card)
-    dirty: set[Slot] = set()
-    if pos >= 2:
-        dirty.add((1, pos - 1))
-    if pos <= n - 1:
-        dirty.add((1, pos))
+    dirty = bit_slots(n, pos)
     if pos == n:
         dirty.add((n - 1, 1))
     return dirty
@@ -336,7 +251,7 @@ def resolve_flip(pyramids: list[Pyramid], bits: list[int], n: int, card: int,
 
 
 def complete_and_valid(pyramid: Pyramid, row: list[int], n: int) -> bool:
-    if len(pyramid) != n * (n - 1) // 2:
+    if len(pyramid) != pyramid_size(n):
         return False
     return all(not is_invalid(pyramid, row, n, slot) for slot in pyramid)
 
@@ -413,10 +328,6 @@ def parse_move(text: str) -> Move:
         raise InvalidMove("booleo.error.empty", "Type " + EXPECTED + ".")
     raise InvalidMove("booleo.error.bad_move", "Expected {expected}, not '{got}'.",
                       expected=EXPECTED, got=text.strip()[:30])
-
-
-def _not_in_menu() -> InvalidMove:
-    return InvalidMove("error.not_in_menu", "That option is not on the menu.")
 
 
 # --- the game -------------------------------------------------------------------------------
@@ -634,8 +545,7 @@ class BooleoState(GameState):
             raise IllegalMove("booleo.error.top_slot_bit", TOP_LESSON,
                               slot_bit=self.slot_bit(player), out=out, slot=slot_name(slot))
         if not gate_gives(card, a, b):
-            raise IllegalMove(f"booleo.error.gate_invalid.{card.lower()}", LESSONS[card],
-                              gate=gate_of(card), out=out, a=a, b=b, slot=slot_name(slot))
+            raise gate_refusal(NAME, card, a, b, slot_name(slot))
 
     # -- contract --
     def to_move(self) -> list[int]:
@@ -799,7 +709,11 @@ class BooleoState(GameState):
                              self.inactive)
             self._discard_cards([card, *(c for _, c in removed)])
             event["removed"] = [{"slot": slot_name(s), "card": c} for s, c in removed]
+            answered_claim = self.phase == "claim"
             self.phase, self.claimant, self.challenged = "play", None, True
+            if answered_claim and self.turns >= self.options["max_turns"]:
+                # The claim that held the game open past its last turn is answered: it ends.
+                events += self._finish(Outcome((), "booleo_max_turns", {"turns": self.turns}))
         elif self.phase == "claim":
             assert self.claimant is not None
             events += self._finish(Outcome((self.claimant,), "booleo_pyramid",
@@ -815,7 +729,7 @@ class BooleoState(GameState):
     def _end_turn(self, player: int) -> list[Event]:
         events: list[Event] = []
         pyramid, row = self.pyramids[player], self.row(player)
-        if len(pyramid) == self.n * (self.n - 1) // 2:
+        if len(pyramid) == pyramid_size(self.n):
             if not self.referee:
                 self.phase, self.claimant = "claim", player
                 events.append({"type": "claim", "seat": player})
@@ -854,15 +768,8 @@ class BooleoState(GameState):
     # -- menus --
     def menu(self, player: int, path: tuple[str, ...]) -> list[Choice]:
         self._check_turn(player)
-        if len(path) > 3:
-            raise _not_in_menu()
-        level = self._top_menu(player)
-        for depth, token in enumerate(path):
-            choice = next((c for c in level if c.token == token), None)
-            if choice is None or choice.action is not None:
-                raise _not_in_menu()
-            level = self._submenu(player, path[:depth + 1])
-        return level
+        return follow_menu(path, 3, lambda: self._top_menu(player),
+                           lambda steps: self._submenu(player, steps))
 
     def _top_menu(self, player: int) -> list[Choice]:
         hand = self.hands[player]
@@ -900,7 +807,7 @@ class BooleoState(GameState):
         discard = Choice("D", "Discard", f"discard {card}")
         if card == NOT_CARD:
             if len(path) > 1:
-                raise _not_in_menu()
+                raise not_in_menu()
             row = self.row(player)
             choices = []
             for pos in range(1, self.n + 1):
@@ -932,13 +839,13 @@ class BooleoState(GameState):
         tail = [extra] if extra is not None else []
         if len(options) + len(tail) <= MENU_LIMIT:
             if rest:
-                raise _not_in_menu()
+                raise not_in_menu()
             return [c for _, c in options] + tail
         rows = list(dict.fromkeys(slot[0] for slot, _ in options))
         if not rest:
             return [Choice(f"R{r}", f"Row {r}") for r in rows] + tail
         if len(rest) > 1 or rest[0] not in {f"R{r}" for r in rows}:
-            raise _not_in_menu()
+            raise not_in_menu()
         return [c for slot, c in options if f"R{slot[0]}" == rest[0]]
 
     # -- views --
@@ -982,7 +889,7 @@ class BooleoState(GameState):
             "not_counts": [list(self.nots), list(reversed(self.nots))],
             "slot_bits": [self.slot_bit(seat) for seat in range(SEATS)],
             "pyramids": pyramids,
-            "pyramid_size": n * (n - 1) // 2,
+            "pyramid_size": pyramid_size(n),
             "hand_sizes": [len(hand) for hand in self.hands],
             "draw_pile": len(self.draw),
             "discard_pile": len(self.discard),
@@ -1050,20 +957,21 @@ class BooleoState(GameState):
             raise StateError(f"not a bOOleO state of schema {cls.schema_version}")
         if not isinstance(data["options"], dict):
             raise StateError("options must be an object")
-        state = cls(dict(data["options"]), _int(data["seed"], "seed"))
+        state = cls(dict(data["options"]), checked_int(data["seed"], "seed"))
         if state.options != data["options"]:
             raise StateError("options are not complete")
         n = state.n
-        state.bits = _int_list(data["start"], "start", n, 0, 1)
-        state.nots = _int_list(data["nots"], "nots", n, 0, COPIES)
+        state.bits = checked_int_list(data["start"], "start", n, 0, 1)
+        state.nots = checked_int_list(data["nots"], "nots", n, 0, COPIES)
         known = set(deck_cards(state.extended))
-        state.hands = [_cards(h, known, "a hand") for h in _list(data["hands"], "hands", SEATS)]
+        state.hands = [checked_cards(h, known, "a hand")
+                       for h in checked_list(data["hands"], "hands", SEATS)]
         if any(hand != sort_cards(hand) or len(hand) > HAND_SIZE + 1 for hand in state.hands):
             raise StateError("hands are sorted and hold at most 5 cards")
-        state.draw = _cards(data["draw"], known, "the draw pile")
-        state.discard = _cards(data["discard"], known, "the discard pile")
+        state.draw = checked_cards(data["draw"], known, "the draw pile")
+        state.discard = checked_cards(data["discard"], known, "the discard pile")
         state.pyramids = []
-        for raw in _list(data["pyramids"], "pyramids", SEATS):
+        for raw in checked_list(data["pyramids"], "pyramids", SEATS):
             if not isinstance(raw, dict):
                 raise StateError("a pyramid is an object of slot: card")
             pyramid = {parse_slot_name(k): v for k, v in raw.items()}
@@ -1071,18 +979,19 @@ class BooleoState(GameState):
                     c not in known or c == NOT_CARD for c in pyramid.values()):
                 raise StateError("a pyramid holds gate cards on its own slots")
             state.pyramids.append(pyramid)
-        state.first = _int(data["first"], "first", 0, 1)
-        state.turn = _int(data["turn"], "turn", 0, 1)
-        state.turns = _int(data["turns"], "turns", 0, None)
-        state.reshuffles = _int(data["reshuffles"], "reshuffles", 0, None)
+        state.first = checked_int(data["first"], "first", 0, 1)
+        state.turn = checked_int(data["turn"], "turn", 0, 1)
+        state.turns = checked_int(data["turns"], "turns", 0, None)
+        state.reshuffles = checked_int(data["reshuffles"], "reshuffles", 0, None)
         if data["phase"] not in PHASES or not isinstance(data["challenged"], bool):
             raise StateError("bad phase")
         state.phase, state.challenged = data["phase"], data["challenged"]
         state.claimant = (None if data["claimant"] is None
-                          else _int(data["claimant"], "claimant", 0, 1))
+                          else checked_int(data["claimant"], "claimant", 0, 1))
         pending = data["pending"]
         state.pending = None if pending is None else (
-            _int(pending["card"], "pending card", 1, n), _int(pending["by"], "pending by", 0, 1))
+            checked_int(pending["card"], "pending card", 1, n),
+            checked_int(pending["by"], "pending by", 0, 1))
         actions = data["actions"]
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise StateError("actions must be a list of strings")
@@ -1091,7 +1000,7 @@ class BooleoState(GameState):
         if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
             raise StateError("last_events must be a list of objects")
         state.last_events = copy.deepcopy(events)
-        state._outcome = _outcome(data["outcome"])
+        state._outcome = checked_outcome(data["outcome"])
         state._validate()
         return state
 
@@ -1112,7 +1021,7 @@ class BooleoState(GameState):
         if (self.phase == "claim") != (self.claimant is not None):
             raise StateError("a claim needs a claimant and the claim phase")
         if self.claimant is not None and (
-                len(self.pyramids[self.claimant]) != n * (n - 1) // 2
+                len(self.pyramids[self.claimant]) != pyramid_size(n)
                 or (self.claimant == self.turn and not over) or self.referee):
             raise StateError("only a complete pyramid of the other player is claimed")
         if self.phase == "claim" and self.pending is not None:
@@ -1127,41 +1036,6 @@ class BooleoState(GameState):
                     raise StateError(f"gate {slot_name(slot)} has lost its inputs")
                 if self.referee and is_invalid(pyramid, reading(bits, seat), n, slot):
                     raise StateError(f"gate {slot_name(slot)} is invalid with the referee on")
-
-
-def _int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise StateError(f"{what} must be a whole number, not {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise StateError(f"{what} is out of range: {value}")
-    return value
-
-
-def _list(value: Any, what: str, length: int) -> list[Any]:
-    if not isinstance(value, list) or len(value) != length:
-        raise StateError(f"{what} must be a list of {length}")
-    return value
-
-
-def _int_list(value: Any, what: str, length: int, low: int, high: int) -> list[int]:
-    return [_int(v, what, low, high) for v in _list(value, what, length)]
-
-
-def _cards(value: Any, known: set[str], what: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(c, str) and c in known for c in value):
-        raise StateError(f"{what} holds unknown cards")
-    return list(value)
-
-
-def _outcome(value: Any) -> Outcome | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict) or not isinstance(value.get("reason"), str):
-        raise StateError("outcome must be null or an object with a reason")
-    outcome = Outcome.from_dict(value)
-    if not set(outcome.winners) <= {0, 1} or outcome.to_dict() != value:
-        raise StateError("outcome is not in canonical form")
-    return outcome
 
 
 State = BooleoState
@@ -1223,7 +1097,7 @@ class _Planner:
         self.resolved = [dict(p) for p in self.pyramids]
         if self.pending is not None:
             resolve_flip(self.resolved, self.bits, self.n, self.pending, self.inactive)
-        self.total = self.n * (self.n - 1) // 2
+        self.total = pyramid_size(self.n)
         self._values: dict[tuple[int, tuple[int, ...], frozenset[tuple[Slot, str]]], float] = {}
 
     def best(self) -> Action:
@@ -1317,10 +1191,7 @@ class _Planner:
                                   self.inactive))
                 losses.append(value - self._progress(count - lost))
             value -= 0.35 * sum(losses) / n + 0.15 * max(losses)
-            inactive = inactive_gates(pyramid, n)
-            open_slots = [s for s in pyramid_slots(n) if s not in pyramid
-                          and blocked_input(pyramid, s, inactive) is None]
-            value += 1.5 * len(open_slots)
+            value += 1.5 * len(open_slots(pyramid, n))
             if row[-1] not in self._reachable(pyramid, row):
                 value -= 25.0
         self._values[key] = value
@@ -1344,9 +1215,7 @@ class _Planner:
 
     def _hand_value(self, pyramid: Pyramid, bits: list[int], hand: list[str]) -> float:
         row = reading(bits, self.me)
-        inactive = inactive_gates(pyramid, self.n)
-        open_slots = [s for s in pyramid_slots(self.n) if s not in pyramid
-                      and blocked_input(pyramid, s, inactive) is None]
+        ready = open_slots(pyramid, self.n)
         value = 0.0
         nots = hand.count(NOT_CARD)
         value += (0.0, 6.0, 9.0, 10.0, 10.5, 11.0)[min(nots, 5)]
@@ -1354,7 +1223,7 @@ class _Planner:
         for card in hand:
             if card == NOT_CARD:
                 continue
-            fits = any(not self._blind(pyramid, row, s, card) for s in open_slots)
+            fits = any(not self._blind(pyramid, row, s, card) for s in ready)
             value += (3.0 if fits else 1.0) * (0.4 if card in seen else 1.0)
             if gate_of(card) in ("OR", "AND", "NAND", "NOR"):
                 value += 0.3

@@ -560,6 +560,26 @@ def test_max_turns_ends_the_game_as_a_draw() -> None:
     assert state.turns == 10 and state.to_move() == []
 
 
+def test_a_claim_answered_after_the_last_turn_ends_the_game_without_another_turn() -> None:
+    # Regression: a successful challenge of a claim made on the last turn let the challenger
+    # play a 41st turn of a 40-turn game.
+    answered_at_the_limit = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        options = {"bits": 4, "referee": False, "max_turns": 40,
+                   "extended": rng.random() < 0.5}
+        state = new_game(options, 2, seed)
+        while state.outcome() is None:
+            state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
+            assert state.turns <= 40, (seed, state.actions[-4:])
+        outcome = state.outcome()
+        assert outcome is not None
+        if outcome.reason == "booleo_max_turns" and state.actions[-1].startswith("challenge"):
+            answered_at_the_limit += 1
+            assert outcome.is_draw and state.to_move() == []
+    assert answered_at_the_limit > 0, "the seeds must reach a claim answered at the limit"
+
+
 def test_the_discard_pile_is_reshuffled_into_a_new_draw_pile() -> None:
     state = position(ROW, hands=(["NOT", "OR1", "AND0", "XOR0", "OR0"], ["NOT", "OR1", "AND0",
                                                                         "XOR0"]), draw_size=1)
