@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import booleo
-from engines.base import GameError
 from engines.booleo import BooleoState, deck_cards, new_game, replay, sort_cards
 from tests import booleo_reference as reference
+from tests.engine_checks import check_hidden_cards, check_typed_text, round_trip
 
 GATE_KEYS = {"slot", "card", "gate", "out", "inputs"}
 move_like_text = st.one_of(
@@ -37,10 +36,6 @@ move_like_text = st.one_of(
     st.from_regex(r"\A(and|or|xor|nand|not|discard|challenge|d)? ?[0-2]? ?[0-9][.,]?[0-9]?\Z",
                   fullmatch=True),
 )
-
-
-def round_trip(state: BooleoState) -> BooleoState:
-    return BooleoState.from_dict(json.loads(json.dumps(state.to_dict())))
 
 
 def slots_of(pyramid: dict[str, str]) -> dict[tuple[int, int], str]:
@@ -112,44 +107,6 @@ def check_view(state: BooleoState) -> None:
             k: v for k, v in public.items() if k != "viewer"}
 
 
-def check_hidden(state: BooleoState, data: st.DataObject) -> None:
-    """Move hidden cards around (hand ↔ draw pile, draw pile order): the public view and the
-    other seat's view stay the same."""
-    if not state.draw:
-        return
-    seat = data.draw(st.integers(0, 1), label="hidden seat")
-    changed: dict[str, Any] = state.to_dict()
-    draw = list(reversed(changed["draw"]))
-    hand = list(changed["hands"][seat])
-    if hand:
-        i = data.draw(st.integers(0, len(hand) - 1), label="hand card")
-        j = data.draw(st.integers(0, len(draw) - 1), label="draw card")
-        hand[i], draw[j] = draw[j], hand[i]
-    changed["draw"], changed["hands"][seat] = draw, sort_cards(hand)
-    other = BooleoState.from_dict(changed)
-    assert other.view(None) == state.view(None)
-    assert other.view(1 - seat) == state.view(1 - seat)
-
-
-def check_typed(state: BooleoState, legal: list[str], text: str) -> None:
-    seat = state.turn
-    before = state.to_dict()
-    try:
-        action = state.parse_action(text, seat)
-    except GameError:
-        assert state.to_dict() == before
-        trial = round_trip(state)
-        try:
-            trial.apply(seat, text)
-        except GameError:
-            assert trial.to_dict() == before
-        else:
-            raise AssertionError(f"apply accepted {text!r}, which parse_action refused") from None
-        return
-    assert state.to_dict() == before
-    assert action in legal, (text, action)
-
-
 @settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), bits=st.integers(4, 8), extended=st.booleans(),
        inactive=st.booleans(), referee=st.booleans(),
@@ -177,8 +134,8 @@ def test_random_play_keeps_every_invariant(seed: int, bits: int, extended: bool,
         assert state.legal_actions(1 - seat) == []
         assert len(state.hands[seat]) <= 5 and len(state.hands[1 - seat]) <= 4
         if data.draw(st.integers(0, 9), label="probe") == 0:
-            check_hidden(state, data)
-            check_typed(state, legal, data.draw(move_like_text, label="typed"))
+            check_hidden_cards(state, data, sort_cards)
+            check_typed_text(state, legal, data.draw(move_like_text, label="typed"))
         empty = [a for a in legal if a.split()[0] in booleo.GATE_CARDS
                  and booleo.parse_slot_name(a.split()[1]) not in state.pyramids[seat]]
         if empty and data.draw(st.integers(0, 9), label="build") < build:

@@ -3,14 +3,11 @@ serialises, refuses junk without changing, and replays exactly from its seed and
 
 from __future__ import annotations
 
-import json
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import lgame
-from engines.base import GameError
-from engines.lgame import LGameState
+from tests.engine_checks import check_typed_text, round_trip
 
 MAX_PLIES = 60
 
@@ -23,34 +20,6 @@ move_like_text = st.one_of(
     st.from_regex(r"\A[a-e][0-5] ?[nesw] ?[nesw]( ?[a-e][0-5] ?[>-]? ?[a-e][0-5]){0,3}\Z",
                   fullmatch=True),
 )
-
-
-def round_trip(state: LGameState) -> LGameState:
-    return LGameState.from_dict(json.loads(json.dumps(state.to_dict())))
-
-
-def check_junk_text(state: LGameState, legal: list[str], text: str) -> None:
-    """A typed string is either refused without any change or names one legal action."""
-    seat = state.turn
-    before = state.to_dict()
-    try:
-        action = state.parse_action(text, seat)
-    except GameError:
-        assert state.to_dict() == before
-        trial = round_trip(state)
-        try:
-            trial.apply(seat, text)
-        except GameError:
-            assert trial.to_dict() == before
-        else:
-            raise AssertionError(f"apply accepted {text!r}, which parse_action refused")
-        return
-    assert state.to_dict() == before
-    assert action in legal, (text, action)
-    typed, canonical = round_trip(state), round_trip(state)
-    typed.apply(seat, text)
-    canonical.apply(seat, action)
-    assert typed.to_dict() == canonical.to_dict()
 
 
 def mangle(text: str, data: st.DataObject) -> str:
@@ -86,7 +55,7 @@ def test_random_play_keeps_every_invariant(seed: int, sudden_death: bool, move_l
         legal = state.legal_actions(seat)
         assert legal and len(legal) == len(set(legal))
         assert state.legal_actions(1 - seat) == []
-        check_junk_text(state, legal, data.draw(move_like_text, label="typed"))
+        check_typed_text(state, legal, data.draw(move_like_text, label="typed"))
         action = data.draw(st.sampled_from(legal), label="action")
         # What the bot shows for a move can be typed back, in many spellings.
         assert state.parse_action(mangle(state.action_text(action), data), seat) == action
