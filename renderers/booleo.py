@@ -269,11 +269,7 @@ def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
         lines += draw(view, seat)
         lines.append("")
     lines.append(_legend(view, language))
-    lines.append(translate(language, "booleo.piles",
-                           "Draw pile {draw} · discard pile {discard}{top}",
-                           draw=view.get("draw_pile", 0), discard=view.get("discard_pile", 0),
-                           top=f" ({card_label(str(view['discard_top']))})"
-                           if view.get("discard_top") else ""))
+    lines.append(pyramid.piles_line(view, language))
     status = render_status(view, names, language, emoji)
     if status:
         lines.append(status)

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from renderers.i18n import translate
+
 GATE_SYMBOLS = {"AND": "∧", "OR": "∨", "XOR": "⊕", "NAND": "⊼", "NOR": "⊽", "XNOR": "⊙"}
 EMOJI_ROWS = ("0️⃣", "1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣")
 CELL_WIDTH = 6  # a cell like "1⊕0=1" is 5 characters, plus one space
@@ -82,3 +84,11 @@ def row_per_line(rows: Mapping[int, Sequence[str]], bits: Sequence[int],
     lines = [f"{EMOJI_ROWS[row]} " + "  ".join(rows[row]) for row in range(n - 1, 0, -1)]
     lines.append(f"{bits_label} " + "  ".join(str(int(bit)) for bit in bits))
     return lines
+
+
+def piles_line(view: Mapping[str, Any], language: str) -> str:
+    """The draw and discard piles: their sizes and the discard pile's open top card."""
+    top = view.get("discard_top")
+    return translate(language, "booleo.piles", "Draw pile {draw} · discard pile {discard}{top}",
+                     draw=view.get("draw_pile", 0), discard=view.get("discard_pile", 0),
+                     top=f" ({card_label(str(top))})" if top else "")

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import random
 import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import booleo
+from engines.base import GameModule
 from renderers import booleo as render
+from tests.engine_checks import random_playout
 
 NAMES = ["Ann", "Bo"]
 GATE_CELL = re.compile(r"([01?])([∧∨⊕⊼⊽⊙])([01?])([=~≠])([01])")
@@ -19,13 +20,9 @@ FUNCTIONS = {"∧": lambda a, b: a & b, "∨": lambda a, b: a | b, "⊕": lambda
 
 
 def played(options: dict[str, object], seed: int, moves: int) -> booleo.State:
-    state = booleo.new_game(options, 2, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.outcome() is not None:
-            break
-        seat = state.to_move()[0]
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    module: GameModule = booleo  # type: ignore[assignment]
+    state = random_playout(module, options, seed, moves)
+    assert isinstance(state, booleo.State)
     return state
 
 

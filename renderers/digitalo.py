@@ -1,0 +1,276 @@
+"""Digitalo as chat text: both pyramids with the seed's position numbers, inactive gates, the
+pending inverter, the round's result and the match score in binary.
+
+Renderers see only ``state.view(viewer)`` (``engines/digitalo.py``); the public board reads
+only public fields, so it prints the same text whichever view it is handed, and a hand is
+printed only by ``render_private``. The layout is bOOleO's (``renderers/pyramid.py``): every
+gate as ``1∧0=0``. An empty position shows its number as in the seed (1–3, 4–5, 6 for four
+bits), ``○4`` when a gate fits there now and ``·4`` while an input is missing or inactive.
+An inactive gate prints ``~`` instead of ``=`` (and 💤 in emoji boards); a gate a pending
+inverter would remove prints ``≠``. Scores are binary, as the seed counts them: ``011``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from renderers import pyramid
+from renderers.common import render_outcome, seat_name
+from renderers.i18n import translate
+from renderers.pyramid import card_label, hand_text
+
+__all__ = ["RULES", "card_label", "hand_text", "position_cells", "render", "render_private"]
+
+View = dict[str, Any]
+SEAT_KEYS = ("booleo.south", "booleo.north")
+SEAT_DEFAULTS = ("South", "North")
+
+RULES = """Digitalo (inf-schule.de): 2 players build pyramids of logic gates, in rounds, \
+to 1000 points in binary (8).
+A row of bit cards shows bits; you read it from your side, your opponent from theirs \
+(reversed and inverted). Your pyramid stands on your reading: each gate takes the two bits \
+(or gates) below it. Positions are numbered 1–3 on the bits, 4–5 above, 6 on top (4 bits).
+A gate card names a gate and its output, such as AND→1; it fits only if the gate of its two \
+inputs really gives that output, and both inputs must be there and active.
+Each turn: place a gate, play an inverter on a bit card, or discard (only when no gate \
+fits, unless the option free_discard is on); then draw. You keep 4 cards.
+An inverter flips a bit for both players. The opponent may counter it at once with an \
+inverter: the flip is undone, both draw, and the inverter's player moves again. Otherwise \
+the flip resolves: first-row gates that no longer fit fall, a gate that lost one input turns \
+inactive (so do the gates above it), one that lost both falls.
+When a pyramid is complete and active, the other player gets one last move if they have \
+moved less; then the completer scores a point for each empty or inactive position of the \
+other pyramid. Both complete: no points. First to 1000 (8) wins the match.
+Gates: ∧ AND, ∨ OR, ⊕ XOR, ⊼ NAND. The buttons make typing unnecessary. Typed: 'AND1 4' \
+(a gate on position 4), 'INV 2' (an inverter on bit card 2), 'counter', 'discard XOR0'."""
+
+
+# -- small pieces --------------------------------------------------------------------------
+
+def seat_label(language: str, seat: int) -> str:
+    return translate(language, SEAT_KEYS[seat], SEAT_DEFAULTS[seat])
+
+
+def position_of(n: int, row: int, index: int) -> int:
+    """The seed's number of row ``row``, slot ``index``: row by row from the bits up."""
+    return sum(n - r for r in range(1, row)) + index
+
+
+def _marked(view: View, key: str, seat: int) -> set[int]:
+    return {int(p) for p in ((view.get("pending") or {}).get(key) or [[], []])[seat]}
+
+
+def position_cells(view: View, seat: int, emoji: bool) -> dict[int, list[str]]:
+    """Each row's cells, left to right: gates as ``1∧0=0``, empty positions numbered."""
+    n = int(view["bits"])
+    gates = {int(g["position"]): g for g in (view.get("pyramids") or [[], []])[seat]}
+    open_now = {int(p) for p in (view.get("open") or [[], []])[seat]}
+    falling = _marked(view, "would_remove", seat)
+    cells: dict[int, list[str]] = {}
+    for row in range(1, n):
+        cells[row] = []
+        for index in range(1, n - row + 1):
+            position = position_of(n, row, index)
+            gate = gates.get(position)
+            if gate is None:
+                cells[row].append(f"{'○' if position in open_now else '·'}{position}")
+                continue
+            sign = "≠" if position in falling else "~" if gate.get("inactive") else "="
+            cell = pyramid.gate_cell(gate, sign)
+            cells[row].append(f"💤{cell}" if emoji and gate.get("inactive") else cell)
+    return cells
+
+
+def score_line(view: View, names: Sequence[str], language: str) -> str:
+    scores = view.get("scores_binary") or ["0000", "0000"]
+    return translate(language, "digitalo.score", "Round {round} · {south} {south_score} · "
+                     "{north} {north_score} (the match is to {target})",
+                     round=view.get("round", 1), south=seat_name(names, 0),
+                     south_score=scores[0], north=seat_name(names, 1), north_score=scores[1],
+                     target=view.get("target_binary", "1000"))
+
+
+def _seat_header(view: View, names: Sequence[str], language: str, emoji: bool,
+                 seat: int) -> str:
+    placed = len((view.get("pyramids") or [[], []])[seat])
+    marker = ""
+    if view.get("outcome") is None and view.get("to_move") == seat:
+        marker = "▶️ " if emoji else "> "
+    return marker + translate(
+        language, "digitalo.seat_header",
+        "{name} ({side}) · {placed}/{total} gates · {cards} cards · moves {moves}",
+        name=seat_name(names, seat), side=seat_label(language, seat), placed=placed,
+        total=view.get("pyramid_size", 0), cards=(view.get("hand_sizes") or [0, 0])[seat],
+        moves=(view.get("moves") or [0, 0])[seat])
+
+
+def _legend(view: View, language: str) -> str:
+    parts = pyramid.gate_legend(str(g["gate"]) for gates in view.get("pyramids") or []
+                                for g in gates)
+    parts.append(translate(language, "digitalo.legend.open", "○4 a gate fits on 4 now"))
+    parts.append(translate(language, "digitalo.legend.inactive", "~ inactive"))
+    if any((view.get("pending") or {}).get("would_remove") or []):
+        parts.append(translate(language, "digitalo.legend.would_fall",
+                               "≠ falls if the inverter stands"))
+    return " · ".join(parts)
+
+
+def _positions(values: Sequence[Any]) -> str:
+    return ", ".join(str(v["position"] if isinstance(v, dict) else v) for v in values)
+
+
+def _per_seat(language: str, names: Sequence[str], key: str, default: str,
+              per_seat: Sequence[Sequence[Any]]) -> list[str]:
+    return [translate(language, key, default, name=seat_name(names, seat),
+                      positions=_positions(values))
+            for seat, values in enumerate(per_seat) if values]
+
+
+# -- what happened ---------------------------------------------------------------------------
+
+def round_result(result: View, names: Sequence[str], language: str) -> str:
+    winner = result.get("winner")
+    if winner is None:
+        key, default = {
+            "both_complete": ("digitalo.round.both", "Round {round}: both pyramids are "
+                              "complete, no points."),
+            "max_moves": ("digitalo.round.max_moves", "Round {round}: the move limit ends it "
+                          "without points."),
+        }.get(str(result.get("reason")), ("digitalo.round.none", "Round {round} ends without "
+                                          "points."))
+        return translate(language, key, default, round=result.get("round"))
+    return translate(language, "digitalo.round.won",
+                     "Round {round}: {name} completed the pyramid and scores {points} "
+                     "({binary} in binary: {empty} empty, {inactive} inactive).",
+                     round=result.get("round"), name=seat_name(names, int(winner)),
+                     points=result.get("points"), binary=format(int(result.get("points", 0)),
+                                                                 "b"),
+                     empty=result.get("empty"), inactive=result.get("inactive"))
+
+
+def event_lines(event: View, names: Sequence[str], language: str) -> list[str]:
+    """Public sentences for an event; none for those the board already shows."""
+    kind = event.get("type")
+    name = seat_name(names, int(event.get("seat", 0)))
+    if kind == "placed":
+        lines = [translate(language, "digitalo.event.placed", "{name} placed {card} on "
+                           "{position}.", name=name, card=card_label(str(event.get("card"))),
+                           position=event.get("position"))]
+        lines += _per_seat(language, names, "digitalo.event.fell", "Fell from {name}'s "
+                           "pyramid: {positions}.", [event.get("removed") or []])
+        if event.get("reactivated"):
+            lines.append(translate(language, "digitalo.event.reactivated",
+                                   "Active again: {positions}.",
+                                   positions=_positions(event["reactivated"])))
+        return [" ".join(lines)]
+    if kind == "inverted":
+        return [translate(language, "digitalo.event.inverted", "{name} played an inverter on "
+                          "bit card {position}, counted from {name}'s side.", name=name,
+                          position=event.get("position"))]
+    if kind == "countered":
+        return [translate(language, "digitalo.event.countered", "{name} countered with an "
+                          "inverter: the bit is back, both players draw, and the inverter's "
+                          "player moves again.", name=name)]
+    if kind == "flip_resolved":
+        parts = _per_seat(language, names, "digitalo.event.lost", "{name} loses {positions}.",
+                          event.get("removed") or [])
+        parts += _per_seat(language, names, "digitalo.event.inactive",
+                           "{name}'s {positions} turn inactive.", event.get("inactive") or [])
+        return [translate(language, "digitalo.event.resolved", "The inverter stands. "
+                          "{details}", details=" ".join(parts) or translate(
+                              language, "digitalo.event.nothing", "Nothing changes."))]
+    if kind == "discarded":
+        return [translate(language, "digitalo.event.discarded", "{name} discarded {card}.",
+                          name=name, card=card_label(str(event.get("card"))))]
+    if kind == "passed":
+        return [translate(language, "digitalo.event.passed", "{name} has no card and passes.",
+                          name=name)]
+    if kind == "last_move":
+        return [translate(language, "digitalo.event.last_move", "{completer} completed the "
+                          "pyramid! {name} has one last move, to have moved as often.",
+                          completer=seat_name(names, int(event.get("completer", 0))),
+                          name=name)]
+    if kind == "round_goes_on":
+        return [translate(language, "digitalo.event.goes_on", "{name}'s pyramid is no longer "
+                          "complete: the round goes on.", name=name)]
+    if kind == "round_over":
+        return [round_result(event, names, language)]
+    if kind == "new_round":
+        return [translate(language, "digitalo.event.new_round", "Round {round}: new bit "
+                          "cards and a new deal; {name} starts.", round=event.get("round"),
+                          name=seat_name(names, int(event.get("starter", 0))))]
+    if kind == "reshuffled":
+        return [translate(language, "booleo.event.reshuffled",
+                          "The discard pile was shuffled into a new draw pile.")]
+    return []
+
+
+def pending_lines(view: View, names: Sequence[str], language: str, emoji: bool) -> list[str]:
+    pending = view.get("pending")
+    if not pending:
+        return []
+    by = int(pending.get("by", 0))
+    other = 1 - by
+    positions = pending.get("positions") or [pending.get("bit"), pending.get("bit")]
+    effects = _per_seat(language, names, "digitalo.event.lost", "{name} loses {positions}.",
+                        pending.get("would_remove") or [])
+    effects += _per_seat(language, names, "digitalo.event.inactive",
+                         "{name}'s {positions} turn inactive.",
+                         pending.get("would_deactivate") or [])
+    return [("⚠️ " if emoji else "! ") + translate(
+        language, "digitalo.pending",
+        "An inverter on bit card {position} ({other} reads it as bit {other_position}) is "
+        "pending. {other} may counter it with an inverter; otherwise: {effects}",
+        position=positions[by], other=seat_name(names, other), other_position=positions[other],
+        effects=" ".join(effects) or translate(language, "digitalo.event.nothing",
+                                               "Nothing changes."))]
+
+
+def render_status(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
+    lines = [line for event in view.get("last_events") or []
+             for line in event_lines(event, names, language)]
+    lines += pending_lines(view, names, language, emoji)
+    outcome = view.get("outcome")
+    if outcome:
+        lines.append(render_outcome(outcome, names, language))
+    elif view.get("to_move") is not None:
+        seat = int(view["to_move"])
+        key, default = {
+            "last move": ("digitalo.to_last_move", "{name}: your last move of the round."),
+            "answer": ("digitalo.to_answer", "{name}: counter the inverter, or accept it."),
+        }.get(str(view.get("phase")), ("digitalo.to_move", "{name} to play."))
+        lines.append(translate(language, key, default, name=seat_name(names, seat)))
+    return "\n".join(lines)
+
+
+def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
+    """The score, both pyramids (North's on top), the piles and what happened."""
+    lines = [score_line(view, names, language), ""]
+    for seat in (1, 0):
+        lines.append(_seat_header(view, names, language, emoji, seat))
+        cells = position_cells(view, seat, emoji)
+        bits = (view.get("rows") or [[], []])[seat]
+        lines += pyramid.row_per_line(cells, bits) if emoji else pyramid.staggered(cells, bits)
+        lines.append("")
+    lines.append(_legend(view, language))
+    lines.append(pyramid.piles_line(view, language))
+    status = render_status(view, names, language, emoji)
+    if status:
+        lines.append(status)
+    return "\n".join(lines)
+
+
+def render_private(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
+    """A player's hand, with the pending inverter they may have to answer."""
+    seat = view.get("seat")
+    if seat is None:
+        return render_status(view, names, language, emoji)
+    seat = int(seat)
+    cards = hand_text(str(card) for card in view.get("hand") or [])
+    lines = [("🂠 " if emoji else "") + translate(
+        language, "digitalo.hand", "Your hand ({side}): {cards}",
+        side=seat_label(language, seat),
+        cards=cards or translate(language, "booleo.hand.empty", "no cards"))]
+    lines += pending_lines(view, names, language, emoji)
+    return "\n".join(lines)
