@@ -12,6 +12,7 @@ _MODULES: dict[str, str] = {
     "lgame": "engines.lgame",
     "turing": "engines.turing",
     "booleo": "engines.booleo",
+    "digitalo": "engines.digitalo",
 }
 _ALIASES: dict[str, str] = {
     "l": "lgame",
@@ -23,6 +24,8 @@ _ALIASES: dict[str, str] = {
     "puzzle": "turing",
     "boole": "booleo",
     "pyramid": "booleo",
+    "digital": "digitalo",
+    "digi": "digitalo",
 }
 
 

@@ -44,6 +44,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "reason.booleo_pyramid": "a complete pyramid",
         "reason.booleo_max_turns": "the limit of {turns} turns was reached",
         "reason.booleo_no_cards": "no cards were left to play",
+        "reason.digitalo_points": "{scores_binary[0]} to {scores_binary[1]} in binary",
+        "reason.digitalo_max_rounds": "the round limit, at {scores_binary[0]} to "
+                                      "{scores_binary[1]}",
         "menu.choose": "Choose your move.",
         "menu.choose_step": "Your move so far: {path}. Choose the next part.",
         "ai.name": "Computer · {level}",

@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+import pytest
 
 from bot.adapters.console import ConsoleSession
 from bot.service import Service
@@ -39,9 +42,9 @@ async def run_session(store: SQLiteStore, script: Script) -> None:
 async def test_play_against_perfect_to_the_end_by_numbers(store: SQLiteStore) -> None:
     def answers(output: list[str]) -> Iterator[str]:
         yield from ["1", "1", "3", "1"]  # L-game vs computer, standard rules, perfect, me first
-        while not any("Game over" in line for line in output[-15:]):
+        while not any("Game over" in line for line in output):
             yield "1"  # always the first option: a move step or "keep the neutral pieces"
-        yield "5"  # back at the main menu: quit
+        yield "quit"  # back at the main menu
 
     script = Script(answers)
     await run_session(store, script)
@@ -73,7 +76,7 @@ async def test_hot_seat_typed_moves_commands_and_bad_input(store: SQLiteStore) -
                      "rules", "help",
                      "b1 n e",          # Player 2's L is already there: refused
                      "resign",          # Player 2 resigns
-                     "5"])
+                     "quit"])
     await run_session(store, script)
     text = script.text
     assert "Please type a number from the list" in text
@@ -119,23 +122,42 @@ async def test_a_turing_puzzle_shows_the_private_sheet_at_the_prompt(
         or "A=no" in script.text, "the result of the test shows on the player's sheet"
 
 
-async def test_booleo_against_the_computer_shows_the_hand_and_plays_by_numbers(
-        store: SQLiteStore) -> None:
+def listed_options(output: list[str]) -> list[str]:
+    """The numbers of the menu printed last, without its "back" entry."""
+    numbers: list[str] = []
+    for line in reversed("\n".join(output[-30:]).splitlines()):
+        found = re.match(r"\s*([1-9]\d*)\) ", line)
+        if found is None:
+            if numbers:
+                break
+            continue
+        numbers.append(found.group(1))
+    return numbers or ["1"]
+
+
+@pytest.mark.parametrize("title, moved", [
+    ("bOOleO", r"\bYou (placed|replaced|discarded|played|challenged)\b"),
+    ("Digitalo", r"\bYou (placed|discarded|played|countered|accepted)\b"),
+])
+async def test_card_game_against_the_computer_shows_the_hand_and_plays_by_numbers(
+        store: SQLiteStore, title: str, moved: str) -> None:
     def answers(output: list[str]) -> Iterator[str]:
         menu = "\n".join(output)
         number = next(line.split(")")[0].strip() for line in menu.splitlines()
-                      if "bOOleO" in line and "computer" in line.lower())
+                      if f"the {title} against" in line)
         yield number
         for _ in range(40):  # answer setup questions with their first choice
             if any("Your hand" in line for line in output[-12:]):
                 break
             yield "1"
-        for _ in range(30):  # the first option of every menu step: a card, then a slot
-            yield "1"
+        rng = random.Random(5)
+        for _ in range(40):  # a random listed option at every step; a refusal just asks again
+            yield rng.choice(listed_options(output))
         yield "quit"
 
     script = Script(answers)
     await run_session(store, script)
+    assert f"{title} started" in script.text
     assert "Your hand (South" in script.text or "Your hand (North" in script.text
     assert "∧ AND" in script.text, "the board and its legend were printed"
-    assert re.search(r"\bYou (placed|replaced|discarded|played|challenged)\b", script.text)
+    assert re.search(moved, script.text)

@@ -132,7 +132,9 @@ class ConsoleSession:
             return await self.service.start_game(self.place, PLAYER_ONE, game,
                                                  Opponent("user", user=PLAYER_TWO),
                                                  " ".join(options))
-        levels = [level for level in module.LEVELS if level != "strong"]
+        # The L-game lists "strong" as a synonym of "perfect"; one name for it is enough here.
+        levels = [level for level in module.LEVELS
+                  if not (level == "strong" and "perfect" in module.LEVELS)]
         level = await self.ask(self.t("console.level_question"),
                                [MenuItem(level, level) for level in levels])
         if level is None:
