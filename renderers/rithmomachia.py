@@ -1,0 +1,272 @@
+"""Boolean Rithmomachia boards: a 4×4×4 field as four 4×4 levels.
+
+Every piece prints as its shape and its value in binary, ``○0001``; the shape's fill tells the
+owner (White hollow ○ △ □ ◇, Black filled ● ▲ ■ ◆, the diamond being a Pyramid), so a cell
+needs five characters and no colour. Monospace boards (the console, code blocks) put the four
+levels side by side, which reads like the physical stack laid out on a table. Chat boards are
+read on phones, where ~40 characters fit: there the levels are stacked, level 4 (Black's home)
+first, and an empty level collapses to one line. Captures are told as the equations that made
+them, ``0100 AND 1100 = 0100 → 2b3 captured``, because the equations are the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from renderers.common import render_outcome, seat_name
+from renderers.i18n import translate
+
+__all__ = ["RULES", "piece_text", "render", "render_levels_side_by_side",
+           "render_levels_stacked"]
+
+View = dict[str, Any]
+
+FILES = "abcd"
+LEVELS = (1, 2, 3, 4)
+SHAPES = ("pyramid", "circle", "triangle", "square")
+GLYPHS = {  # (shape, owner) → glyph; hollow for White (seat 0), filled for Black (seat 1)
+    ("circle", 0): "○", ("triangle", 0): "△", ("square", 0): "□", ("pyramid", 0): "◇",
+    ("circle", 1): "●", ("triangle", 1): "▲", ("square", 1): "■", ("pyramid", 1): "◆",
+}
+SIDES = ("White", "Black")
+EMPTY_TEXT = "  .  "
+# U+2007 FIGURE SPACE is as wide as a digit in proportional fonts, so an empty cell takes
+# about the room of a piece on a phone.
+EMPTY_CHAT = "\u2007\u2007·\u2007\u2007"
+MOVED_MARK = "*"
+
+RULES = """Boolean Rithmomachia (L. Lynn Smith): 2 players, a 4×4×4 field of four levels.
+Each player has 16 pieces, one of each value 0000–1111. The number of 1-bits gives the shape: \
+none or four a Pyramid (◇), one a Circle (○), two a Triangle (△), three a Square (□). White \
+(hollow) starts on level 1, Black (filled ●▲■◆) on level 4, and White moves first.
+A move is one step to an empty cell: orthogonal (one axis), diagonal (two axes) or \
+triagonal (three axes). Circles step orthogonally or diagonally, Triangles diagonally or \
+triagonally, Squares orthogonally or triagonally, Pyramids any way. A Pyramid may also land \
+on a piece and push it one step to a free cell of the mover's choice.
+Captures happen by themselves after every move. X is the piece that moved; a piece 'reaches' \
+the cells of its own step directions. NOT: X takes a reached enemy whose value is NOT X. \
+Compiling: X and another own piece Y take an enemy both reach when X op Y equals it. \
+Filtering: X and an own piece Y that X reaches take an enemy Y reaches when X op Y equals it. \
+The ops are AND, OR, XOR, NAND and NOR on 4 bits. A captured piece changes sides; a captured \
+Pyramid leaves the field.
+The game ends when a side has no Pyramid, the side to move cannot move, a position occurs \
+for the third time, or at the move limit. Then whoever has more Pyramids, more pieces, and a \
+higher sum of values takes a victory each; more victories win (Simple, Compound or Perfect).
+Cells are level, file, rank: 1a1–4d4. Typed moves: '1b1-2b2', a push '1c3-2c3-3c3'. The \
+buttons make typing unnecessary."""
+
+
+def piece_text(piece: View) -> str:
+    return GLYPHS[(str(piece["shape"]), int(piece["owner"]))] + str(piece["bits"])
+
+
+def _cells(view: View) -> dict[str, View]:
+    return {str(piece["cell"]): piece for piece in view.get("board") or []}
+
+
+def _moved_to(view: View) -> set[str]:
+    last = view.get("last_move") or {}
+    return {str(cell) for cell in (last.get("to"), last.get("push_to")) if cell}
+
+
+def _level_rows(view: View, level: int, empty: str) -> list[str]:
+    """The level's ranks 4 to 1 (rank 4 at the top, as on a chess diagram), each cell a piece
+    with a trailing mark when the last move put it there."""
+    cells, moved = _cells(view), _moved_to(view)
+    rows = []
+    for rank in range(4, 0, -1):
+        row = []
+        for file in FILES:
+            name = f"{level}{file}{rank}"
+            piece = cells.get(name)
+            text = piece_text(piece) if piece else empty
+            row.append(text + (MOVED_MARK if name in moved else " "))
+        rows.append(f"{rank} " + "".join(row).rstrip())
+    return rows
+
+
+def _level_title(language: str, level: int) -> str:
+    home = {1: translate(language, "rithmo.home.white", " (White's home)"),
+            4: translate(language, "rithmo.home.black", " (Black's home)")}.get(level, "")
+    return translate(language, "rithmo.level", "Level {level}", level=level) + home
+
+
+def render_levels_side_by_side(view: View, language: str) -> list[str]:
+    """The four levels in one row of 4×4 grids, files under each: for monospace output."""
+    width = 2 + 6 * 4
+    titles = [_level_title(language, level).ljust(width) for level in LEVELS]
+    grids = [[row.ljust(width) for row in _level_rows(view, level, EMPTY_TEXT)]
+             for level in LEVELS]
+    files = ("  " + "".join(f"{file}     " for file in FILES)).ljust(width)
+    lines = ["  ".join(titles).rstrip()]
+    lines += ["  ".join(grid[i] for grid in grids).rstrip() for i in range(4)]
+    lines.append("  ".join([files] * 4).rstrip())
+    return lines
+
+
+def render_levels_stacked(view: View, language: str) -> list[str]:
+    """Level 4 down to level 1, one grid under the other; an empty level is one line."""
+    occupied = {int(str(piece["cell"])[0]) for piece in view.get("board") or []}
+    lines: list[str] = []
+    for level in reversed(LEVELS):
+        title = _level_title(language, level)
+        if level not in occupied:
+            lines.append(translate(language, "rithmo.level_empty", "{title}: empty",
+                                   title=title))
+            continue
+        lines.append(title)
+        lines += _level_rows(view, level, EMPTY_CHAT)
+    lines.append("   " + "\u2007\u2007\u2007\u2007\u2007".join(FILES))
+    return lines
+
+
+def _legend(view: View, language: str) -> str:
+    ops = " ".join(view.get("ops") or [])
+    return translate(language, "rithmo.legend",
+                     "○ Circle △ Triangle □ Square ◇ Pyramid: hollow White, filled Black · "
+                     "* moved last · captures by {ops}{push}", ops=ops,
+                     push=translate(language, "rithmo.legend_push", " · push on")
+                     if view.get("push") else "")
+
+
+def _counts_line(view: View, names: Sequence[str], language: str) -> str:
+    counts = view.get("counts") or [{}, {}]
+    parts = [translate(language, "rithmo.counts",
+                       "{name}: Pyramids {pyramids}, pieces {pieces}, value {value}",
+                       name=seat_name(names, seat), pyramids=counts[seat].get("pyramids", 0),
+                       pieces=counts[seat].get("pieces", 0), value=counts[seat].get("value", 0))
+             for seat in (0, 1)]
+    return " · ".join(parts)
+
+
+def _equation_line(capture: View, names: Sequence[str], language: str) -> str:
+    equation = str(capture.get("equation", ""))
+    target = str(capture.get("target", ""))
+    if capture.get("removed"):
+        return translate(language, "rithmo.capture.removed",
+                         "{equation} → the Pyramid on {cell} is captured and leaves the field",
+                         equation=equation, cell=target)
+    return translate(language, "rithmo.capture.flipped",
+                     "{equation} → {cell} captured: it is {name}'s now", equation=equation,
+                     cell=target, name=seat_name(names, int(capture.get("player", 0))))
+
+
+def event_lines(event: View, names: Sequence[str], language: str) -> list[str]:
+    """Public sentences for an event: moves, pushes, placements and each capture's equation."""
+    kind = event.get("type")
+    name = seat_name(names, int(event.get("player", 0)))
+    if kind == "moved":
+        piece = GLYPHS.get((str(event.get("shape")), int(event.get("player", 0))), "")
+        line = translate(language, "rithmo.event.moved", "{name} moved {piece} {from_cell} → "
+                         "{to_cell}.", name=name, piece=piece + str(event.get("bits", "")),
+                         from_cell=event.get("from"), to_cell=event.get("to"))
+        push = event.get("push")
+        if push:
+            pushed = GLYPHS.get((str(push.get("shape")), int(push.get("owner", 0))), "")
+            line += " " + translate(language, "rithmo.event.pushed",
+                                    "It pushed {piece} to {cell}.",
+                                    piece=pushed + str(push.get("bits", "")), cell=push.get("to"))
+        return [line]
+    if kind == "capture":
+        return [_equation_line(event, names, language)]
+    if kind == "placed":
+        piece = GLYPHS.get((str(event.get("shape")), int(event.get("player", 0))), "")
+        return [translate(language, "rithmo.event.placed", "{name} placed {piece} on {cell}.",
+                          name=name, piece=piece + str(event.get("bits", "")),
+                          cell=event.get("cell"))]
+    if kind == "play_started":
+        return [translate(language, "rithmo.event.play_started",
+                          "Every piece is placed: play begins.")]
+    return []
+
+
+def _unplaced_lines(view: View, names: Sequence[str], language: str) -> list[str]:
+    if view.get("phase") != "placement":
+        return []
+    lines = []
+    for seat in (0, 1):
+        values = view.get("unplaced", [[], []])[seat]
+        if values:
+            lines.append(translate(language, "rithmo.unplaced", "{name} still places: {values}",
+                                   name=seat_name(names, seat),
+                                   values=" ".join(format(int(v), "04b") for v in values)))
+    return lines
+
+
+VICTORIES = ("pyramid", "piece", "value")
+
+
+def _why_it_ended(outcome: View, names: Sequence[str], language: str) -> str:
+    detail = outcome.get("detail") or {}
+    reason = outcome.get("reason")
+    if reason == "rithmomachia_no_pyramid":
+        return translate(language, "rithmo.end.no_pyramid", "{names} has no Pyramid left.",
+                         names=" and ".join(seat_name(names, int(seat))
+                                            for seat in detail.get("without") or []))
+    if reason == "rithmomachia_no_moves":
+        return translate(language, "rithmo.end.no_moves", "{name} cannot move.",
+                         name=seat_name(names, int(detail.get("stuck", 0))))
+    if reason == "repetition":
+        return translate(language, "rithmo.end.repetition",
+                         "The same position came up for the third time.")
+    return translate(language, "rithmo.end.move_limit",
+                     "The move limit of {limit} plies was reached.", limit=detail.get("limit"))
+
+
+def outcome_lines(outcome: View, names: Sequence[str], language: str) -> list[str]:
+    """Why the game ended, then the three victories and the verdict with its label."""
+    if outcome.get("reason") in ("resigned", "abandoned"):
+        return [render_outcome(outcome, names, language)]
+    detail = outcome.get("detail") or {}
+    taken = detail.get("victories") or {}
+    per_victory = [translate(language, f"rithmo.victory.{kind}", kind.capitalize()) + ": "
+                   + (seat_name(names, int(taken[kind])) if taken.get(kind) is not None
+                      else translate(language, "rithmo.victory.tied", "tied"))
+                   for kind in VICTORIES]
+    winners = outcome.get("winners") or []
+    counts = detail.get("victory_counts") or [0, 0]
+    if winners:
+        label = str(detail.get("label") or "simple")
+        verdict = translate(language, "rithmo.end.win",
+                            "Game over: {name} wins, a {label} victory ({won} to {lost}).",
+                            name=seat_name(names, int(winners[0])),
+                            label=translate(language, f"rithmo.label.{label}",
+                                            label.capitalize()),
+                            won=counts[int(winners[0])], lost=counts[1 - int(winners[0])])
+    else:
+        verdict = translate(language, "rithmo.end.draw",
+                            "Game over: a draw, {won} victories each.", won=counts[0])
+    return [_why_it_ended(outcome, names, language),
+            translate(language, "rithmo.victories", "Victories: {list}.",
+                      list=" · ".join(per_victory)),
+            verdict]
+
+
+def render_status(view: View, names: Sequence[str], language: str) -> str:
+    lines = [line for event in view.get("last_events") or []
+             for line in event_lines(event, names, language)]
+    lines += _unplaced_lines(view, names, language)
+    outcome = view.get("outcome")
+    if outcome:
+        lines += outcome_lines(outcome, names, language)
+    elif view.get("to_move") is not None:
+        seat = int(view["to_move"])
+        key, default = (("rithmo.to_place", "{name} ({side}) to place a piece.")
+                        if view.get("phase") == "placement" else
+                        ("rithmo.to_move", "{name} ({side}) to move · ply {ply} of {limit}"))
+        lines.append(translate(language, key, default, name=seat_name(names, seat),
+                               side=translate(language, f"rithmo.side.{seat}", SIDES[seat]),
+                               ply=int(view.get("ply", 0)) + 1, limit=view.get("move_limit")))
+    return "\n".join(lines)
+
+
+def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
+    """The field, the legend, both sides' counts, then what happened and who moves."""
+    levels = render_levels_stacked(view, language) if emoji \
+        else render_levels_side_by_side(view, language)
+    lines = [*levels, "", _legend(view, language), _counts_line(view, names, language)]
+    status = render_status(view, names, language)
+    if status:
+        lines.append(status)
+    return "\n".join(lines)
