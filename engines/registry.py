@@ -13,6 +13,7 @@ _MODULES: dict[str, str] = {
     "turing": "engines.turing",
     "booleo": "engines.booleo",
     "digitalo": "engines.digitalo",
+    "rithmomachia": "engines.rithmomachia",
 }
 _ALIASES: dict[str, str] = {
     "l": "lgame",
@@ -26,6 +27,10 @@ _ALIASES: dict[str, str] = {
     "pyramid": "booleo",
     "digital": "digitalo",
     "digi": "digitalo",
+    "rithmo": "rithmomachia",
+    "rithmomachy": "rithmomachia",
+    "boolean_rithmomachia": "rithmomachia",
+    "boolean-rithmomachia": "rithmomachia",
 }
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -46,3 +47,16 @@ def secret_cards() -> Iterator[None]:
     finally:
         unregister_game("secrets")
         register_renderer("secrets", None)
+
+
+@pytest.fixture
+def fast_rithmomachia_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rithmomachia's computer thinks 0.2 s a move instead of 2 s, so that whole games
+    against it fit the suite."""
+    from engines import rithmomachia
+    from engines.rithmomachia_agent import RithmomachiaAgent
+
+    def make_agent(level: str, rng: random.Random) -> RithmomachiaAgent:
+        return RithmomachiaAgent(level, rng, budget_seconds=0.2)
+
+    monkeypatch.setattr(rithmomachia, "make_agent", make_agent)

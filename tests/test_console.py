@@ -161,3 +161,30 @@ async def test_card_game_against_the_computer_shows_the_hand_and_plays_by_number
     assert "Your hand (South" in script.text or "Your hand (North" in script.text
     assert "∧ AND" in script.text, "the board and its legend were printed"
     assert re.search(moved, script.text)
+
+
+async def test_rithmomachia_against_the_computer_by_numbers_and_typed_moves(
+        store: SQLiteStore, fast_rithmomachia_agent: None) -> None:
+    def answers(output: list[str]) -> Iterator[str]:
+        menu = "\n".join(output)
+        yield next(line.split(")")[0].strip() for line in menu.splitlines()
+                   if "the Boolean Rithmomachia against" in line)
+        for _ in range(10):  # setup questions: their first choice
+            if any("to move" in line for line in output[-3:]):
+                break
+            yield "1"
+        yield "9z9-1a1"  # nonsense: refused with what was expected
+        yield "1b1-2b1"  # a typed move
+        rng = random.Random(2)
+        for _ in range(60):
+            if any("Game over" in line for line in output[-6:]):
+                break
+            yield rng.choice(listed_options(output))
+        yield "quit"
+
+    script = Script(answers)
+    await run_session(store, script)
+    assert "Level 1 (White's home)      Level 2" in script.text, "levels side by side"
+    assert "You moved ○0001 1b1 → 2b1." in script.text
+    assert "There is no cell 9z9: levels are 1–4, files a–d, ranks 1–4" in script.text
+    assert "Game over" in script.text
