@@ -100,7 +100,6 @@ from engines.base import (
     Agent,
     Choice,
     Event,
-    GameError,
     GameState,
     IllegalMove,
     InvalidMove,
@@ -143,11 +142,13 @@ from engines.pyramid import (
 from engines.pyramid import is_invalid as judged_invalid
 from engines.pyramid import settle as settle_gates
 from engines.state_checks import (
+    check_header,
     checked_cards,
     checked_int,
     checked_int_list,
     checked_list,
     checked_outcome,
+    load_checked,
 )
 
 NAME = "booleo"
@@ -942,22 +943,12 @@ class BooleoState(GameState):
 
     @classmethod
     def from_dict(cls, data: JSON) -> Self:
-        if not isinstance(data, dict):
-            raise StateError(f"a bOOleO state is a JSON object, not {type(data).__name__}")
-        try:
-            return cls._load(data)
-        except StateError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, GameError) as error:
-            raise StateError(f"invalid bOOleO state: {error!r}") from error
+        return load_checked("bOOleO", data, cls._load)
 
     @classmethod
     def _load(cls, data: JSON) -> Self:
-        if data.get("game") != NAME or data.get("schema") != cls.schema_version:
-            raise StateError(f"not a bOOleO state of schema {cls.schema_version}")
-        if not isinstance(data["options"], dict):
-            raise StateError("options must be an object")
-        state = cls(dict(data["options"]), checked_int(data["seed"], "seed"))
+        options = check_header(data, NAME, cls.schema_version, "bOOleO")
+        state = cls(options, checked_int(data["seed"], "seed"))
         if state.options != data["options"]:
             raise StateError("options are not complete")
         n = state.n

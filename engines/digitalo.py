@@ -126,7 +126,6 @@ from engines.base import (
     Agent,
     Choice,
     Event,
-    GameError,
     GameState,
     IllegalMove,
     InvalidMove,
@@ -163,11 +162,13 @@ from engines.pyramid import (
     settle,
 )
 from engines.state_checks import (
+    check_header,
     checked_cards,
     checked_int,
     checked_int_list,
     checked_list,
     checked_outcome,
+    load_checked,
 )
 
 NAME = "digitalo"
@@ -883,23 +884,12 @@ class DigitaloState(GameState):
 
     @classmethod
     def from_dict(cls, data: JSON) -> Self:
-        if not isinstance(data, dict):
-            raise StateError(f"a Digitalo state is a JSON object, not {type(data).__name__}")
-        try:
-            return cls._load(data)
-        except StateError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError,
-                GameError) as error:
-            raise StateError(f"invalid Digitalo state: {error!r}") from error
+        return load_checked("Digitalo", data, cls._load)
 
     @classmethod
     def _load(cls, data: JSON) -> Self:
-        if data.get("game") != NAME or data.get("schema") != cls.schema_version:
-            raise StateError(f"not a Digitalo state of schema {cls.schema_version}")
-        if not isinstance(data["options"], dict):
-            raise StateError("options must be an object")
-        state = cls(dict(data["options"]), checked_int(data["seed"], "seed"))
+        options = check_header(data, NAME, cls.schema_version, "Digitalo")
+        state = cls(options, checked_int(data["seed"], "seed"))
         if state.options != data["options"]:
             raise StateError("options are not complete")
         n = state.n

@@ -109,7 +109,7 @@ from engines.base import (
     not_in_menu,
     validate_options,
 )
-from engines.state_checks import checked_int, checked_outcome
+from engines.state_checks import check_header, checked_int, checked_outcome, load_checked
 
 NAME = "rithmomachia"
 ALIASES = ("rithmo", "rithmomachy", "boolean_rithmomachia")
@@ -946,23 +946,12 @@ class RithmomachiaState(GameState):
 
     @classmethod
     def from_dict(cls, data: JSON) -> Self:
-        if not isinstance(data, dict):
-            raise StateError(f"a Rithmomachia state is a JSON object, not {type(data).__name__}")
-        try:
-            return cls._load(data)
-        except StateError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError,
-                GameError) as error:
-            raise StateError(f"invalid Rithmomachia state: {error!r}") from error
+        return load_checked("Rithmomachia", data, cls._load)
 
     @classmethod
     def _load(cls, data: JSON) -> Self:
-        if data.get("game") != NAME or data.get("schema") != cls.schema_version:
-            raise StateError(f"not a Rithmomachia state of schema {cls.schema_version}")
-        if not isinstance(data["options"], dict):
-            raise StateError("options must be an object")
-        state = cls(dict(data["options"]), checked_int(data["seed"], "seed"))
+        options = check_header(data, NAME, cls.schema_version, "Rithmomachia")
+        state = cls(options, checked_int(data["seed"], "seed"))
         if state.options != data["options"]:
             raise StateError("options are not complete and canonical")
         if data["phase"] not in ("placement", "play"):

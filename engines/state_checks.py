@@ -3,9 +3,12 @@ and a bad one raises ``StateError`` naming it, instead of failing later in the m
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from engines.base import Outcome, StateError
+from engines.base import JSON, GameError, Outcome, StateError
+
+Loaded = TypeVar("Loaded")
 
 
 def checked_int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
@@ -42,3 +45,26 @@ def checked_outcome(value: Any, seats: int = 2) -> Outcome | None:
     if not set(outcome.winners) <= set(range(seats)) or outcome.to_dict() != value:
         raise StateError("outcome is not in canonical form")
     return outcome
+
+
+def load_checked(title: str, data: Any, load: Callable[[JSON], Loaded]) -> Loaded:
+    """Run ``load`` on a saved state; whatever goes wrong inside becomes a ``StateError``
+    naming the game, so a corrupt row is refused on load and never half-read."""
+    if not isinstance(data, dict):
+        raise StateError(f"a {title} state is a JSON object, not {type(data).__name__}")
+    try:
+        return load(data)
+    except StateError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, GameError) as error:
+        raise StateError(f"invalid {title} state: {error!r}") from error
+
+
+def check_header(data: JSON, name: str, schema: int, title: str) -> JSON:
+    """The game name and schema version of a saved state; returns its options object."""
+    if data.get("game") != name or data.get("schema") != schema:
+        raise StateError(f"not a {title} state of schema {schema}")
+    options = data["options"]
+    if not isinstance(options, dict):
+        raise StateError("options must be an object")
+    return dict(options)
