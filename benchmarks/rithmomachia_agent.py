@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.agent_matches import percentile  # noqa: E402
 from engines import rithmomachia  # noqa: E402
 from engines.base import parse_option_text  # noqa: E402
 from engines.rithmomachia_agent import RithmomachiaAgent  # noqa: E402
@@ -45,12 +46,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--progress", action="store_true", help="print a line per game")
     parser.add_argument("--json", action="store_true")
     return parser.parse_args(argv)
-
-
-def percentile(values: list[float], share: float) -> float:
-    if len(values) == 1:
-        return values[0]
-    return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
 
 
 def play(games: int, budget: float, seed: int, option_text: str,

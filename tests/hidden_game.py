@@ -26,7 +26,6 @@ from engines.base import (
     Agent,
     Choice,
     Event,
-    GameError,
     GameState,
     IllegalMove,
     InvalidMove,
@@ -36,6 +35,7 @@ from engines.base import (
     StateError,
     validate_options,
 )
+from engines.state_checks import load_checked
 
 NAME = "secrets"
 ALIASES = ("secret",)
@@ -214,14 +214,7 @@ class SecretCardsState(GameState):
 
     @classmethod
     def from_dict(cls, data: JSON) -> Self:
-        if not isinstance(data, dict):
-            raise StateError(f"a Secret Cards state is a JSON object, not {type(data).__name__}")
-        try:
-            return cls._load(data)
-        except StateError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, GameError) as error:
-            raise StateError(f"invalid Secret Cards state: {error!r}") from error
+        return load_checked("Secret Cards", data, cls._load)
 
     @classmethod
     def _load(cls, data: JSON) -> Self:
