@@ -53,6 +53,9 @@ class Place:
     channel: str
     language: str = "en"
     emoji: bool = True
+    # The Discord guild or Telegram group around the channel ("" in private chats): games
+    # are stored with it, for per-server leaderboards and the list of running games.
+    server: str = ""
 
 
 @dataclass(frozen=True)
@@ -439,26 +442,61 @@ class Service:
                 players = [human_player(user), other]
             else:
                 players = [other, human_player(user)]
-            status = "waiting" if other is OPEN_SEAT else "active"
-            # Creating a game can be CPU work (a Turing puzzle and the machine's scores).
-            state = await asyncio.get_running_loop().run_in_executor(
-                None, module.new_game, parsed, len(players), seed)
-            try:
-                record = await self.store.create_game(place.platform, place.channel,
-                                                      module.NAME, parsed, seed,
-                                                      state.to_dict(), players, status)
-            except ChannelBusy:
-                running = await self._running(place)
-                title = get_game(running.game).TITLE if running else module.TITLE
-                raise ServiceError(self._t(place, "error.game_running", game=title),
-                                   running) from None
-            self._cache[record.id] = (record, state)
-            self._channel_games[(place.platform, place.channel)] = record.id
-            reply = self._board_reply(place, record, state)
-            names = " vs ".join(p["name"] for p in record.players if p.get("kind") != "open")
-            reply.announcements.append(self._t(place, "game.started", game=module.TITLE,
-                                               players=names))
-            return reply
+            return await self._create(place, module, parsed, seed, players)
+        return await self._guard(place, work)
+
+    async def _create(self, place: Place, module: GameModule, parsed: dict[str, Any],
+                      seed: int, players: list[dict[str, Any]]) -> Reply:
+        status = "waiting" if any(p.get("kind") == "open" for p in players) else "active"
+        # Creating a game can be CPU work (a Turing puzzle and the machine's scores).
+        state = await asyncio.get_running_loop().run_in_executor(
+            None, module.new_game, parsed, len(players), seed)
+        try:
+            record = await self.store.create_game(place.platform, place.channel,
+                                                  module.NAME, parsed, seed,
+                                                  state.to_dict(), players, status,
+                                                  server=place.server)
+        except ChannelBusy:
+            running = await self._running(place)
+            title = get_game(running.game).TITLE if running else module.TITLE
+            raise ServiceError(self._t(place, "error.game_running", game=title),
+                               running) from None
+        self._cache[record.id] = (record, state)
+        self._channel_games[(place.platform, place.channel)] = record.id
+        reply = self._board_reply(place, record, state)
+        names = " vs ".join(p["name"] for p in record.players if p.get("kind") != "open")
+        reply.announcements.append(self._t(place, "game.started", game=module.TITLE,
+                                           players=names))
+        return reply
+
+    async def rematch(self, place: Place, user: User) -> Reply:
+        """The channel's last ended game again: same game, options and players, seats
+        swapped (two seats change places, more rotate by one), so whoever moved second
+        moves first; against the computer the level stays and the person changes seat.
+        Only a player of that game may ask. A new seed deals a new position."""
+        async def work() -> Reply:
+            last = await self.store.last_finished_game(place.platform, place.channel)
+            if last is None:
+                raise ServiceError(self._t(place, "rematch.none",
+                                           "There is no finished game here to play again."))
+            if self.seat_of(last, user) is None:
+                raise ServiceError(self._t(place, "rematch.not_player",
+                                           "Only a player of the last game here can ask for "
+                                           "a rematch."))
+            if last.options.get("daily"):
+                raise ServiceError(self._t(place, "rematch.daily",
+                                           "The daily challenge is played once a day; it has "
+                                           "no rematch."))
+            players = [dict(p) for p in last.players]
+            if len(players) > 1:
+                players = players[1:] + players[:1]
+            for player in players:  # the asker's current name, not the one of back then
+                if (player.get("kind") == "human" and player.get("platform") == user.platform
+                        and player.get("id") == user.id):
+                    player["name"] = user.name
+            module = get_game(last.game)
+            return await self._create(place, module, dict(last.options), self._seed_source(),
+                                      players)
         return await self._guard(place, work)
 
     async def join(self, place: Place, user: User) -> Reply:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -96,6 +97,48 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX daily_attempts_by_server ON daily_attempts (day, server);
     """,
+    # 3: results and ratings. ``games.server`` is the Discord guild or Telegram group a game
+    # was played in ('' for private chats and older games), for per-server leaderboards and
+    # /games. ``results`` has one row per human seat of a finished game; its primary key
+    # makes counting a game twice (a restart, a second process) an integrity error. Only
+    # user ids and display names are kept about a person.
+    """
+    ALTER TABLE games ADD COLUMN server TEXT NOT NULL DEFAULT '';
+    CREATE INDEX games_by_server ON games (platform, server, status);
+    CREATE TABLE results (
+        game_id       INTEGER NOT NULL REFERENCES games (id),
+        platform      TEXT    NOT NULL,
+        user_id       TEXT    NOT NULL,
+        name          TEXT    NOT NULL,
+        server        TEXT    NOT NULL,
+        game          TEXT    NOT NULL,
+        opponent      TEXT    NOT NULL CHECK (opponent IN ('human', 'ai')),
+        outcome       TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+        rating_before REAL,
+        rating_after  REAL,
+        at            TEXT    NOT NULL,
+        PRIMARY KEY (game_id, platform, user_id)
+    );
+    CREATE INDEX results_by_player ON results (platform, user_id, game);
+    CREATE INDEX results_by_server ON results (platform, server, game);
+    CREATE TABLE ratings (
+        platform TEXT    NOT NULL,
+        user_id  TEXT    NOT NULL,
+        game     TEXT    NOT NULL,
+        name     TEXT    NOT NULL,
+        rating   REAL    NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (platform, user_id, game)
+    );
+    CREATE TRIGGER rate_each_result AFTER INSERT ON results
+    WHEN NEW.rating_after IS NOT NULL
+    BEGIN
+        INSERT OR REPLACE INTO ratings (platform, user_id, game, name, rating, games)
+        VALUES (NEW.platform, NEW.user_id, NEW.game, NEW.name, NEW.rating_after,
+                COALESCE((SELECT games FROM ratings WHERE platform=NEW.platform
+                          AND user_id=NEW.user_id AND game=NEW.game), 0) + 1);
+    END;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 RUNNING = ("waiting", "active")
@@ -142,6 +185,7 @@ class GameRecord:
     board_ref: dict[str, Any] | None = None
     created_at: str = ""
     updated_at: str = ""
+    server: str = ""
 
     @property
     def running(self) -> bool:
@@ -168,7 +212,24 @@ class GameUpdate:
 class Store(Protocol):
     async def create_game(self, platform: str, channel: str, game: str,
                           options: dict[str, Any], seed: int, state: dict[str, Any],
-                          players: list[dict[str, Any]], status: str) -> GameRecord: ...
+                          players: list[dict[str, Any]], status: str,
+                          server: str = "") -> GameRecord: ...
+
+    async def running_games(self, platform: str, server: str) -> list[GameRecord]: ...
+
+    async def last_finished_game(self, platform: str, channel: str) -> GameRecord | None: ...
+
+    async def ratings_of(self, platform: str, user_ids: list[str], game: str
+                         ) -> dict[str, float]: ...
+
+    async def record_results(self, rows: list[ResultRow]) -> bool: ...
+
+    async def player_stats(self, platform: str, user_id: str) -> list[PlayerStats]: ...
+
+    async def leaderboard(self, platform: str, game: str, server: str | None,
+                          limit: int) -> list[PlayerStats]: ...
+
+    async def forget_user(self, platform: str, user_id: str) -> Forgotten: ...
 
     async def running_game(self, platform: str, channel: str) -> GameRecord | None: ...
 
@@ -219,15 +280,16 @@ class Store(Protocol):
 
 
 _GAME_COLUMNS = ("id, platform, channel, game, options, seed, state, version, players, status, "
-                 "board_ref, created_at, updated_at")
+                 "board_ref, created_at, updated_at, server")
 
 
 def _record(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
     (game_id, platform, channel, game, options, seed, state, version, players, status,
-     board_ref, created_at, updated_at) = row
+     board_ref, created_at, updated_at, server) = row
     return GameRecord(int(game_id), platform, channel, game, json.loads(options), int(seed),
                       json.loads(state), int(version), json.loads(players), status,
-                      json.loads(board_ref) if board_ref else None, created_at, updated_at)
+                      json.loads(board_ref) if board_ref else None, created_at, updated_at,
+                      server or "")
 
 
 @dataclass
@@ -257,6 +319,58 @@ class DailyAttempt:
     tests: int | None = None
     beat_machine: bool = False
     finished_at: str | None = None
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One human seat's result in a finished game. The ratings are set only for rated
+    games (two people); ``opponent`` says whether the computer took part."""
+
+    game_id: int
+    platform: str
+    user_id: str
+    name: str
+    server: str
+    game: str
+    opponent: str  # "human" or "ai"
+    outcome: str  # "win", "loss" or "draw"
+    rating_before: float | None = None
+    rating_after: float | None = None
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """Counts of one player in one game: against people, and apart from them against the
+    computer; ``rating`` is None before the first rated game."""
+
+    platform: str
+    user_id: str
+    name: str
+    game: str
+    wins: int
+    losses: int
+    draws: int
+    rating: float | None
+    ai_wins: int = 0
+    ai_losses: int = 0
+    ai_draws: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+FORMER_PLAYER = "a former player"
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What ``forget_user`` removed or anonymised."""
+
+    results: int
+    ratings: int
+    daily_attempts: int
+    games: int
 
 
 def _dumps(value: Any) -> str:
@@ -314,20 +428,22 @@ class SQLiteStore:
 
     async def create_game(self, platform: str, channel: str, game: str,
                           options: dict[str, Any], seed: int, state: dict[str, Any],
-                          players: list[dict[str, Any]], status: str) -> GameRecord:
+                          players: list[dict[str, Any]], status: str,
+                          server: str = "") -> GameRecord:
         stamp = now()
         try:
             cursor = await self._db.execute(
                 "INSERT INTO games (platform, channel, game, options, seed, state, version, "
-                "players, status, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "players, status, created_at, updated_at, server) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (platform, channel, game, _dumps(options), seed, _dumps(state), 1,
-                 _dumps(players), status, stamp, stamp))
+                 _dumps(players), status, stamp, stamp, server))
         except sqlite3.IntegrityError as error:
             raise ChannelBusy(f"{platform}:{channel}") from error
         game_id = cursor.lastrowid
         assert game_id is not None
         return GameRecord(game_id, platform, channel, game, options, seed, state, 1, players,
-                          status, None, stamp, stamp)
+                          status, None, stamp, stamp, server)
 
     async def _fetch_games(self, where: str, params: tuple[Any, ...]) -> list[GameRecord]:
         async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}",
@@ -367,7 +483,7 @@ class SQLiteStore:
         return GameRecord(record.id, record.platform, record.channel, record.game,
                           record.options, record.seed, update.state, new_version,
                           update.players, update.status, record.board_ref, record.created_at,
-                          stamp)
+                          stamp, record.server)
 
     async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None:
         await self._db.execute("UPDATE games SET board_ref=? WHERE id=?",
@@ -491,6 +607,125 @@ class SQLiteStore:
             return [DailyAttempt(*row[:7], rounds=row[7], tests=row[8],
                                  beat_machine=bool(row[9]), finished_at=row[10])
                     for row in await cursor.fetchall()]
+
+    # ------------------------------------------------------- results and ratings
+    async def running_games(self, platform: str, server: str) -> list[GameRecord]:
+        return await self._fetch_games(
+            "platform=? AND server=? AND status IN ('waiting','active') ORDER BY id",
+            (platform, server))
+
+    async def last_finished_game(self, platform: str, channel: str) -> GameRecord | None:
+        found = await self._fetch_games(
+            "platform=? AND channel=? AND status IN ('finished','abandoned') "
+            "ORDER BY id DESC LIMIT 1", (platform, channel))
+        return found[0] if found else None
+
+    async def ratings_of(self, platform: str, user_ids: list[str], game: str
+                         ) -> dict[str, float]:
+        marks = ",".join("?" * len(user_ids))
+        async with self._db.execute(
+                f"SELECT user_id, rating FROM ratings WHERE platform=? AND game=? "
+                f"AND user_id IN ({marks})", (platform, game, *user_ids)) as cursor:
+            return {str(user): float(rating) for user, rating in await cursor.fetchall()}
+
+    async def record_results(self, rows: list[ResultRow]) -> bool:
+        """Record every seat of one game in one statement; False when the game was already
+        counted. One statement is atomic, and the trigger ``rate_each_result`` moves the
+        ratings inside it, so a game counts exactly once or not at all."""
+        if not rows:
+            return False
+        stamp = now()
+        values = ",".join(["(?,?,?,?,?,?,?,?,?,?,?)"] * len(rows))
+        params: list[Any] = []
+        for row in rows:
+            params += [row.game_id, row.platform, row.user_id, row.name, row.server, row.game,
+                       row.opponent, row.outcome, row.rating_before, row.rating_after, stamp]
+        try:
+            await self._db.execute(
+                "INSERT INTO results (game_id, platform, user_id, name, server, game, opponent, "
+                f"outcome, rating_before, rating_after, at) VALUES {values}", params)
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    _STATS_SELECT = (
+        "SELECT r.platform, r.user_id, "
+        "(SELECT name FROM results n WHERE n.platform=r.platform AND n.user_id=r.user_id "
+        " ORDER BY n.at DESC LIMIT 1), r.game, "
+        "SUM(r.opponent='human' AND r.outcome='win'), "
+        "SUM(r.opponent='human' AND r.outcome='loss'), "
+        "SUM(r.opponent='human' AND r.outcome='draw'), "
+        "(SELECT rating FROM ratings g WHERE g.platform=r.platform AND g.user_id=r.user_id "
+        " AND g.game=r.game), "
+        "SUM(r.opponent='ai' AND r.outcome='win'), "
+        "SUM(r.opponent='ai' AND r.outcome='loss'), "
+        "SUM(r.opponent='ai' AND r.outcome='draw') FROM results r ")
+
+    @staticmethod
+    def _stats(row: tuple[Any, ...]) -> PlayerStats:
+        return PlayerStats(str(row[0]), str(row[1]), str(row[2]), str(row[3]),
+                           *(int(n or 0) for n in row[4:7]),
+                           None if row[7] is None else float(row[7]),
+                           *(int(n or 0) for n in row[8:11]))
+
+    async def player_stats(self, platform: str, user_id: str) -> list[PlayerStats]:
+        async with self._db.execute(
+                self._STATS_SELECT + "WHERE r.platform=? AND r.user_id=? "
+                "GROUP BY r.game ORDER BY r.game", (platform, user_id)) as cursor:
+            return [self._stats(row) for row in await cursor.fetchall()]
+
+    async def leaderboard(self, platform: str, game: str, server: str | None,
+                          limit: int) -> list[PlayerStats]:
+        """Players of ``game`` against people, best rating first (unrated last), then most
+        wins; within ``server`` the counts are of games played there."""
+        where = "WHERE r.platform=? AND r.game=? AND r.opponent='human' "
+        params: tuple[Any, ...] = (platform, game)
+        if server is not None:
+            where += "AND r.server=? "
+            params += (server,)
+        async with self._db.execute(
+                self._STATS_SELECT + where + "GROUP BY r.user_id", params) as cursor:
+            rows = [self._stats(row) for row in await cursor.fetchall()]
+        rows.sort(key=lambda s: (s.rating is None, -(s.rating or 0.0), -s.wins, s.losses,
+                                 s.name))
+        return rows[:limit]
+
+    async def forget_user(self, platform: str, user_id: str) -> Forgotten:
+        """Delete a person's results, ratings and daily attempts, and anonymise their seat
+        in the games they played: the name becomes ``FORMER_PLAYER`` and the id a random
+        token (a new one per game, so the games cannot be linked to each other either).
+
+        Call it when none of their games is running. Every statement is idempotent, so a
+        request interrupted halfway is completed by asking again.
+        """
+        results = await self._db.execute(
+            "DELETE FROM results WHERE platform=? AND user_id=?", (platform, user_id))
+        ratings = await self._db.execute(
+            "DELETE FROM ratings WHERE platform=? AND user_id=?", (platform, user_id))
+        attempts = await self._db.execute(
+            "DELETE FROM daily_attempts WHERE platform=? AND user_id=?", (platform, user_id))
+        async with self._db.execute(
+                "SELECT id, players FROM games g WHERE EXISTS (SELECT 1 FROM "
+                "json_each(g.players) p WHERE json_extract(p.value, '$.kind')='human' AND "
+                "json_extract(p.value, '$.platform')=? AND json_extract(p.value, '$.id')=?)",
+                (platform, user_id)) as cursor:
+            found = list(await cursor.fetchall())
+        for game_id, players_json in found:
+            token = "former-" + secrets.token_hex(8)
+            players = json.loads(players_json)
+            for player in players:
+                if (player.get("kind") == "human" and player.get("platform") == platform
+                        and player.get("id") == user_id):
+                    player.update(id=token, name=FORMER_PLAYER)
+            # A Telegram private chat's id is the user's id: rename that channel too.
+            await self._db.execute(
+                "UPDATE games SET players=?, channel=CASE WHEN channel=? THEN ? ELSE channel "
+                "END WHERE id=? AND status IN ('finished','abandoned')",
+                (_dumps(players), user_id, token, game_id))
+            await self._db.execute(
+                "UPDATE moves SET action=? WHERE game_id=? AND action=? "
+                "AND kind IN ('join','start','abandon')", (token, game_id, user_id))
+        return Forgotten(results.rowcount, ratings.rowcount, attempts.rowcount, len(found))
 
     async def integrity_ok(self) -> bool:
         async with self._db.execute("PRAGMA integrity_check") as cursor:

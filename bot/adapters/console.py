@@ -1,8 +1,8 @@
 """The console adapter: play in a terminal by choosing numbered options.
 
 Every choice is a number; typed notation (``d4 S W a4>a1``) works too, as do the words
-``help``, ``rules``, ``board``, ``resign``, ``abandon`` and ``quit``. The game lives in the
-database like any chat game, so quitting and starting again resumes it.
+``help``, ``rules``, ``board``, ``stats``, ``resign``, ``abandon`` and ``quit``. The game
+lives in the database like any chat game, so quitting and starting again resumes it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from bot.community import Community
 from bot.config import Settings
 from bot.service import Board, Button, Hand, Opponent, Place, Reply, Service, User
 from engines.registry import game_names, get_game
@@ -51,6 +52,9 @@ class ConsoleSession:
         self.place = Place("console", CHANNEL, normalise_language(language), emoji=False)
         self.last_board = ""
         self.last_hand = ""
+        # Results against the computer are counted here too, so ``stats`` has something
+        # to show; the console is one player, so it has no ratings or leaderboards.
+        self.community = Community(service)
 
     def t(self, key: str, **params: object) -> str:
         return translate(self.place.language, key, None, **params)
@@ -182,6 +186,8 @@ class ConsoleSession:
             record = await self.service.store.running_game(self.place.platform, CHANNEL)
             self.write(self.service.rules_text(self.place,
                                                record.game if record else game_names()[0]))
+        elif word == "stats":
+            self.write(await self.community.stats_text(self.place, user.id, user.name))
         elif word == "resign":
             return await self.service.resign(self.place, user)
         elif word == "abandon":

@@ -47,10 +47,11 @@ from bot.adapters.discord.layout import (
     plain_layout,
 )
 from bot.adapters.discord.translator import CatalogueTranslator
+from bot.community import Community
 from bot.config import Settings
 from bot.daily import DailyChallenge
 from bot.service import Board, Opponent, Place, Reply, Service, User, ai_player
-from bot.store import DailySchedule
+from bot.store import DailySchedule, GameRecord
 from engines.registry import get_game
 from renderers.i18n import normalise_language, translate
 
@@ -91,6 +92,7 @@ class LogicBot(BackgroundWork, discord.Client):
         self._guild_settings: dict[tuple[int, str], str | None] = {}
         self.synced_scopes: list[str] = []
         self.daily = DailyChallenge(service)
+        self.community = Community(service)
         self._daily_task: asyncio.Task[None] | None = None
         # The schedule loop sleeps to each real minute; a simulated Discord, whose clock
         # jumps, drives posts through post_daily_due instead.
@@ -179,7 +181,8 @@ class LogicBot(BackgroundWork, discord.Client):
         language = pick_language(candidates)
         style = await self.guild_setting(guild_id, "board")
         channel_id = interaction.channel_id or interaction.user.id
-        return Place(PLATFORM, str(channel_id), language, emoji=style != "text")
+        return Place(PLATFORM, str(channel_id), language, emoji=style != "text",
+                     server=str(guild_id) if guild_id else "")
 
     @staticmethod
     def user_for(member: discord.abc.User, moderator: bool = False) -> User:
@@ -415,7 +418,8 @@ class LogicBot(BackgroundWork, discord.Client):
                 name=self.t(place, "discord.thread_name", game=title,
                             players=f"{user.name} vs {rival_name}")[:100],
                 auto_archive_duration=1440)
-            game_place = Place(PLATFORM, str(thread.id), place.language, place.emoji)
+            game_place = Place(PLATFORM, str(thread.id), place.language, place.emoji,
+                               place.server)
             target: discord.abc.Messageable = thread
         except discord.HTTPException:
             log.warning("could not open a thread in %s", place.channel, exc_info=True)
@@ -540,6 +544,16 @@ class LogicBot(BackgroundWork, discord.Client):
 
     def forget_game(self, game_id: int) -> None:
         self.boards.forget(game_id)
+
+    @staticmethod
+    def board_link(record: GameRecord) -> str:
+        """A jump URL to the game's board message, or a mention of its channel (which
+        pings nobody) when no board was posted."""
+        ref = record.board_ref or {}
+        if record.server and ref.get("channel") and ref.get("message"):
+            return (f"https://discord.com/channels/{record.server}/{ref['channel']}/"
+                    f"{ref['message']}")
+        return f"<#{record.channel}>"
 
     async def retire_source(self, place: Place, source: discord.Message) -> None:
         try:

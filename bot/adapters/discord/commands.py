@@ -284,17 +284,74 @@ def register_commands(bot: LogicBot) -> None:
                        ephemeral=False)
 
     @tree.command(name=text("leaderboard", "cmd.leaderboard.name"),
-                  description=text("Today's daily challenge results: this server and everyone",
-                                   "cmd.leaderboard.description"))
-    async def leaderboard(interaction: discord.Interaction) -> None:
+                  description=text("Rankings of a game, or today's daily challenge results: "
+                                   "this server and everyone", "cmd.leaderboard.description"))
+    @app_commands.describe(game=text("A game's rankings (leave empty for the daily "
+                                     "challenge)", "cmd.leaderboard.game"))
+    @app_commands.autocomplete(game=complete_game)
+    async def leaderboard(interaction: discord.Interaction, game: str | None = None) -> None:
         place = await bot.place_for(interaction)
-        day = bot.daily.today()
         parts = []
+        if game:
+            if interaction.guild_id is not None:
+                parts.append(await bot.community.leaderboard_text(place, game[:60],
+                                                                  place.server))
+            parts.append(await bot.community.leaderboard_text(place, game[:60], None))
+            await bot.notify(interaction, "\n\n".join(dict.fromkeys(parts)))
+            return
+        day = bot.daily.today()
         if interaction.guild_id is not None:
             parts.append(await bot.daily.leaderboard_text(place.language, day,
                                                           str(interaction.guild_id)))
         parts.append(await bot.daily.leaderboard_text(place.language, day, None))
         await bot.notify(interaction, "\n\n".join(parts))
+
+    @tree.command(name=text("stats", "cmd.stats.name"),
+                  description=text("Wins, losses, draws and ratings: yours or a member's",
+                                   "cmd.stats.description"))
+    @app_commands.describe(player=text("Whose results (leave empty for your own)",
+                                       "cmd.stats.player"))
+    async def stats(interaction: discord.Interaction,
+                    player: discord.User | None = None) -> None:
+        place = await bot.place_for(interaction)
+        person = bot.user_for(player or interaction.user)
+        await bot.notify(interaction, await bot.community.stats_text(place, person.id,
+                                                                     person.name))
+
+    @tree.command(name=text("rematch", "cmd.rematch.name"),
+                  description=text("Play this channel's last game again, seats swapped",
+                                   "cmd.rematch.description"))
+    async def rematch(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        missing = bot.missing_permissions(interaction)
+        if missing:
+            await bot.notify(interaction, bot.t(place, "discord.missing_permissions",
+                                                permissions=", ".join(missing)))
+            return
+        reply = await bot.within_deadline(
+            interaction, service.rematch(place, bot.actor(interaction)), component=False)
+        if not reply.ok or reply.board is None:
+            await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
+            return
+        await bot.post_board(interaction, place, reply, reply.announcements)
+
+    @tree.command(name=text("games", "cmd.games.name"),
+                  description=text("The games running in this server, with links",
+                                   "cmd.games.description"))
+    async def games(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        await bot.notify(interaction, await bot.community.games_text(place, bot.board_link))
+
+    @tree.command(name=text("forget-me", "cmd.forget_me.name"),
+                  description=text("Delete your results and ratings; past games keep you as "
+                                   "\"a former player\"", "cmd.forget_me.description"))
+    async def forget_me(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        result = await bot.community.forget_me(place, bot.actor(interaction))
+        await bot.notify(interaction, result.notice)
+        for game_place, reply in result.ended:
+            await bot.after_change(game_place, reply)
+            await bot.announce(game_place.channel, reply.announcements)
 
     settings = app_commands.Group(
         name=text("logic-settings", "cmd.settings.name"),

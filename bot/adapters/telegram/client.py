@@ -68,10 +68,11 @@ from bot.adapters.telegram.layout import (
     split_text,
     text_message,
 )
+from bot.community import Community
 from bot.config import Settings
 from bot.daily import Clock, DailyChallenge, utc_now
 from bot.service import Board, Hand, Place, Reply, Service, User
-from bot.store import DailySchedule
+from bot.store import DailySchedule, GameRecord
 from renderers.i18n import lookup, normalise_language, supported_languages, translate
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,15 @@ HAND_LINK_PREFIX = "hand-"
 
 # Commands shown in Telegram's menu, in order; settings only where it can be used.
 COMMANDS = ("play", "puzzle", "daily", "leaderboard", "join", "board", "move", "hand", "resign",
-            "abandon", "rules", "help")
+            "abandon", "rematch", "games", "stats", "rules", "help", "forget_me")
+# English menu texts of the commands added with results and ratings, until the catalogue
+# has them (translate falls back to these).
+COMMAND_DEFAULTS = {
+    "rematch": "Play this chat's last game again, seats swapped",
+    "games": "The games running in this group, with links",
+    "stats": "Wins, losses, draws and ratings (reply to someone for theirs)",
+    "forget_me": "Delete your results and ratings",
+}
 ADMIN_COMMANDS = (*COMMANDS, "settings")
 # /start payloads may hold only letters, digits, _ and -: a group id's minus becomes "m".
 DAILY_LINK_PREFIX = "daily-"
@@ -144,6 +153,7 @@ class TelegramBot(BackgroundWork):
                  polling_timeout: int = 10, clock: Clock = utc_now) -> None:
         self.service = service
         self.daily = DailyChallenge(service, clock)
+        self.community = Community(service)
         self._daily_task: asyncio.Task[None] | None = None
         self.settings = settings
         self.polling_timeout = polling_timeout
@@ -245,7 +255,8 @@ class TelegramBot(BackgroundWork):
                                               for name in ADMIN_COMMANDS)]
         for language in languages:
             def listed(names: tuple[str, ...], lang: str = language or "en") -> list[BotCommand]:
-                return [BotCommand(name, translate(lang, f"telegram.cmd.{name}"))
+                return [BotCommand(name, translate(lang, f"telegram.cmd.{name}",
+                                                   COMMAND_DEFAULTS.get(name)))
                         for name in names]
             menus += [(BotCommandScopeDefault(), language, listed(COMMANDS)),
                       (BotCommandScopeAllPrivateChats(), language, listed(ADMIN_COMMANDS)),
@@ -316,7 +327,8 @@ class TelegramBot(BackgroundWork):
         candidates += [person.language_code if person else None, self.settings.language]
         style = await self.chat_setting(chat.id, "board")
         return Place(PLATFORM, channel_of(chat.id, topic), pick_language(candidates),
-                     emoji=style != "text")
+                     emoji=style != "text",
+                     server="" if chat.type == Chat.PRIVATE else str(chat.id))
 
     async def place_of_message(self, message: TgMessage, person: TgUser | None) -> Place:
         return await self.place_for(message.chat, topic_of(message), person)
@@ -346,6 +358,17 @@ class TelegramBot(BackgroundWork):
     @staticmethod
     def t(place: Place, key: str, **params: Any) -> str:
         return translate(place.language, key, None, **params)
+
+    @staticmethod
+    def board_link(record: GameRecord, here: str, supergroup: bool) -> str:
+        """A t.me/c link to the game's board in a supergroup (the only chats whose
+        messages have links a member can open; their ids are -100 and the internal id);
+        ``here`` elsewhere."""
+        chat_id, _ = chat_of(record.channel)
+        message = str((record.board_ref or {}).get("message", ""))
+        if supergroup and str(chat_id).startswith("-100") and message.isdigit():
+            return f"https://t.me/c/{str(chat_id)[4:]}/{message}"
+        return here
 
     def hand_link(self, game_id: int) -> str:
         return f"https://t.me/{self.username}?start={HAND_LINK_PREFIX}{game_id}"

@@ -15,7 +15,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, Chat, Update
 from telegram import Message as TgMessage
 from telegram.ext import ContextTypes
 
@@ -53,7 +53,8 @@ class Commands:
                 "join": self.join,
                 "board": self.board, "move": self.move, "hand": self.hand,
                 "resign": self.resign, "abandon": self.abandon, "rules": self.rules,
-                "settings": self.settings}
+                "settings": self.settings, "stats": self.stats, "rematch": self.rematch,
+                "games": self.games, "forget_me": self.forget_me}
 
     async def _context(self, update: Update) -> tuple[TgMessage, Place, User]:
         message = update.effective_message
@@ -213,15 +214,66 @@ class Commands:
                                      reply_to=message.message_id, new_game=True)
 
     async def leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/leaderboard <game>``: that game's rankings; alone, the daily challenge's."""
         message, place, _ = await self._context(update)
+        community = self.client.community
+        parts = []
+        if context.args:
+            game = " ".join(context.args)[:60]
+            if place.server:
+                parts.append(await community.leaderboard_text(place, game, place.server))
+            parts.append(await community.leaderboard_text(place, game, None))
+            await self.client.reply_text(message, place, "\n\n".join(dict.fromkeys(parts)))
+            return
         daily = self.client.daily
         day = daily.today()
-        parts = []
         if not is_private(place.channel):
             parts.append(await daily.leaderboard_text(place.language, day,
                                                       str(message.chat.id)))
         parts.append(await daily.leaderboard_text(place.language, day, None))
         await self.client.reply_text(message, place, "\n\n".join(parts))
+
+    # -------------------------------------------------- results, rematch, privacy
+    async def stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Your own results, or, replying to someone's message, theirs."""
+        message, place, user = await self._context(update)
+        replied = message.reply_to_message
+        person = replied.from_user if replied is not None else None
+        if (person is not None and not person.is_bot
+                and not (message.is_topic_message and replied is not None
+                         and replied.message_id == message.message_thread_id)):
+            user = self.client.user_for(person)
+        await self.client.reply_text(message, place, await self.client.community.stats_text(
+            place, user.id, user.name))
+
+    async def rematch(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, place, user = await self._context(update)
+        if await self.anonymous(message, place):
+            return
+        reply = await self.service.rematch(place, user)
+        if not reply.ok or reply.board is None:
+            await self.client.reply_text(message, place, reply.notice or self.t(
+                place, "error.internal"))
+            return
+        await self.client.post_board(place, reply, reply.announcements,
+                                     reply_to=message.message_id, new_game=True)
+
+    async def games(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, place, _ = await self._context(update)
+        here = translate(place.language, "games.here", "in this chat")
+        supergroup = message.chat.type == Chat.SUPERGROUP
+        await self.client.reply_text(message, place, await self.client.community.games_text(
+            place, lambda record: self.client.board_link(record, here, supergroup)))
+
+    async def forget_me(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, place, user = await self._context(update)
+        if await self.anonymous(message, place):
+            return
+        result = await self.client.community.forget_me(place, user)
+        await self.client.reply_text(message, place, result.notice)
+        for game_place, reply in result.ended:
+            await self.client.announce(game_place.channel, reply.announcements)
+            await self.client.after_change(game_place, reply)
 
     def invited(self, message: TgMessage) -> Opponent | None:
         """The opponent named by replying to their message: the bot itself means the
