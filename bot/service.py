@@ -675,6 +675,53 @@ class Service:
                 return reply
         return await self._guard(place, work)
 
+    async def timeout(self, place: Place, game_id: int, version: int, action: str) -> Reply:
+        """A turn timer ran out on ``version`` of game ``game_id``: the human to move
+        forfeits (``action="forfeit"``, the engine's resignation) or the computer plays one
+        move for them at the game's easiest level (``"ai"``). Refused (``ok=False``) when
+        the game moved on since the timer was read, so a late timer never acts twice."""
+        async def work() -> Reply:
+            record, _ = await self._current(place)
+            if record.id != game_id:
+                raise ServiceError(self._t(place, "error.stale"), record)
+            async with self._lock(record.id):
+                record, state = await self._fresh(record)
+                humans = [s for s in state.to_move()
+                          if record.players[s].get("kind") == "human"]
+                if record.version != version or record.status != "active" or not humans:
+                    raise ServiceError(self._t(place, "error.stale"), record)
+                seat = humans[0]
+                name = self.names(record)[seat]
+                if action == "forfeit":
+                    state.resign(seat)
+                    saved = await self._save(place, record, state, record.players, "finished",
+                                             MoveRecord(seat, "resign", "timeout"))
+                    reply = self._changed_reply(place, saved, state, None)
+                    reply.announcements.append(self._t(
+                        place, "timer.forfeit",
+                        "⌛ {name} ran out of time and loses the game.", name=name))
+                    return reply
+                module = get_game(record.game)
+                # The stand-in plays as gently as the game allows: it keeps the game going
+                # without deciding it for the absent player.
+                agent = module.make_agent("easy",
+                                          random.Random(record.seed * 7919 + record.version))
+                snapshot = module.State.from_dict(state.to_dict())
+                try:
+                    chosen = await asyncio.wait_for(
+                        asyncio.get_running_loop().run_in_executor(None, agent.choose,
+                                                                   snapshot, seat),
+                        AI_TIME_BUDGET_SECONDS)
+                except TimeoutError:
+                    chosen = random.Random(record.version).choice(state.legal_actions(seat))
+                reply = await self._apply(place, record, state, seat, chosen)
+                reply.announcements.append(self._t(
+                    place, "timer.stand_in",
+                    "⌛ {name} ran out of time; the computer played {move} for them.",
+                    name=name, move=state.action_text(chosen)))
+                return reply
+        return await self._guard(place, work)
+
     async def play_ai_turn(self, place: Place) -> Reply:
         """Let the computer move if it is its turn; the agent runs in a worker thread."""
         async def work() -> Reply:

@@ -139,6 +139,22 @@ MIGRATIONS: list[str] = [
                           AND user_id=NEW.user_id AND game=NEW.game), 0) + 1);
     END;
     """,
+    # 4: turn timers. One row per channel: the game version whose turn is being timed,
+    # when this process first saw it, and whether the reminder and the forfeit (or stand-in
+    # move) were claimed. Claims are guarded UPDATEs, so a restart or a second process
+    # never fires a timer twice, and the start time survives a restart.
+    """
+    CREATE TABLE turn_timers (
+        platform   TEXT    NOT NULL,
+        channel    TEXT    NOT NULL,
+        game_id    INTEGER NOT NULL,
+        version    INTEGER NOT NULL,
+        started_at TEXT    NOT NULL,
+        reminded   INTEGER NOT NULL DEFAULT 0,
+        acted      INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (platform, channel)
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 RUNNING = ("waiting", "active")
@@ -276,6 +292,14 @@ class Store(Protocol):
 
     async def solved_days(self, platform: str, user_id: str, since: str) -> list[str]: ...
 
+    async def turn_timer(self, platform: str, channel: str) -> TurnTimer | None: ...
+
+    async def start_turn_timer(self, timer: TurnTimer) -> None: ...
+
+    async def claim_turn_timer(self, timer: TurnTimer, step: str) -> bool: ...
+
+    async def server_results(self, platform: str, server: str) -> list[ExportRow]: ...
+
     async def close(self) -> None: ...
 
 
@@ -358,6 +382,32 @@ class PlayerStats:
     @property
     def played(self) -> int:
         return self.wins + self.losses + self.draws
+
+
+@dataclass(frozen=True)
+class TurnTimer:
+    """The turn being timed in a channel: game ``game_id`` at ``version``, seen first at
+    ``started_at`` (ISO, UTC); ``reminded``/``acted`` say which steps already fired."""
+
+    platform: str
+    channel: str
+    game_id: int
+    version: int
+    started_at: str
+    reminded: bool = False
+    acted: bool = False
+
+
+@dataclass(frozen=True)
+class ExportRow:
+    """One line of a class's results export: deliberately no user id."""
+
+    date: str
+    game: str
+    name: str
+    opponent: str
+    outcome: str
+    rating_after: float | None
 
 
 FORMER_PLAYER = "a former player"
@@ -726,6 +776,48 @@ class SQLiteStore:
                 "UPDATE moves SET action=? WHERE game_id=? AND action=? "
                 "AND kind IN ('join','start','abandon')", (token, game_id, user_id))
         return Forgotten(results.rowcount, ratings.rowcount, attempts.rowcount, len(found))
+
+    # ------------------------------------------------------------- turn timers
+    async def turn_timer(self, platform: str, channel: str) -> TurnTimer | None:
+        async with self._db.execute(
+                "SELECT platform, channel, game_id, version, started_at, reminded, acted "
+                "FROM turn_timers WHERE platform=? AND channel=?", (platform, channel)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        return TurnTimer(str(row[0]), str(row[1]), int(row[2]), int(row[3]), str(row[4]),
+                         bool(row[5]), bool(row[6]))
+
+    async def start_turn_timer(self, timer: TurnTimer) -> None:
+        """Time a new turn; a row already timing this very turn is kept, so that a second
+        process (or a late call) cannot restart a running clock or clear its claims."""
+        await self._db.execute(
+            "INSERT INTO turn_timers (platform, channel, game_id, version, started_at) "
+            "VALUES (?,?,?,?,?) ON CONFLICT (platform, channel) DO UPDATE SET "
+            "game_id=excluded.game_id, version=excluded.version, "
+            "started_at=excluded.started_at, reminded=0, acted=0 "
+            "WHERE game_id<>excluded.game_id OR version<>excluded.version",
+            (timer.platform, timer.channel, timer.game_id, timer.version, timer.started_at))
+
+    async def claim_turn_timer(self, timer: TurnTimer, step: str) -> bool:
+        """Mark ``step`` ("reminded" or "acted") done for exactly this turn; False when
+        it already was or the turn changed. One guarded statement, as for daily posts."""
+        if step not in ("reminded", "acted"):
+            raise ValueError(step)
+        cursor = await self._db.execute(
+            f"UPDATE turn_timers SET {step}=1 WHERE platform=? AND channel=? AND game_id=? "
+            f"AND version=? AND {step}=0",
+            (timer.platform, timer.channel, timer.game_id, timer.version))
+        return cursor.rowcount == 1
+
+    async def server_results(self, platform: str, server: str) -> list[ExportRow]:
+        async with self._db.execute(
+                "SELECT substr(at, 1, 10), game, name, opponent, outcome, rating_after "
+                "FROM results WHERE platform=? AND server=? ORDER BY at, game_id, name",
+                (platform, server)) as cursor:
+            return [ExportRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]),
+                              None if r[5] is None else float(r[5]))
+                    for r in await cursor.fetchall()]
 
     async def integrity_ok(self) -> bool:
         async with self._db.execute("PRAGMA integrity_check") as cursor:

@@ -17,6 +17,7 @@ from simcord import MemberActor
 
 from bot.adapters.discord import LogicBot
 from bot.config import Settings
+from bot.daily import Clock, utc_now
 from bot.service import Service
 from bot.store import SQLiteStore
 
@@ -32,6 +33,7 @@ class World:
     alice: MemberActor
     bob: MemberActor
     carol: MemberActor
+    clock: Clock = utc_now
 
     async def restart(self, settings: Settings | None = None) -> None:
         """Stop the bot and start a new process image on the same database."""
@@ -39,8 +41,10 @@ class World:
         await self.store.close()
         self.store = await SQLiteStore.open(self.database)
         self.bot = LogicBot(Service(self.store, seed_source=itertools.count(100).__next__),
-                            settings or Settings(database_path=str(self.database)))
+                            settings or Settings(database_path=str(self.database)),
+                            clock=self.clock)
         self.bot.run_daily_schedule = False
+        self.bot.run_turn_timers = False
         await self.env.restart_bot(self.bot)
 
 
@@ -72,11 +76,14 @@ def components_of(message: discord.Message | Any) -> list[dict[str, Any]]:
 
 
 @asynccontextmanager
-async def discord_world(tmp_path: Path, **options: Any) -> AsyncIterator[World]:
+async def discord_world(tmp_path: Path, clock: Clock = utc_now,
+                        **options: Any) -> AsyncIterator[World]:
     database = tmp_path / "discord.sqlite3"
     store = await SQLiteStore.open(database)
     bot = LogicBot(Service(store, seed_source=itertools.count(1).__next__),
-                   Settings(database_path=str(database)))
+                   Settings(database_path=str(database)), clock=clock)
+    # Tests check turn timers themselves, against their own clock.
+    bot.run_turn_timers = False
     # The daily loop sleeps to each real minute while simcord's clock jumps, which can
     # outlast a click's deadline; tests post daily challenges with post_daily_due.
     bot.run_daily_schedule = False
@@ -87,7 +94,7 @@ async def discord_world(tmp_path: Path, **options: Any) -> AsyncIterator[World]:
             world = World(env, bot, store, database, guild, channel,
                           guild.add_member(env.create_user("alice")),
                           guild.add_member(env.create_user("bob")),
-                          guild.add_member(env.create_user("carol")))
+                          guild.add_member(env.create_user("carol")), clock)
             yield world
             await world.bot.wait_for_background()
     finally:

@@ -151,6 +151,8 @@ class FakeTelegram:
     queries: list[str] = field(default_factory=list)
     refusals: list[tuple[str, str]] = field(default_factory=list)
     pressed_at: dict[str, float] = field(default_factory=dict)
+    # (chat id, file name, bytes, caption) of every document the bot sent
+    documents: list[tuple[int, str, bytes, str]] = field(default_factory=list)
     confirmed: int = 0  # the highest update id the bot has asked past
     bot_user: dict[str, Any] = field(default_factory=lambda: {
         "id": BOT_ID, "is_bot": True, "first_name": "Logic Bot", "username": BOT_USERNAME,
@@ -349,6 +351,23 @@ class FakeTelegram:
                     self.bot_user)
         self.messages[(chat_id, sent.message_id)] = sent
         return sent.to_json()
+
+    def api_sendDocument(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A file upload (multipart): kept as bytes, shown in the chat as its caption."""
+        chat_id = int(params["chat_id"])
+        chat = self._chat(chat_id)
+        upload = params.get("document")
+        if not isinstance(upload, web.FileField):
+            raise ApiError(400, "Bad Request: there is no document in the request")
+        data = upload.file.read()
+        caption = str(params.get("caption", ""))
+        self.documents.append((chat_id, upload.filename, data, caption))
+        sent = Sent(chat, self.new_message_id(chat_id), caption, plain_text(caption), None,
+                    self.bot_user)
+        self.messages[(chat_id, sent.message_id)] = sent
+        return {**sent.to_json(), "document": {"file_id": f"doc{len(self.documents)}",
+                                               "file_unique_id": f"u{len(self.documents)}",
+                                               "file_name": upload.filename}}
 
     def _message(self, params: dict[str, Any]) -> Sent:
         key = (int(params["chat_id"]), int(params["message_id"]))

@@ -54,9 +54,13 @@ class World:
 
     def new_bot(self, settings: Settings | None = None) -> TelegramBot:
         seeds = itertools.count(100)
-        return TelegramBot(Service(self.store, seed_source=lambda: next(seeds)),
-                           settings or self.settings, rate_limiter=NoRateLimits(),
-                           polling_timeout=1, clock=self.clock)
+        bot = TelegramBot(Service(self.store, seed_source=lambda: next(seeds)),
+                          settings or self.settings, rate_limiter=NoRateLimits(),
+                          polling_timeout=1, clock=self.clock)
+        # Turn timers are checked by the tests themselves (check_turn_timers), against
+        # their own clock, so a background check can never race an assertion.
+        bot.run_turn_timers = False
+        return bot
 
     async def settle(self) -> None:
         """Wait until the bot has taken every update, handled it, and finished the

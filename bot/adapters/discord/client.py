@@ -47,9 +47,10 @@ from bot.adapters.discord.layout import (
     plain_layout,
 )
 from bot.adapters.discord.translator import CatalogueTranslator
+from bot.classroom import Classroom
 from bot.community import Community
 from bot.config import Settings
-from bot.daily import DailyChallenge
+from bot.daily import Clock, DailyChallenge, utc_now
 from bot.service import Board, Opponent, Place, Reply, Service, User, ai_player
 from bot.store import DailySchedule, GameRecord
 from engines.registry import get_game
@@ -76,7 +77,7 @@ discord.VoiceClient.warn_dave = False
 
 
 class LogicBot(BackgroundWork, discord.Client):
-    def __init__(self, service: Service, settings: Settings) -> None:
+    def __init__(self, service: Service, settings: Settings, clock: Clock = utc_now) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intent is needed
         super().__init__(intents=intents, allowed_mentions=NO_MENTIONS)
@@ -91,9 +92,13 @@ class LogicBot(BackgroundWork, discord.Client):
         self._resumed = False
         self._guild_settings: dict[tuple[int, str], str | None] = {}
         self.synced_scopes: list[str] = []
-        self.daily = DailyChallenge(service)
+        self.daily = DailyChallenge(service, clock)
         self.community = Community(service)
+        self.classroom = Classroom(service, clock)
         self._daily_task: asyncio.Task[None] | None = None
+        self._timer_task: asyncio.Task[None] | None = None
+        # Like the daily loop: tests with a fake clock call check_turn_timers instead.
+        self.run_turn_timers = True
         # The schedule loop sleeps to each real minute; a simulated Discord, whose clock
         # jumps, drives posts through post_daily_due instead.
         self.run_daily_schedule = True
@@ -136,6 +141,9 @@ class LogicBot(BackgroundWork, discord.Client):
         if self.run_daily_schedule:
             self._daily_task = asyncio.create_task(
                 self.daily.run_schedule(PLATFORM, self.post_daily))
+        if self.run_turn_timers:
+            self._timer_task = asyncio.create_task(self.classroom.run_timers(
+                PLATFORM, self.place_of_record, self.timer_reminder, self.timer_acted))
         for record in await self.service.pending_ai_places():
             if record.platform != PLATFORM:
                 continue
@@ -145,8 +153,9 @@ class LogicBot(BackgroundWork, discord.Client):
             self.spawn(self.run_ai(place))
 
     async def close(self) -> None:
-        if self._daily_task is not None:
-            self._daily_task.cancel()
+        for task in (self._daily_task, self._timer_task):
+            if task is not None:
+                task.cancel()
         await super().close()
 
     # ---------------------------------------------------------------- who/where
@@ -192,6 +201,22 @@ class LogicBot(BackgroundWork, discord.Client):
         permissions = interaction.permissions
         moderator = bool(permissions.manage_messages or permissions.manage_guild)
         return self.user_for(interaction.user, moderator)
+
+    async def is_moderator(self, interaction: discord.Interaction) -> bool:
+        """Who may end others' games, export results and set timers here: members who
+        can manage messages (or the server) in the channel, or who hold the teacher role
+        named with /logic-settings teacher-role. Never in DMs: there is no class there."""
+        if interaction.guild_id is None:
+            return False
+        permissions = interaction.permissions
+        if permissions.manage_messages or permissions.manage_guild:
+            return True
+        role = await self.guild_setting(interaction.guild_id, "teacher_role")
+        roles = getattr(interaction.user, "roles", [])
+        return bool(role) and any(str(r.id) == role for r in roles)
+
+    async def moderator_actor(self, interaction: discord.Interaction) -> User:
+        return self.user_for(interaction.user, await self.is_moderator(interaction))
 
     @staticmethod
     def t(place: Place, key: str, **params: Any) -> str:
@@ -586,6 +611,24 @@ class LogicBot(BackgroundWork, discord.Client):
             await self.notify(interaction, self.t(place, "error.foreign_button"))
         except discord.HTTPException:
             log.info("could not answer a foreign component %r", custom_id[:100])
+
+    # --------------------------------------------------------------- turn timers
+    @staticmethod
+    def place_of_record(record: GameRecord) -> Place:
+        ref = record.board_ref or {}
+        return Place(PLATFORM, record.channel, str(ref.get("language", "en")),
+                     bool(ref.get("emoji", True)), record.server)
+
+    async def timer_reminder(self, place: Place, text: str) -> None:
+        await self.announce(place.channel, [text])
+
+    async def timer_acted(self, place: Place, reply: Reply) -> None:
+        await self.after_change(place, reply)
+        await self.announce(place.channel, reply.announcements)
+
+    async def check_turn_timers(self) -> int:
+        return await self.classroom.check_timers(PLATFORM, self.place_of_record,
+                                                 self.timer_reminder, self.timer_acted)
 
     # ---------------------------------------------------------- daily challenge
     async def post_daily_due(self) -> int:

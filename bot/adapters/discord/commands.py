@@ -6,6 +6,7 @@ localise them; the English text written here is what Discord shows without a tra
 
 from __future__ import annotations
 
+import io
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,7 @@ from discord import app_commands
 
 from bot.adapters.discord.layout import hand_layout
 from bot.adapters.discord.translator import text
+from bot.classroom import parse_policy
 from bot.service import Opponent, Place, Reply, User
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from bot.adapters.discord.client import LogicBot
 
 AUTOCOMPLETE_LIMIT = 25
+PLATFORM_NAME = "discord"
 FIRST_SEATS = {"me": 0, "opponent": 1, "random": None}
 
 
@@ -91,8 +94,8 @@ def register_commands(bot: LogicBot) -> None:
                      action: Callable[[Place, User], Awaitable[Reply]]) -> None:
         """Join, resign or abandon: a change made away from the board."""
         place = await bot.place_for(interaction)
-        reply = await bot.within_deadline(interaction, action(place, bot.actor(interaction)),
-                                          component=False)
+        actor = await bot.moderator_actor(interaction)
+        reply = await bot.within_deadline(interaction, action(place, actor), component=False)
         await bot.answer_change(interaction, place, reply)
 
     @tree.command(name=text("play", "cmd.play.name"),
@@ -272,8 +275,8 @@ def register_commands(bot: LogicBot) -> None:
         place = await bot.place_for(interaction)
         server = str(interaction.guild_id or 0)
         if schedule:
-            if interaction.guild_id is None or not interaction.permissions.manage_guild:
-                await bot.notify(interaction, bot.t(place, "discord.settings_only_managers"))
+            if not await bot.is_moderator(interaction):
+                await bot.notify(interaction, moderators_only(place))
                 return
             answer = (await bot.daily.unschedule(place) if schedule.strip().lower() == "off"
                       else await bot.daily.schedule(place, server, schedule))
@@ -353,6 +356,60 @@ def register_commands(bot: LogicBot) -> None:
             await bot.after_change(game_place, reply)
             await bot.announce(game_place.channel, reply.announcements)
 
+    def moderators_only(place: Place) -> str:
+        return translate(place.language, "moderation.only_moderators",
+                         "Only moderators can do that here: members who can manage "
+                         "messages, or who have the teacher role.")
+
+    @tree.command(name=text("timer", "cmd.timer.name"),
+                  description=text("Turn timers in this channel: a reminder, then a loss "
+                                   "or a computer move (moderators)", "cmd.timer.description"))
+    @app_commands.describe(
+        remind=text("Minutes before reminding the player to move (0: none)",
+                    "cmd.timer.remind"),
+        limit=text("Minutes before acting (0: never)", "cmd.timer.limit"),
+        then=text("What happens at the limit", "cmd.timer.then"),
+        off=text("Switch turn timers off here", "cmd.timer.off"))
+    @app_commands.choices(then=[
+        app_commands.Choice(name=text("the player loses", "cmd.timer.then.forfeit"),
+                            value="forfeit"),
+        app_commands.Choice(name=text("the computer moves for them", "cmd.timer.then.ai"),
+                            value="ai")])
+    async def timer(interaction: discord.Interaction, remind: int | None = None,
+                    limit: int | None = None, then: str = "forfeit",
+                    off: bool = False) -> None:
+        place = await bot.place_for(interaction)
+        if remind is None and limit is None and not off:
+            policy = await bot.classroom.policy(PLATFORM_NAME, place.channel)
+            await bot.notify(interaction, bot.classroom.describe(place.language, policy))
+            return
+        if not await bot.is_moderator(interaction):
+            await bot.notify(interaction, moderators_only(place))
+            return
+        if off:
+            await bot.notify(interaction, await bot.classroom.set_policy(place, None))
+            return
+        parsed = parse_policy([str(remind or 0), str(limit or 0), then])
+        if parsed is None:
+            await bot.notify(interaction, bot.classroom.usage(place.language))
+            return
+        await bot.notify(interaction, await bot.classroom.set_policy(place, parsed))
+
+    @tree.command(name=text("export", "cmd.export.name"),
+                  description=text("This server's game results as a CSV file (moderators)",
+                                   "cmd.export.description"))
+    async def export(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        if not await bot.is_moderator(interaction):
+            await bot.notify(interaction, moderators_only(place))
+            return
+        data = await bot.classroom.export_csv(PLATFORM_NAME, place.server)
+        name = bot.classroom.export_name(place.server, bot.daily.today())
+        await interaction.response.send_message(
+            translate(place.language, "export.ready", "The results of this server, as CSV."),
+            file=discord.File(io.BytesIO(data.encode("utf-8")), filename=name),
+            ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
     settings = app_commands.Group(
         name=text("logic-settings", "cmd.settings.name"),
         description=text("Server settings for logic-bot", "cmd.settings.description"),
@@ -416,5 +473,14 @@ def register_commands(bot: LogicBot) -> None:
                             value="text")])
     async def settings_board(interaction: discord.Interaction, style: str) -> None:
         await store_setting(interaction, "board", style)
+
+    @settings.command(name=text("teacher-role", "cmd.settings.teacher.name"),
+                      description=text("A role whose members may moderate games here",
+                                       "cmd.settings.teacher.description"))
+    @app_commands.describe(role=text("The teachers' role (leave empty to remove it)",
+                                     "cmd.settings.teacher.role"))
+    async def settings_teacher(interaction: discord.Interaction,
+                               role: discord.Role | None = None) -> None:
+        await store_setting(interaction, "teacher_role", str(role.id) if role else "")
 
     tree.add_command(settings)

@@ -68,6 +68,7 @@ from bot.adapters.telegram.layout import (
     split_text,
     text_message,
 )
+from bot.classroom import Classroom
 from bot.community import Community
 from bot.config import Settings
 from bot.daily import Clock, DailyChallenge, utc_now
@@ -92,6 +93,12 @@ COMMAND_DEFAULTS = {
     "forget_me": "Delete your results and ratings",
 }
 ADMIN_COMMANDS = (*COMMANDS, "settings")
+# Moderator commands, in the admins' menu only. Kept out of the check that a language
+# translates every command, so adding them cannot drop existing translated menus.
+MODERATOR_COMMANDS = {
+    "timer": "Turn timers here: /timer 5 15 forfeit (or ai, or off)",
+    "export": "This group's results as a CSV file",
+}
 # /start payloads may hold only letters, digits, _ and -: a group id's minus becomes "m".
 DAILY_LINK_PREFIX = "daily-"
 
@@ -154,7 +161,11 @@ class TelegramBot(BackgroundWork):
         self.service = service
         self.daily = DailyChallenge(service, clock)
         self.community = Community(service)
+        self.classroom = Classroom(service, clock)
         self._daily_task: asyncio.Task[None] | None = None
+        self._timer_task: asyncio.Task[None] | None = None
+        # Tests with a fake clock call check_turn_timers themselves.
+        self.run_turn_timers = True
         self.settings = settings
         self.polling_timeout = polling_timeout
         base_url, base_file_url = api_base_url(settings.telegram_base_url)
@@ -224,12 +235,16 @@ class TelegramBot(BackgroundWork):
         await self.resume_ai()
         self._daily_task = asyncio.create_task(
             self.daily.run_schedule(PLATFORM, self.post_daily))
+        if self.run_turn_timers:
+            self._timer_task = asyncio.create_task(self.classroom.run_timers(
+                PLATFORM, self.place_of_record, self.timer_reminder, self.timer_acted))
 
     async def stop(self) -> None:
-        if self._daily_task is not None:
-            self._daily_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._daily_task
+        for task in (self._daily_task, self._timer_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         updater = self.application.updater
         if updater is not None and updater.running:
             await updater.stop()
@@ -256,12 +271,13 @@ class TelegramBot(BackgroundWork):
         for language in languages:
             def listed(names: tuple[str, ...], lang: str = language or "en") -> list[BotCommand]:
                 return [BotCommand(name, translate(lang, f"telegram.cmd.{name}",
-                                                   COMMAND_DEFAULTS.get(name)))
+                                                   COMMAND_DEFAULTS.get(name)
+                                                   or MODERATOR_COMMANDS.get(name)))
                         for name in names]
             menus += [(BotCommandScopeDefault(), language, listed(COMMANDS)),
                       (BotCommandScopeAllPrivateChats(), language, listed(ADMIN_COMMANDS)),
                       (BotCommandScopeAllChatAdministrators(), language,
-                       listed(ADMIN_COMMANDS))]
+                       listed((*ADMIN_COMMANDS, *MODERATOR_COMMANDS)))]
         return menus
 
     async def sync_commands_if_changed(self) -> bool:
@@ -286,6 +302,22 @@ class TelegramBot(BackgroundWork):
                 self.spawn(self.run_ai(self.place_of_ref(record.channel, record.board_ref)))
 
     # ---------------------------------------------------------------- who/where
+    # --------------------------------------------------------------- turn timers
+    def place_of_record(self, record: GameRecord) -> Place:
+        place = self.place_of_ref(record.channel, record.board_ref)
+        return Place(place.platform, place.channel, place.language, place.emoji, record.server)
+
+    async def timer_reminder(self, place: Place, text: str) -> None:
+        await self.announce(place.channel, [text])
+
+    async def timer_acted(self, place: Place, reply: Reply) -> None:
+        await self.announce(place.channel, reply.announcements)
+        await self.after_change(place, reply)
+
+    async def check_turn_timers(self) -> int:
+        return await self.classroom.check_timers(PLATFORM, self.place_of_record,
+                                                 self.timer_reminder, self.timer_acted)
+
     # ---------------------------------------------------------- daily challenge
     async def post_daily_due(self) -> int:
         return await self.daily.post_due(PLATFORM, self.post_daily)

@@ -11,6 +11,7 @@ The bot's own callback data never looks like a service payload (``m:``, ``h:``, 
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from telegram.ext import ContextTypes
 from bot.adapters.common import PUZZLE_PRESETS
 from bot.adapters.telegram.client import DAILY_LINK_PREFIX, HAND_LINK_PREFIX, PLATFORM, is_private
 from bot.adapters.telegram.layout import Key, Message, hand_message, text_message
+from bot.classroom import parse_policy
 from bot.service import Opponent, Place, Reply, User
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name
@@ -54,7 +56,8 @@ class Commands:
                 "board": self.board, "move": self.move, "hand": self.hand,
                 "resign": self.resign, "abandon": self.abandon, "rules": self.rules,
                 "settings": self.settings, "stats": self.stats, "rematch": self.rematch,
-                "games": self.games, "forget_me": self.forget_me}
+                "games": self.games, "forget_me": self.forget_me, "timer": self.timer,
+                "export": self.export}
 
     async def _context(self, update: Update) -> tuple[TgMessage, Place, User]:
         message = update.effective_message
@@ -274,6 +277,59 @@ class Commands:
         for game_place, reply in result.ended:
             await self.client.announce(game_place.channel, reply.announcements)
             await self.client.after_change(game_place, reply)
+
+    # ------------------------------------------------------------ moderator tools
+    async def moderator(self, update: Update, place: Place) -> bool:
+        """Group admins moderate (a private chat has no class to moderate); anyone else is
+        told so."""
+        message = update.effective_message
+        person = update.effective_user
+        assert message is not None and person is not None
+        if not is_private(place.channel) and await self.client.is_admin(
+                message.chat, person, message.sender_chat):
+            return True
+        await self.client.reply_text(message, place, translate(
+            place.language, "moderation.only_admins",
+            "Only this group's admins can do that."))
+        return False
+
+    async def timer(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/timer`` shows the policy; ``/timer 5 15 forfeit|ai`` or ``/timer off`` (admins)
+        sets it."""
+        message, place, _ = await self._context(update)
+        classroom = self.client.classroom
+        words = [w.lower() for w in context.args or []]
+        if not words:
+            policy = await classroom.policy(PLATFORM, place.channel)
+            await self.client.reply_text(message, place,
+                                         classroom.describe(place.language, policy))
+            return
+        if not await self.moderator(update, place):
+            return
+        if words[0] == "off":
+            await self.client.reply_text(message, place, await classroom.set_policy(place, None))
+            return
+        policy = parse_policy(words)
+        if policy is None:
+            await self.client.reply_text(message, place, classroom.usage(place.language))
+            return
+        await self.client.reply_text(message, place, await classroom.set_policy(place, policy))
+
+    async def export(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The group's results as a CSV document (admins)."""
+        message, place, _ = await self._context(update)
+        if not await self.moderator(update, place):
+            return
+        classroom = self.client.classroom
+        data = await classroom.export_csv(PLATFORM, place.server)
+        chat_id, topic = message.chat.id, message.message_thread_id
+        await self.client.bot.send_document(
+            chat_id, io.BytesIO(data.encode("utf-8")),
+            filename=classroom.export_name(place.server, self.client.daily.today()),
+            caption=translate(place.language, "export.ready_group",
+                              "The results of this group, as CSV."),
+            message_thread_id=topic if message.is_topic_message else None,
+            reply_to_message_id=message.message_id, allow_sending_without_reply=True)
 
     def invited(self, message: TgMessage) -> Opponent | None:
         """The opponent named by replying to their message: the bot itself means the
