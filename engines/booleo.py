@@ -491,7 +491,7 @@ class BooleoState(GameState):
             raise IllegalMove("booleo.error.one_challenge",
                               "You have already challenged this turn; now play your action.")
         if not slot_exists(self.n, slot):
-            raise IllegalMove("booleo.error.no_such_slot",
+            raise IllegalMove("booleo.error.no_slot_to_challenge",
                               "A pyramid has no slot {slot}: rows run from 1 to {rows}, and "
                               "row r has {n} − r slots.", slot=slot_name(slot),
                               rows=self.n - 1, n=self.n)
@@ -1034,7 +1034,7 @@ State = BooleoState
 
 def new_game(options: JSON, players: int, seed: int) -> BooleoState:
     if players != SEATS:
-        raise InvalidMove("error.player_count", "bOOleO is for exactly 2 players.")
+        raise InvalidMove("error.two_players", "{game} is for exactly 2 players.", game=TITLE)
     return BooleoState(options, seed)
 
 

@@ -1007,7 +1007,7 @@ State = DigitaloState
 
 def new_game(options: JSON, players: int, seed: int) -> DigitaloState:
     if players != SEATS:
-        raise InvalidMove("error.player_count", "Digitalo is for exactly 2 players.")
+        raise InvalidMove("error.two_players", "{game} is for exactly 2 players.", game=TITLE)
     return DigitaloState(options, seed)
 
 

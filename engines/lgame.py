@@ -712,7 +712,7 @@ State = LGameState
 
 def new_game(options: JSON, players: int, seed: int) -> LGameState:
     if players != 2:
-        raise InvalidMove("error.player_count", "The L-game is for exactly 2 players.")
+        raise InvalidMove("error.two_players", "{game} is for exactly 2 players.", game=TITLE)
     return LGameState(options, seed)
 
 

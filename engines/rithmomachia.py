@@ -1058,7 +1058,7 @@ State = RithmomachiaState
 
 def new_game(options: JSON, players: int, seed: int) -> RithmomachiaState:
     if players != SEATS:
-        raise InvalidMove("error.player_count", "Boolean Rithmomachia is for exactly 2 players.")
+        raise InvalidMove("error.two_players", "{game} is for exactly 2 players.", game=TITLE)
     return RithmomachiaState(options, seed)
 
 

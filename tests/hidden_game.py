@@ -302,7 +302,7 @@ State = SecretCardsState
 
 def new_game(options: JSON, players: int, seed: int) -> SecretCardsState:
     if players != SEATS:
-        raise InvalidMove("error.player_count", "Secret Cards is for exactly 2 players.")
+        raise InvalidMove("error.two_players", "{game} is for exactly 2 players.", game=TITLE)
     return SecretCardsState(options, seed)
 
 

@@ -433,6 +433,7 @@ async def test_server_language_setting_localises_replies(tmp_path: Path,
 async def test_command_translations_reach_discord(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(CATALOGUE["de"], "cmd.play.description", "Ein Spiel starten")
+    monkeypatch.delitem(CATALOGUE["nl"], "cmd.play.description")  # as if untranslated
     async with discord_world(tmp_path) as world:
         synced = [r.json for r in world.env.http_requests if r.method == "PUT"]
         assert synced, "commands were synced on first start"

@@ -3,12 +3,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import lgame
 from renderers import lgame as render
-from renderers.i18n import normalise_language, translate
+from renderers.i18n import CATALOGUE, normalise_language, translate
 
 NAMES = ["Ann", "Bo"]
 
@@ -77,7 +78,8 @@ def test_renderers_never_crash_and_show_every_piece(seed: int, plies: int, sudde
         assert "{" not in full and "Traceback" not in full
 
 
-def test_translation_falls_back_and_never_raises() -> None:
+def test_translation_falls_back_and_never_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(CATALOGUE["nl"], "error.no_game")  # as if not yet translated
     assert normalise_language("nl-BE") == "nl"
     assert normalise_language("pt-BR") == "en"
     assert normalise_language(None) == "en"

@@ -286,7 +286,7 @@ async def test_settings_are_for_admins_and_change_language_and_board_style(
         saved = await world.click(ALICE, panel, "nl")
         assert saved[0]["text"] == "Opgeslagen."
         await world.click(ALICE, world.fake.messages[(GROUP["id"], panel.message_id)],
-                          "monospace")
+                          CATALOGUE["nl"]["discord.settings.text"])
         await world.say(BOB, GROUP, "/play lgame easy")
         board = await world.board(GROUP)
         assert "<pre>" in board.html, "the admins chose monospace boards"
@@ -334,6 +334,7 @@ async def test_command_menus_are_published_once_and_per_translated_language(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ADMIN_COMMANDS:
         monkeypatch.setitem(CATALOGUE["nl"], f"telegram.cmd.{name}", f"nl {name} uitleg")
+    monkeypatch.delitem(CATALOGUE["de"], "telegram.cmd.play")  # German left incomplete
     async with telegram_world(tmp_path) as world:
         published = world.fake.calls("setMyCommands")
         languages = {call.get("language_code") for call in published}

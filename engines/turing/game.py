@@ -214,7 +214,7 @@ class TuringState(GameState):
     def __init__(self, options: JSON, players: int, seed: int, puzzle: Puzzle,
                  machine: JSON | None) -> None:
         if not 1 <= players <= MAX_PLAYERS:
-            raise InvalidMove("error.player_count",
+            raise InvalidMove("turing.error.player_count",
                               "Turing Machine is for 1 to {most} players.", most=MAX_PLAYERS)
         self.options = validate_options(OPTIONS, options)
         self.seed = seed
@@ -238,7 +238,7 @@ class TuringState(GameState):
         if self.actions:
             raise IllegalMove("error.already_started", "The game has already started.")
         if not 1 <= players <= MAX_PLAYERS:
-            raise InvalidMove("error.player_count",
+            raise InvalidMove("turing.error.player_count",
                               "Turing Machine is for 1 to {most} players.", most=MAX_PLAYERS)
         handicap = self.sheets[0].handicap
         self.sheets = [Sheet(handicap if seat == 0 else 0) for seat in range(players)]
@@ -463,7 +463,7 @@ class TuringState(GameState):
             sheet = self._check_seat(player)
         except (IllegalMove, NotYourTurn):
             if path:
-                raise InvalidMove("error.not_in_menu",
+                raise InvalidMove("turing.error.not_available",
                                   "That choice is not available now.") from None
             return []
         if not path:
@@ -483,9 +483,9 @@ class TuringState(GameState):
         digits = path[1:]
         if verb is None or len(digits) > 2 or any(d not in "12345" or len(d) != 1
                                                   for d in digits):
-            raise InvalidMove("error.not_in_menu", "That choice is not available now.")
+            raise InvalidMove("turing.error.not_available", "That choice is not available now.")
         if verb == "propose" and sheet.current["proposal"] is not None:
-            raise InvalidMove("error.not_in_menu", "That choice is not available now.")
+            raise InvalidMove("turing.error.not_available", "That choice is not available now.")
         symbol = COLOUR_SYMBOLS[len(digits)]
         last = len(digits) == 2
         return [Choice(str(d), f"{''.join(digits)}{d}" if last else f"{symbol}{d}",
