@@ -83,7 +83,7 @@ async def test_hot_seat_typed_moves_commands_and_bad_input(store: SQLiteStore) -
     assert "'banana' is not an L placement" in text
     assert "Last move by Player 1 (X): d4 S W, a4>a1" in text
     assert "Typed moves name the corner of the L" in text
-    assert "Words: help, rules, board, resign, abandon, quit." in text
+    assert "Words: help, rules, board, stats, resign, abandon, quit." in text
     assert "is where it stands now" in text
     assert "Game over: Player 1 wins (Player 2 resigned)." in text
 
