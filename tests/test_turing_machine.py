@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.turing import machine as machine_module
+from engines.turing import machine_heuristic as machine_module
 from engines.turing.cards import CODES, Code, code_text
 from engines.turing.generator import generate
 from engines.turing.machine import (
