@@ -16,7 +16,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 JSON = dict[str, Any]
 Action = str
@@ -223,6 +223,24 @@ def follow_menu(path: tuple[str, ...], deepest: int, top: Callable[[], list[Choi
             raise not_in_menu()
         level = submenu(path[:depth + 1])
     return level
+
+
+def check_level(level: str, levels: tuple[str, ...]) -> None:
+    """Refuse an agent level the game does not have, naming the ones it has."""
+    if level not in levels:
+        raise InvalidMove("error.unknown_level", "Unknown level '{level}'. Levels: {levels}.",
+                          level=level, levels=", ".join(levels))
+
+
+TurnState = TypeVar("TurnState", bound=GameState)
+
+
+def play_actions(state: TurnState, actions: list[Action]) -> TurnState:
+    """Apply a turn-based game's action log, each by the one seat to move: a replay."""
+    for action in actions:
+        (seat,) = state.to_move()
+        state.apply(seat, action)
+    return state
 
 
 def validate_options(specs: tuple[OptionSpec, ...], given: JSON) -> JSON:

@@ -107,8 +107,10 @@ from engines.base import (
     OptionSpec,
     Outcome,
     StateError,
+    check_level,
     follow_menu,
     not_in_menu,
+    play_actions,
     validate_options,
 )
 from engines.pyramid import (
@@ -1039,10 +1041,7 @@ def new_game(options: JSON, players: int, seed: int) -> BooleoState:
 
 
 def replay(options: JSON, seed: int, actions: list[Action]) -> BooleoState:
-    state = new_game(options, SEATS, seed)
-    for action in actions:
-        state.apply(state.turn, action)
-    return state
+    return play_actions(new_game(options, SEATS, seed), actions)
 
 
 # --- agents ---------------------------------------------------------------------------------
@@ -1223,7 +1222,5 @@ class _Planner:
 
 
 def make_agent(level: str, rng: random.Random) -> BooleoAgent:
-    if level not in LEVELS:
-        raise InvalidMove("error.unknown_level", "Unknown level '{level}'. Levels: {levels}.",
-                          level=level, levels=", ".join(LEVELS))
+    check_level(level, LEVELS)
     return BooleoAgent(level, rng)

@@ -133,8 +133,10 @@ from engines.base import (
     OptionSpec,
     Outcome,
     StateError,
+    check_level,
     follow_menu,
     not_in_menu,
+    play_actions,
     validate_options,
 )
 from engines.pyramid import (
@@ -1012,10 +1014,7 @@ def new_game(options: JSON, players: int, seed: int) -> DigitaloState:
 
 
 def replay(options: JSON, seed: int, actions: list[Action]) -> DigitaloState:
-    state = new_game(options, SEATS, seed)
-    for action in actions:
-        state.apply(state.turn, action)
-    return state
+    return play_actions(new_game(options, SEATS, seed), actions)
 
 
 # --- agents ---------------------------------------------------------------------------------
@@ -1244,7 +1243,5 @@ class _Planner:
 
 
 def make_agent(level: str, rng: random.Random) -> DigitaloAgent:
-    if level not in LEVELS:
-        raise InvalidMove("error.unknown_level", "Unknown level '{level}'. Levels: {levels}.",
-                          level=level, levels=", ".join(LEVELS))
+    check_level(level, LEVELS)
     return DigitaloAgent(level, rng)

@@ -45,6 +45,8 @@ from engines.base import (
     OptionSpec,
     Outcome,
     StateError,
+    check_level,
+    play_actions,
     validate_options,
 )
 
@@ -717,10 +719,7 @@ def new_game(options: JSON, players: int, seed: int) -> LGameState:
 
 
 def replay(options: JSON, seed: int, actions: list[Action]) -> LGameState:
-    state = new_game(options, 2, seed)
-    for action in actions:
-        state.apply(state.turn, action)
-    return state
+    return play_actions(new_game(options, 2, seed), actions)
 
 
 # --- agents -------------------------------------------------------------------------------
@@ -777,7 +776,5 @@ class LGameAgent(Agent):
 
 
 def make_agent(level: str, rng: random.Random) -> LGameAgent:
-    if level not in LEVELS:
-        raise InvalidMove("error.unknown_level", "Unknown level '{level}'. Levels: {levels}.",
-                          level=level, levels=", ".join(LEVELS))
+    check_level(level, LEVELS)
     return LGameAgent(level, rng)

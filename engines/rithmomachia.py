@@ -106,7 +106,9 @@ from engines.base import (
     OptionSpec,
     Outcome,
     StateError,
+    check_level,
     not_in_menu,
+    play_actions,
     validate_options,
 )
 from engines.state_checks import check_header, checked_int, checked_outcome, load_checked
@@ -1063,16 +1065,11 @@ def new_game(options: JSON, players: int, seed: int) -> RithmomachiaState:
 
 
 def replay(options: JSON, seed: int, actions: list[Action]) -> RithmomachiaState:
-    state = new_game(options, SEATS, seed)
-    for action in actions:
-        state.apply(state.turn, action)
-    return state
+    return play_actions(new_game(options, SEATS, seed), actions)
 
 
 def make_agent(level: str, rng: random.Random) -> Agent:
-    if level not in LEVELS:
-        raise InvalidMove("error.unknown_level", "Unknown level '{level}'. Levels: {levels}.",
-                          level=level, levels=", ".join(LEVELS))
+    check_level(level, LEVELS)
     from engines.rithmomachia_agent import RithmomachiaAgent  # the agent imports this module
 
     return RithmomachiaAgent(level, rng)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from engines.base import InvalidMove
+from engines.base import check_level
 from engines.turing.agent import TuringAgent
 from engines.turing.game import NAME, OPTIONS, TITLE, TuringState, new_game
 
@@ -41,9 +41,7 @@ __all__ = [
 
 
 def make_agent(level: str, rng: random.Random) -> TuringAgent:
-    if level not in LEVELS:
-        raise InvalidMove("error.unknown_level", "Unknown level '{level}'. Levels: {levels}.",
-                          level=level, levels=", ".join(LEVELS))
+    check_level(level, LEVELS)
     return TuringAgent(level, rng)
 
 
