@@ -81,6 +81,8 @@ class HeuristicMachine(Machine):
         for a set holding ``s``, or, when ``create`` and ``s`` is small, a new one. It is
         exact if it solves ``s`` within a sub-budget (while the heuristic's share of exact
         work lasts), otherwise this same policy on the shorter bitmasks."""
+        if not (self._may_delegate or self._delegates or self._fallbacks):
+            return None  # and no big set kept as a key in memory
         if (s, create) in self._delegate_of:
             return self._delegate_of[s, create]
         found = self._find_delegate(s, create)
