@@ -22,7 +22,7 @@ from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
 from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
 from engines.registry import game_names, get_game, resolve_name
 from renderers import renderer_for
-from renderers.i18n import translate
+from renderers.i18n import localise, translate
 
 log = logging.getLogger(__name__)
 
@@ -257,7 +257,9 @@ class Service:
         return record.version if own is None else own
 
     def _choice_label(self, place: Place, record: GameRecord, choice: Choice) -> str:
-        return translate(place.language, f"{record.game}.choice.{choice.label}", choice.label)
+        # A label with run-time parts is a Message with its own key; a fixed one is
+        # looked up by the key the extraction gives it.
+        return localise(place.language, choice.label, f"{record.game}.choice.{choice.label}")
 
     def _menu(self, place: Place, record: GameRecord, state: GameState, seat: int,
               path: tuple[str, ...]) -> tuple[list[Button], list[Button], str]:
@@ -271,7 +273,8 @@ class Service:
         back = [Button(self._t(place, "menu.back"),
                        self.payload(record, path[:-1], version=version))]
         prompt = self._t(place, "menu.choose_step",
-                         path=" · ".join(self._path_labels(state, seat, path)))
+                         path=" · ".join(self._path_labels(state, seat, path,
+                                                             place.language)))
         return buttons, back, prompt
 
     def render_board(self, place: Place, record: GameRecord, state: GameState,
@@ -328,11 +331,15 @@ class Service:
         return Hand(text, buttons, navigation, prompt)
 
     @staticmethod
-    def _path_labels(state: GameState, seat: int, path: tuple[str, ...]) -> list[str]:
+    def _path_labels(state: GameState, seat: int, path: tuple[str, ...],
+                     language: str) -> list[str]:
+        """The labels of the choices along ``path`` in ``language``, as ``_choice_label``
+        shows them."""
         labels = []
         for depth, token in enumerate(path):
             offered = {c.token: c.label for c in state.menu(seat, path[:depth])}
-            labels.append(offered.get(token, token))
+            label = offered.get(token, token)
+            labels.append(localise(language, label, f"{state.game_name}.choice.{label}"))
         return labels
 
     @staticmethod

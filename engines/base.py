@@ -23,6 +23,44 @@ Action = str
 Event = dict[str, Any]
 
 
+class Message(str):
+    """A user-facing text an engine builds at run time, kept translatable.
+
+    Engines know no languages, yet some of their words reach players inside other texts: a
+    menu label (``Discard AND1``), the notation hint an error quotes, a shape's name. A
+    ``Message`` *is* its English text, so every consumer that only shows, compares or
+    serialises it keeps working unchanged (the same idea as ``zope.i18nmessageid``), and it
+    also carries the catalogue ``key``, the English ``default`` template and the ``params``
+    that fill it, so ``renderers.i18n.translate`` can render it in any language. Params may
+    be ``Message``s themselves; they are translated too.
+    """
+
+    key: str
+    default: str
+    params: dict[str, Any]
+
+    def __new__(cls, key: str, default: str, /, **params: Any) -> Self:
+        self = super().__new__(cls, _format(default, params))
+        self.key, self.default, self.params = key, default, params
+        return self
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str], dict[str, Any]]:
+        # copy and pickle rebuild a str subclass from these, not from the English text.
+        return (self.key, self.default), self.params
+
+    def __repr__(self) -> str:
+        return f"Message({self.key!r}, {str(self)!r})"
+
+
+def _format(template: str, params: dict[str, Any]) -> str:
+    """``template`` filled with ``params``, or the template itself when they do not fit:
+    a malformed message must never become a crash."""
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
 class GameError(Exception):
     """Base of every error a player can cause.
 
@@ -86,7 +124,9 @@ class Choice:
     """One option of a move menu: a button, a select option or a numbered console line.
 
     ``token`` is appended to the menu path when the option is chosen. When choosing it
-    completes a move, ``action`` holds that move in canonical notation.
+    completes a move, ``action`` holds that move in canonical notation. A fixed ``label`` is
+    looked up as ``<game>.choice.<label>``; a label with run-time parts (``Discard AND1``)
+    is a ``Message`` with its own key, and notation (``2b3``, ``▲1``) stays as it is.
     """
 
     token: str
@@ -243,6 +283,10 @@ def play_actions(state: TurnState, actions: list[Action]) -> TurnState:
     return state
 
 
+# What "Unknown option ... Options: {known}." lists for a game without options.
+NO_OPTIONS = Message("error.no_options", "none")
+
+
 def validate_options(specs: tuple[OptionSpec, ...], given: JSON) -> JSON:
     """Fill defaults and check types and ranges; unknown names are an error, not ignored."""
     known = {spec.name: spec for spec in specs}
@@ -252,7 +296,7 @@ def validate_options(specs: tuple[OptionSpec, ...], given: JSON) -> JSON:
                 "error.unknown_option",
                 "Unknown option '{name}'. Options: {known}.",
                 name=name,
-                known=", ".join(known) or "none",
+                known=", ".join(known) or NO_OPTIONS,
             )
     result: JSON = {}
     for spec in specs:
@@ -301,7 +345,7 @@ def parse_option_text(specs: tuple[OptionSpec, ...], text: str) -> JSON:
         if spec is None:
             raise InvalidMove("error.unknown_option",
                               "Unknown option '{name}'. Options: {known}.",
-                              name=name, known=", ".join(known) or "none")
+                              name=name, known=", ".join(known) or NO_OPTIONS)
         if spec.kind is str:
             result[name] = raw.lower() if spec.choices else raw
         elif spec.kind is bool:

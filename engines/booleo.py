@@ -103,6 +103,7 @@ from engines.base import (
     GameState,
     IllegalMove,
     InvalidMove,
+    Message,
     NotYourTurn,
     OptionSpec,
     Outcome,
@@ -271,8 +272,9 @@ _DISCARD_RE = re.compile(rf"(?:discard|drop|d)\s*(?:(not)|{_GATE})")
 _ACCEPT_RE = re.compile(r"accept\s*(?:the\s*claim)?|ok")
 _CANCEL_RE = re.compile(r"cancel\s*(?:the\s*flip)?")
 _CHALLENGE_RE = re.compile(rf"(?:challenge|ch)\s*(?:gate\s*)?{_SLOT}")
-EXPECTED = ("a move like 'AND1 2.3' (a gate on row 2, slot 3), 'NOT 4' (a NOT on your start "
-            "card 4), 'discard XOR0', 'challenge 1.2', 'accept' or 'pass'")
+EXPECTED = Message("booleo.expected",
+                   "a move like 'AND1 2.3' (a gate on row 2, slot 3), 'NOT 4' (a NOT on your "
+                   "start card 4), 'discard XOR0', 'challenge 1.2', 'accept' or 'pass'")
 
 
 @dataclass(frozen=True)
@@ -328,7 +330,7 @@ def parse_move(text: str) -> Move:
     if match:
         return Move("challenge", slot=(int(match.group(1)), int(match.group(2))))
     if not words:
-        raise InvalidMove("booleo.error.empty", "Type " + EXPECTED + ".")
+        raise InvalidMove("booleo.error.empty", "Type {expected}.", expected=EXPECTED)
     raise InvalidMove("booleo.error.bad_move", "Expected {expected}, not '{got}'.",
                       expected=EXPECTED, got=text.strip()[:30])
 
@@ -611,13 +613,15 @@ class BooleoState(GameState):
         except InvalidMove:
             return action
         if move.kind == "gate":
-            return f"{card_label(move.card)} on {slot_name(move.slot)}"
+            return Message("booleo.move.gate", "{card} on {slot}", card=card_label(move.card),
+                           slot=slot_name(move.slot))
         if move.kind == "not":
-            return f"NOT on start card {move.pos}" if move.pos > 0 else "cancel"
+            return (Message("booleo.move.not", "NOT on start card {pos}", pos=move.pos)
+                    if move.pos > 0 else Message("booleo.move.cancel", "cancel"))
         if move.kind == "discard":
-            return f"discard {card_label(move.card)}"
+            return Message("booleo.move.discard", "discard {card}", card=card_label(move.card))
         if move.kind == "accept":
-            return "accept the claim"
+            return Message("booleo.move.accept", "accept the claim")
         return move.canonical()
 
     def apply(self, player: int, action: Action) -> list[Event]:
@@ -783,7 +787,9 @@ class BooleoState(GameState):
         labels = {card: card_label(card) + (f" ×{counts[card]}" if counts[card] > 1 else "")
                   for card in kinds}
         if self.phase == "discard":
-            choices = [Choice(CARD_TOKENS[c], f"Discard {labels[c]}", f"discard {c}")
+            choices = [Choice(CARD_TOKENS[c],
+                              Message("booleo.menu.discard", "Discard {card}", card=labels[c]),
+                              f"discard {c}")
                        for c in kinds]
         else:
             choices = [Choice(CARD_TOKENS[c], labels[c]) for c in kinds]
@@ -816,8 +822,8 @@ class BooleoState(GameState):
             for pos in range(1, self.n + 1):
                 cancel = (self.pending is not None
                           and position_of(self.n, player, self.pending[0]) == pos)
-                label = (f"{pos}: cancel the flip" if cancel
-                         else f"{pos}: {row[pos - 1]}→{1 - row[pos - 1]}")
+                label = (Message("booleo.menu.cancel_flip", "{pos}: cancel the flip", pos=pos)
+                         if cancel else f"{pos}: {row[pos - 1]}→{1 - row[pos - 1]}")
                 choices.append(Choice(str(pos), label, f"NOT {pos}"))
             return [*choices, discard]
         pyramid = self.resolved_pyramids()[0][player]
@@ -826,7 +832,8 @@ class BooleoState(GameState):
         for slot, old in self._targets(pyramid, card):
             label = f"{slot_name(slot)} ({self._inputs_text(pyramid, row, slot)})"
             if old is not None:
-                label += f" for {card_label(old)}"
+                label = Message("booleo.menu.replace", "{slot} for {card}", slot=label,
+                                card=card_label(old))
             options.append((slot, Choice(f"{slot[0]}{slot[1]}", label,
                                          f"{card} {slot_name(slot)}")))
         return self._paged(options, discard, path[1:])
@@ -846,7 +853,8 @@ class BooleoState(GameState):
             return [c for _, c in options] + tail
         rows = list(dict.fromkeys(slot[0] for slot, _ in options))
         if not rest:
-            return [Choice(f"R{r}", f"Row {r}") for r in rows] + tail
+            return [Choice(f"R{r}", Message("booleo.menu.row", "Row {row}", row=r))
+                    for r in rows] + tail
         if len(rest) > 1 or rest[0] not in {f"R{r}" for r in rows}:
             raise not_in_menu()
         return [c for slot, c in options if f"R{slot[0]}" == rest[0]]

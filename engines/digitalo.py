@@ -129,6 +129,7 @@ from engines.base import (
     GameState,
     IllegalMove,
     InvalidMove,
+    Message,
     NotYourTurn,
     OptionSpec,
     Outcome,
@@ -288,8 +289,9 @@ _INVERTER_RE = re.compile(r"(?:play\s*)?(?:inverter|invert|inv|flip|i)\s*(?:on\s
 _DISCARD_RE = re.compile(rf"(?:discard|drop|d)\s*(?:(inverter|inv|i)|{_GATE})")
 _COUNTER_RE = re.compile(r"(?:counter|cancel|undo)(?:\s*the\s*(?:inverter|flip))?|c")
 _ACCEPT_RE = re.compile(r"accept(?:\s*the\s*flip)?|ok|resolve")
-EXPECTED = ("a move like 'AND1 4' (a gate on position 4), 'INV 2' (an inverter on your bit "
-            "card 2), 'counter', 'discard XOR0' or 'accept'")
+EXPECTED = Message("digitalo.expected",
+                   "a move like 'AND1 4' (a gate on position 4), 'INV 2' (an inverter on your "
+                   "bit card 2), 'counter', 'discard XOR0' or 'accept'")
 
 
 @dataclass(frozen=True)
@@ -331,7 +333,7 @@ def parse_move(text: str) -> Move:
         card = INVERTER if match.group(1) else f"{match.group(2).upper()}{match.group(3)}"
         return Move("discard", card)
     if not words:
-        raise InvalidMove("digitalo.error.empty", "Type " + EXPECTED + ".")
+        raise InvalidMove("digitalo.error.empty", "Type {expected}.", expected=EXPECTED)
     raise InvalidMove("digitalo.error.bad_move", "Expected {expected}, not '{got}'.",
                       expected=EXPECTED, got=text.strip()[:30])
 
@@ -557,15 +559,16 @@ class DigitaloState(GameState):
         except InvalidMove:
             return action
         if move.kind == "gate":
-            return f"{card_label(move.card)} on position {move.pos}"
+            return Message("digitalo.move.gate", "{card} on position {pos}",
+                           card=card_label(move.card), pos=move.pos)
         if move.kind == "inverter":
-            return f"inverter on bit card {move.pos}"
+            return Message("digitalo.move.inverter", "inverter on bit card {pos}", pos=move.pos)
         if move.kind == "counter":
-            return "counter the inverter"
+            return Message("digitalo.move.counter", "counter the inverter")
         if move.kind == "discard":
-            return f"discard {card_label(move.card)}"
+            return Message("digitalo.move.discard", "discard {card}", card=card_label(move.card))
         if move.kind == "accept":
-            return "accept the flip"
+            return Message("digitalo.move.accept", "accept the flip")
         return move.canonical()
 
     def apply(self, player: int, action: Action) -> list[Event]:
@@ -769,8 +772,9 @@ class DigitaloState(GameState):
             choices = []
             for pos in range(1, self.n + 1):
                 action = self._inverter_action(player, pos)
-                label = (f"{pos}: counter (undo the flip)" if action == "counter"
-                         else f"{pos}: {row[pos - 1]}→{1 - row[pos - 1]}")
+                label = (Message("digitalo.menu.counter", "{pos}: counter (undo the flip)",
+                                 pos=pos)
+                         if action == "counter" else f"{pos}: {row[pos - 1]}→{1 - row[pos - 1]}")
                 choices.append(Choice(str(pos), label, action))
             return choices + tail
         pyramid = self.resolved_pyramids()[0][player]

@@ -41,6 +41,7 @@ from engines.base import (
     GameState,
     IllegalMove,
     InvalidMove,
+    Message,
     NotYourTurn,
     OptionSpec,
     Outcome,
@@ -377,8 +378,9 @@ _PLACEMENT_RE = re.compile(r"([a-d])\s*([1-4])\s*([nesw])\s*([nesw])")
 _NEUTRAL_RE = re.compile(r"([a-d][1-4])\s*(?:>|->|-|→|to)?\s*([a-d][1-4])")
 _NO_NEUTRAL_WORDS = {"", "-", "pass", "none", "stay", "x"}
 
-EXPECTED = ("a move like 'c4 S W d1>b3': the corner of your L, the direction of its long "
-            "leg, the side of its foot, then optionally a neutral piece 'from>to'")
+EXPECTED = Message("lgame.expected",
+                   "a move like 'c4 S W d1>b3': the corner of your L, the direction of its "
+                   "long leg, the side of its foot, then optionally a neutral piece 'from>to'")
 
 
 def neutral_step_text(before: int, after: int) -> str:
@@ -446,7 +448,7 @@ class LGameState(GameState):
         """Parse notation into (placement, neutrals afterwards), checking every rule."""
         text = action.strip().lower()
         if not text:
-            raise InvalidMove("error.empty_move", "Type " + EXPECTED + ".")
+            raise InvalidMove("error.empty_move", "Type {expected}.", expected=EXPECTED)
         match = _PLACEMENT_RE.match(text)
         if match is None:
             raise InvalidMove("lgame.bad_placement",

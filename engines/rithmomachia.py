@@ -102,6 +102,7 @@ from engines.base import (
     GameState,
     IllegalMove,
     InvalidMove,
+    Message,
     NotYourTurn,
     OptionSpec,
     Outcome,
@@ -130,7 +131,8 @@ OPTIONS = (
 )
 
 SEATS = 2
-SEAT_NAMES = ("White", "Black")
+# Names that reach players inside error texts, so translatable (the renderer's keys).
+SEAT_NAMES = (Message("rithmo.side.0", "White"), Message("rithmo.side.1", "Black"))
 HOME_LEVEL = (0, 3)
 FILES = "abcd"
 CELLS = 64
@@ -140,12 +142,17 @@ EMPTY = 0
 
 ORTHOGONAL, DIAGONAL, TRIAGONAL = 1, 2, 4
 PYRAMID, CIRCLE, TRIANGLE, SQUARE = 0, 1, 2, 3
-SHAPE_NAMES = ("Pyramid", "Circle", "Triangle", "Square")
+SHAPE_NAMES = (Message("rithmomachia.shape.pyramid", "Pyramid"),
+               Message("rithmomachia.shape.circle", "Circle"),
+               Message("rithmomachia.shape.triangle", "Triangle"),
+               Message("rithmomachia.shape.square", "Square"))
 # Per owner, by shape index: hollow for White, filled for Black, as the boards print them.
 SHAPE_SYMBOLS = (("◇", "○", "△", "□"), ("◆", "●", "▲", "■"))
 SHAPE_STEPS = (ORTHOGONAL | DIAGONAL | TRIAGONAL, ORTHOGONAL | DIAGONAL, DIAGONAL | TRIAGONAL,
                ORTHOGONAL | TRIAGONAL)
-STEP_WORDS = {ORTHOGONAL: "orthogonal", DIAGONAL: "diagonal", TRIAGONAL: "triagonal"}
+STEP_WORDS = {ORTHOGONAL: Message("rithmomachia.step.orthogonal", "orthogonal"),
+              DIAGONAL: Message("rithmomachia.step.diagonal", "diagonal"),
+              TRIAGONAL: Message("rithmomachia.step.triagonal", "triagonal")}
 SHAPE_OF = tuple(bin(v).count("1") % 4 for v in range(16))
 
 
@@ -503,11 +510,13 @@ def position_key(board: list[int], turn: int) -> str:
 
 # --- parsing --------------------------------------------------------------------------------
 
-EXPECTED = ("a move like '2b3-3c4' (level, file and rank of your piece, then of its "
-            "destination); a Pyramid landing on a piece adds where that piece goes: "
-            "'1c3-2c3-3c3'")
-EXPECTED_PLACE = ("a placement like 'place 0101 1b2' (one of your values, then a free cell of "
-                  "its shape on your level)")
+EXPECTED = Message("rithmomachia.expected",
+                   "a move like '2b3-3c4' (level, file and rank of your piece, then of its "
+                   "destination); a Pyramid landing on a piece adds where that piece goes: "
+                   "'1c3-2c3-3c3'")
+EXPECTED_PLACE = Message("rithmomachia.expected_place",
+                         "a placement like 'place 0101 1b2' (one of your values, then a free "
+                         "cell of its shape on your level)")
 _CELL = r"([0-9])\s*([a-z])\s*([0-9])"
 _MOVE_RE = re.compile(rf"(?:move\s*)?{_CELL}(?:\s*(?:-|x|>|→|:|to|,)?\s*{_CELL}){{1,2}}")
 _CELL_RE = re.compile(_CELL)
@@ -529,7 +538,7 @@ def parse_move_cells(text: str) -> list[int]:
     """The two or three cells of a typed move; raises ``InvalidMove`` with what is expected."""
     words = " ".join(text.strip().lower().split())
     if not words:
-        raise InvalidMove("rithmomachia.error.empty", "Type " + EXPECTED + ".")
+        raise InvalidMove("rithmomachia.error.empty", "Type {expected}.", expected=EXPECTED)
     if _MOVE_RE.fullmatch(words) is None:
         raise InvalidMove("rithmomachia.error.bad_move", "Expected {expected}, not '{got}'.",
                           expected=EXPECTED, got=text.strip()[:30])
@@ -554,9 +563,14 @@ def placement_text(value: int, cell: int) -> Action:
     return f"place {bits(value)} {CELL_NAMES[cell]}"
 
 
-def _steps_text(shape: int) -> str:
+def _steps_text(shape: int) -> Message:
+    """How a shape steps, as words a translation can join in its own way."""
     words = [w for k, w in STEP_WORDS.items() if SHAPE_STEPS[shape] & k]
-    return " or ".join(words)
+    if len(words) == 2:
+        return Message("rithmomachia.steps.two", "{first} or {second}",
+                       first=words[0], second=words[1])
+    return Message("rithmomachia.steps.three", "{first}, {second} or {third}",
+                   first=words[0], second=words[1], third=words[2])
 
 
 # --- the game -------------------------------------------------------------------------------
@@ -726,13 +740,17 @@ class RithmomachiaState(GameState):
         try:
             if action.startswith("place"):
                 value, cell = parse_placement(action)
-                return (f"place {SHAPE_NAMES[SHAPE_OF[value]]} {bits(value)} ({value}) "
-                        f"on {CELL_NAMES[cell]}")
+                return Message("rithmomachia.move.place", "place {shape} {bits} ({value}) on "
+                               "{cell}", shape=SHAPE_NAMES[SHAPE_OF[value]], bits=bits(value),
+                               value=value, cell=CELL_NAMES[cell])
             cells = [CELL_NAMES[c] for c in parse_move_cells(action)]
         except GameError:
             return action
         text = f"{cells[0]} → {cells[1]}"
-        return f"{text}, pushing the piece there to {cells[2]}" if len(cells) == 3 else text
+        if len(cells) == 3:
+            return Message("rithmomachia.move.push", "{move}, pushing the piece there to {to}",
+                           move=text, to=cells[2])
+        return text
 
     def apply(self, player: int, action: Action) -> list[Event]:
         self._check_turn(player)
@@ -863,8 +881,9 @@ class RithmomachiaState(GameState):
             for dest in dict.fromkeys((m >> 6) & 63 for m in mine):
                 occupant = self.board[dest]
                 if occupant:
-                    choices.append(Choice(CELL_NAMES[dest], f"→ {CELL_NAMES[dest]} push "
-                                          f"{code_label(occupant)}"))
+                    choices.append(Choice(CELL_NAMES[dest], Message(
+                        "rithmomachia.menu.push", "→ {cell} push {piece}",
+                        cell=CELL_NAMES[dest], piece=code_label(occupant))))
                 else:
                     move = encode_move(source, dest)
                     choices.append(Choice(CELL_NAMES[dest], self._move_label(move, dest),
@@ -874,12 +893,19 @@ class RithmomachiaState(GameState):
         pushes = [m for m in mine if (m >> 6) & 63 == dest and m >> 12]
         if not pushes or len(path) > 2:
             raise not_in_menu()
-        return [Choice(CELL_NAMES[(m >> 12) - 1], self._move_label(m, (m >> 12) - 1, "push → "),
+        return [Choice(CELL_NAMES[(m >> 12) - 1], self._move_label(m, (m >> 12) - 1, push=True),
                        move_text(m)) for m in pushes]
 
-    def _move_label(self, move: int, cell: int, prefix: str = "→ ") -> str:
+    def _move_label(self, move: int, cell: int, push: bool = False) -> str:
+        """``→ 2d1``, or ``push → 2d1`` for where a pushed piece goes, with how many pieces
+        the move takes."""
         taken = bin(make_move(self.board, move, self.turn, self.rules)[1]).count("1")
-        return f"{prefix}{CELL_NAMES[cell]}" + (f" · takes {taken}" if taken else "")
+        where = (Message("rithmomachia.menu.push_to", "push → {cell}", cell=CELL_NAMES[cell])
+                 if push else f"→ {CELL_NAMES[cell]}")
+        if not taken:
+            return where
+        return Message("rithmomachia.menu.takes", "{move} · takes {count}", move=where,
+                       count=taken)
 
     def _placement_menu(self, player: int, path: tuple[str, ...]) -> list[Choice]:
         options = self.placements(player)

@@ -9,7 +9,9 @@ what the other languages miss.
 Other languages fall back to English key by key, so a missing translation shows English
 rather than a key name. Engine errors carry their own English template
 (``GameError.default``) and are looked up here by ``GameError.key`` first, so translators
-can override them without touching engines.
+can override them without touching engines; the words engines build at run time (menu
+labels, the notation hints and names inside errors) are ``engines.base.Message``s, which
+``translate`` and ``localise`` resolve the same way.
 
 Reading the package's own data files at import is the only input/output here, so that
 renderers stay pure functions of their arguments.
@@ -21,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from babel.messages.pofile import read_po
+
+from engines.base import Message
 
 DEFAULT_LANGUAGE = "en"
 # The order is the order languages are offered in (settings menus, command menus).
@@ -70,8 +74,12 @@ def translate(language: str, key: str, default: str | None = None, **params: Any
     """The message ``key`` in ``language``, formatted with ``params``.
 
     Falls back to English, then to ``default``, then to the key itself, and never raises:
-    a broken translation must not turn a helpful message into a crash.
+    a broken translation must not turn a helpful message into a crash. Params that are
+    engine ``Message``s (a notation hint, a shape's name) are translated first, so no
+    English word reaches another language through a placeholder.
     """
+    params = {name: localise(language, value) if isinstance(value, Message) else value
+              for name, value in params.items()}
     template = (CATALOGUE.get(language, {}).get(key)
                 or CATALOGUE[DEFAULT_LANGUAGE].get(key)
                 or default
@@ -85,6 +93,15 @@ def translate(language: str, key: str, default: str | None = None, **params: Any
             except (KeyError, IndexError, ValueError):
                 return default
         return template
+
+
+def localise(language: str, text: str, key: str | None = None) -> str:
+    """``text`` as a player of ``language`` reads it: an engine ``Message`` by its own key;
+    other text by ``key`` when one is given (a fixed menu label, ``<game>.choice.<label>``),
+    else unchanged, because notation and names read the same in every language."""
+    if isinstance(text, Message):
+        return translate(language, text.key, text.default, **text.params)
+    return text if key is None else translate(language, key, text)
 
 
 def lookup(language: str, key: str) -> str | None:

@@ -28,7 +28,6 @@ EMOJI_COLOURS = {"t": "🔷", "s": "🟨", "c": "🟣"}
 TEXT_COLOURS = {"t": "▲", "s": "■", "c": "●"}
 # A test result on the private sheet. Public text never contains these.
 EMOJI_RESULTS = {True: "✅", False: "❌"}
-TEXT_RESULTS = {True: "=yes", False: "=no"}
 # A final guess in the results: deliberately not the test-result marks above.
 EMOJI_GUESS = {True: "🎯", False: "✖️"}
 CARD_SEPARATOR = " · "
@@ -112,9 +111,12 @@ def code_symbols(code: str, emoji: bool) -> str:
                                                                           strict=False))
 
 
-def result_mark(letter: str, result: bool, emoji: bool) -> str:
-    """One test on the private sheet: ``B ✅`` or ``B=yes``."""
-    return f"{letter} {EMOJI_RESULTS[result]}" if emoji else f"{letter}{TEXT_RESULTS[result]}"
+def result_mark(letter: str, result: bool, language: str, emoji: bool) -> str:
+    """One test on the private sheet: ``B ✅``, or in words ``B=yes`` (``B=ja``)."""
+    if emoji:
+        return f"{letter} {EMOJI_RESULTS[result]}"
+    return translate(language, "turing.result.yes" if result else "turing.result.no",
+                     "{letter}=yes" if result else "{letter}=no", letter=letter)
 
 
 def _title(view: View, language: str, emoji: bool) -> str:
@@ -347,7 +349,7 @@ def _possible_line(view: View, letter: str, ids: Sequence[str], language: str,
 
 
 def _round_line(number: int, entry: Any, language: str, emoji: bool) -> str:
-    marks = " ".join(result_mark(str(letter), bool(result), emoji)
+    marks = " ".join(result_mark(str(letter), bool(result), language, emoji)
                      for letter, result in entry["tests"])
     text = translate(language, "turing.sheet.round", "Round {n} · {code}", n=number,
                      code=entry["proposal"])

@@ -30,15 +30,18 @@ What is collected, by walking ``bot/``, ``renderers/`` and ``engines/`` with ``a
   default on the same test), with the literal default that follows the key, if any;
 * ``GameError`` and every subclass found in the code (``InvalidMove``, ``IllegalMove``,
   ``NotYourTurn``, ...) constructed with a literal key and default; literals joined with
-  ``+`` and module-level string constants (``EXPECTED``) count as literals;
+  ``+`` and module-level string constants count as literals;
+* ``engines.base.Message("key", "English {param}", ...)``, the translatable texts engines
+  build at run time (menu labels, notation hints and names inside errors), like errors;
 * ``("key", "English text")`` pairs anywhere (keys chosen before the call, from a dict or
   a conditional), a key followed by its text in any helper's arguments (``_per_seat``),
   and ``translate(lang, KEYS[i], DEFAULTS[i])`` over module-level tuples;
 * the Discord command texts, ``text("English", "cmd.key")``;
 * each renderer's ``RULES`` as ``rules.<game>``;
 * the literal labels of engine menu ``Choice``s as ``<game>.choice.<label>``, the key the
-  service looks labels up by. Labels built at run time (f-strings, cell names, card
-  names) are data or need the engine to pass a key: they are listed as dynamic;
+  service looks labels up by. A label that is a ``Message(...)`` call is collected as one;
+  other labels built at run time (cell names, card names, a ``Message`` chosen earlier)
+  are listed as dynamic, for a reviewer to check that they are notation or ``Message``s;
 * the families of keys the code builds from its own data (``runtime_messages``: Turing
   criteria with words, modes, difficulties, presets, Rithmomachia sides and victories,
   the gate lessons, Telegram command texts);
@@ -77,6 +80,8 @@ ENGLISH = "en"
 # positional argument (or ``default=``) is the English default.
 TRANSLATE_FUNCTIONS = frozenset({"translate", "lookup", "t", "_t"})
 ERROR_BASES = frozenset({"GameError"})
+# engines.base.Message(key, default, **params): collected exactly like an error.
+MESSAGE_CLASSES = frozenset({"Message"})
 KEY_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z0-9_-]+)+$")
 
 
@@ -202,6 +207,12 @@ def error_classes(trees: Iterable[ast.Module]) -> set[str]:
     return found
 
 
+def imports_message(tree: ast.Module) -> bool:
+    return any(isinstance(node, ast.ImportFrom) and node.module == "engines.base"
+               and any(alias.name in MESSAGE_CLASSES for alias in node.names)
+               for node in ast.walk(tree))
+
+
 def game_of(path: Path, root: Path) -> str | None:
     """The game an engine file belongs to: ``engines/lgame.py`` or ``engines/turing/*``."""
     parts = path.relative_to(root).parts
@@ -256,8 +267,13 @@ def extract(root: Path = ROOT) -> Extraction:
     result = Extraction()
     parsed = [(path, ast.parse(path.read_text(encoding="utf-8"), str(path)))
               for path in source_files(root)]
-    errors = error_classes(tree for _, tree in parsed)
+    error_types = error_classes(tree for _, tree in parsed)
     for path, tree in parsed:
+        # Only where engines.base.Message is defined or imported: the Telegram adapter
+        # has a Message class of its own.
+        uses_message = path.relative_to(root).as_posix() == "engines/base.py" or (
+            imports_message(tree))
+        errors = error_types | (MESSAGE_CLASSES if uses_message else set())
         relative = path.relative_to(root).as_posix()
         game = game_of(path, root)
         constants = module_constants(tree)
@@ -321,6 +337,8 @@ def extract(root: Path = ROOT) -> Extraction:
                     result.add(command_key, english, relative)
             elif name == "Choice" and game is not None:
                 label_node = node.args[1] if len(node.args) > 1 else keyword(node, "label")
+                if isinstance(label_node, ast.Call) and call_name(label_node) in errors:
+                    continue  # the walk reaches the Message call itself
                 labels = literal_options(label_node)
                 for label in labels:
                     result.add(f"{game}.choice.{label}", label, relative)

@@ -35,6 +35,7 @@ from engines.base import (
     GameState,
     IllegalMove,
     InvalidMove,
+    Message,
     NotYourTurn,
     OptionSpec,
     Outcome,
@@ -110,7 +111,8 @@ def _options_puzzle(options: JSON, seed: int) -> Puzzle:
             raise InvalidMove("turing.error.no_valid_puzzle",
                               "No valid puzzle has the cards {cards}{with_code}.",
                               cards=", ".join(map(str, cards)),
-                              with_code=f" and code {options['code']}" if code else "")
+                              with_code=Message("turing.error.with_code", " and code {code}",
+                                                code=options["code"]) if code else "")
         return random.Random(seed).choice(fits)
     check_settings(str(options["difficulty"]), int(options["verifiers"]), str(options["mode"]))
     return generate(str(options["difficulty"]), int(options["verifiers"]),
@@ -312,6 +314,17 @@ class TuringState(GameState):
         return action
 
     def action_text(self, action: Action) -> str:
+        # The English is the notation itself, so autocompletion offers typeable moves;
+        # other languages name the move in words (a stand-in's move in announcements).
+        verb, _, argument = action.partition(" ")
+        if verb == "propose":
+            return Message("turing.move.propose", "propose {code}", code=argument)
+        if verb == "test":
+            return Message("turing.move.test", "test {letter}", letter=argument)
+        if verb == "next":
+            return Message("turing.move.next", "next")
+        if verb == "guess":
+            return Message("turing.move.guess", "guess {code}", code=argument)
         return action
 
     def _check_action(self, player: int, action: Action) -> tuple[str, str]:
@@ -473,7 +486,10 @@ class TuringState(GameState):
             else:
                 tested = {letter for letter, _ in sheet.current["tests"]}
                 if sheet.tests_left(self.round) > 0:
-                    choices += [Choice(f"t{letter}", f"Test {letter}", f"test {letter}")
+                    choices += [Choice(f"t{letter}",
+                                       Message("turing.menu.test", "Test {letter}",
+                                               letter=letter),
+                                       f"test {letter}")
                                 for letter in self.puzzle.letters if letter not in tested]
                 if sheet.current["tests"]:
                     choices.append(Choice("n", "End round", "next"))
