@@ -9,6 +9,7 @@ import signal
 import sys
 
 from bot.config import Settings, load_settings
+from bot.limits import Limits
 from bot.service import Service
 from bot.store import NewerSchema, SQLiteStore
 
@@ -71,14 +72,16 @@ async def run(settings: Settings) -> int:
     except NewerSchema as error:
         print(f"Cannot open {settings.database_path}: {error}", file=sys.stderr)
         return 1
+    service = Service(store, limits=Limits.for_settings(settings.games_per_user,
+                                                        settings.games_per_server))
     try:
-        service = Service(store)
         if settings.has_platform:
             return await run_platforms(service, settings)
         from bot.adapters.console import run_console
         await run_console(service, settings)
         return 0
     finally:
+        service.workers.shutdown()
         await store.close()
 
 

@@ -23,6 +23,9 @@ class Settings:
     telegram_webhook_secret: str = ""
     language: str = "en"
     log_level: str = "WARNING"
+    # Resource bounds (see bot/limits.py); 0 switches one off.
+    games_per_user: int = 12
+    games_per_server: int = 300
 
     @property
     def has_platform(self) -> bool:
@@ -53,6 +56,12 @@ def _port(text: str, default: int = 8443) -> int:
     return int(text) if text.isdigit() and 0 < int(text) < 65536 else default
 
 
+def _count(text: str, default: int) -> int:
+    """A whole number ≥ 0; anything else is the default, as a typo must not stop the bot."""
+    text = text.strip()
+    return int(text) if text.isdigit() else default
+
+
 def load_settings(environ: Mapping[str, str] | None = None,
                   env_file: Path | None = Path(".env")) -> Settings:
     merged = read_env_file(env_file) if env_file is not None else {}
@@ -69,4 +78,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
         telegram_webhook_secret=merged.get("TELEGRAM_WEBHOOK_SECRET", ""),
         language=merged.get("BOT_LANGUAGE", "en"),
         log_level=merged.get("LOG_LEVEL", "WARNING").upper(),
+        games_per_user=_count(merged.get("BOT_GAMES_PER_USER", ""), Settings.games_per_user),
+        games_per_server=_count(merged.get("BOT_GAMES_PER_SERVER", ""),
+                                Settings.games_per_server),
     )

@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.limits import Limits, RateLimiter, Workers, WorkersBusy
 from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
 from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
 from engines.registry import game_names, get_game, resolve_name
@@ -147,8 +148,14 @@ OPEN_SEAT: dict[str, Any] = {"kind": "open", "name": "…"}
 
 
 class Service:
-    def __init__(self, store: Store, seed_source: Callable[[], int] | None = None) -> None:
+    def __init__(self, store: Store, seed_source: Callable[[], int] | None = None,
+                 limits: Limits | None = None) -> None:
+        """``limits`` default to none at all, for scripted play; the bot passes
+        ``Limits()``."""
         self.store = store
+        self.limits = limits or Limits.unlimited()
+        self.rate = RateLimiter(self.limits.command_burst, self.limits.commands_per_second)
+        self.workers = Workers(self.limits.worker_threads, self.limits.queued_jobs)
         self._seed_source = seed_source or (lambda: secrets.randbits(31))
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[GameRecord, GameState]] = {}
@@ -387,8 +394,19 @@ class Service:
         return Reply(ok=False, notice=error.notice)
 
     async def _guard(self, place: Place, work: Callable[[], Any],
-                     user: User | None = None) -> Reply:
-        """Run a command; turn refusals into notices and crashes into a logged apology."""
+                     user: User | None = None, *, actor: User | None = None) -> Reply:
+        """Run a command; turn refusals into notices and crashes into a logged apology.
+
+        ``actor`` is the person who sent the command, counted against their rate limit;
+        ``user`` also gets their hand refreshed beside a refusal."""
+        actor = actor or user
+        if actor is not None:
+            wait = self.rate.wait_seconds(actor.platform, actor.id)
+            if wait:
+                return Reply(ok=False, notice=self._t(
+                    place, "error.rate_limited",
+                    "⏳ That is a lot of commands at once. Try again in {seconds} s.",
+                    seconds=wait))
         try:
             result: Reply = await work()
             return result
@@ -450,14 +468,21 @@ class Service:
             else:
                 players = [other, human_player(user)]
             return await self._create(place, module, parsed, seed, players)
-        return await self._guard(place, work)
+        return await self._guard(place, work, actor=user)
 
     async def _create(self, place: Place, module: GameModule, parsed: dict[str, Any],
                       seed: int, players: list[dict[str, Any]]) -> Reply:
         status = "waiting" if any(p.get("kind") == "open" for p in players) else "active"
+        await self._check_game_limits(place, players)
         # Creating a game can be CPU work (a Turing puzzle and the machine's scores).
-        state = await asyncio.get_running_loop().run_in_executor(
-            None, module.new_game, parsed, len(players), seed)
+        try:
+            state = await self.workers.run(module.new_game, parsed, len(players), seed,
+                                           refuse_when_busy=True)
+        except WorkersBusy:
+            raise ServiceError(self._t(
+                place, "error.workers_busy",
+                "🧠 The computer is busy thinking for other games. Try again in a minute."),
+                await self._running(place)) from None
         try:
             record = await self.store.create_game(place.platform, place.channel,
                                                   module.NAME, parsed, seed,
@@ -475,6 +500,32 @@ class Service:
         reply.announcements.append(self._t(place, "game.started", game=module.TITLE,
                                            players=names))
         return reply
+
+    async def _check_game_limits(self, place: Place, players: list[dict[str, Any]],
+                                 new_game: bool = True) -> None:
+        """Refuse a new seat in a game to a person already in ``games_per_user`` running
+        games, and a new game in a server that holds ``games_per_server``."""
+        limits = self.limits
+        if new_game and limits.games_per_server is not None and place.server:
+            running = await self.store.count_running_games(place.platform, server=place.server)
+            if running >= limits.games_per_server:
+                raise ServiceError(self._t(
+                    place, "error.server_games_limit",
+                    "This server already has {count} games running, the most it may have. "
+                    "Finish or /abandon one first.", count=running))
+        if limits.games_per_user is None:
+            return
+        for player in players:
+            if player.get("kind") != "human":
+                continue
+            running = await self.store.count_running_games(place.platform,
+                                                           user_id=str(player.get("id")))
+            if running >= limits.games_per_user:
+                raise ServiceError(self._t(
+                    place, "error.user_games_limit",
+                    "{name} is already playing {count} games, the most one person may. "
+                    "Finish or resign one first.", name=player.get("name", "?"),
+                    count=running))
 
     async def rematch(self, place: Place, user: User) -> Reply:
         """The channel's last ended game again: same game, options and players, seats
@@ -504,13 +555,13 @@ class Service:
             module = get_game(last.game)
             return await self._create(place, module, dict(last.options), self._seed_source(),
                                       players)
-        return await self._guard(place, work)
+        return await self._guard(place, work, actor=user)
 
     async def join(self, place: Place, user: User) -> Reply:
         async def work() -> Reply:
             async with self._locked_game(place) as (record, state):
                 return await self._join_locked(place, record, state, user)
-        return await self._guard(place, work)
+        return await self._guard(place, work, actor=user)
 
     async def _join_locked(self, place: Place, record: GameRecord, state: GameState,
                            user: User) -> Reply:
@@ -518,6 +569,7 @@ class Service:
             raise ServiceError(self._t(place, "error.already_playing"), record)
         if record.status != "waiting":
             raise ServiceError(self._t(place, "error.cannot_join"), record)
+        await self._check_game_limits(place, [human_player(user)], new_game=False)
         seat = next(i for i, p in enumerate(record.players) if p.get("kind") == "open")
         players = [dict(p) for p in record.players]
         players[seat] = human_player(user)
@@ -586,7 +638,7 @@ class Service:
         async def work() -> Reply:
             record, state = await self._current(place)
             return self._board_reply(place, record, state)
-        return await self._guard(place, work)
+        return await self._guard(place, work, actor=user)
 
     async def move(self, place: Place, user: User, text: str) -> Reply:
         """A typed move in the game's notation."""
@@ -595,7 +647,7 @@ class Service:
                 seat = self._acting_seat(place, record, state, user)
                 action = state.parse_action(text, seat)
                 return await self._apply(place, record, state, seat, action)
-        return await self._guard(place, work)
+        return await self._guard(place, work, actor=user)
 
     async def press(self, place: Place, user: User, payload: str) -> Reply:
         """A button: a step through the move menu, a whole move at its last step, the
@@ -661,12 +713,14 @@ class Service:
                                                if seat is None else "error.cannot_join"),
                                        record)
                 state.resign(seat)
-                saved = await self._save(place, record, state, record.players, "finished",
+                # In a Turing game of three or more, the others play on.
+                status = "finished" if state.outcome() is not None else "active"
+                saved = await self._save(place, record, state, record.players, status,
                                          MoveRecord(seat, "resign", "resign"))
                 reply = self._changed_reply(place, saved, state, None)
                 reply.announcements.append(self._t(place, "game.resigned", name=user.name))
                 return reply
-        return await self._guard(place, work)
+        return await self._guard(place, work, actor=user)
 
     async def abandon(self, place: Place, user: User) -> Reply:
         async def work() -> Reply:
@@ -680,13 +734,14 @@ class Service:
                 reply = self._changed_reply(place, saved, state, None)
                 reply.announcements.append(self._t(place, "game.abandoned_by", name=user.name))
                 return reply
-        return await self._guard(place, work)
+        return await self._guard(place, work, actor=user)
 
     async def timeout(self, place: Place, game_id: int, version: int, action: str) -> Reply:
-        """A turn timer ran out on ``version`` of game ``game_id``: the human to move
-        forfeits (``action="forfeit"``, the engine's resignation) or the computer plays one
-        move for them at the game's easiest level (``"ai"``). Refused (``ok=False``) when
-        the game moved on since the timer was read, so a late timer never acts twice."""
+        """A turn timer ran out on ``version`` of game ``game_id``: every human still to
+        move (several in a simultaneous Turing round) forfeits (``action="forfeit"``, the
+        engine's resignation) or has the computer play one move for them at the game's
+        easiest level (``"ai"``). Refused (``ok=False``) when the game moved on since the
+        timer was read, so a late timer never acts twice."""
         async def work() -> Reply:
             record, _ = await self._current(place)
             if record.id != game_id:
@@ -697,37 +752,52 @@ class Service:
                           if record.players[s].get("kind") == "human"]
                 if record.version != version or record.status != "active" or not humans:
                     raise ServiceError(self._t(place, "error.stale"), record)
-                seat = humans[0]
-                name = self.names(record)[seat]
-                if action == "forfeit":
-                    state.resign(seat)
-                    saved = await self._save(place, record, state, record.players, "finished",
-                                             MoveRecord(seat, "resign", "timeout"))
-                    reply = self._changed_reply(place, saved, state, None)
-                    reply.announcements.append(self._t(
-                        place, "timer.forfeit",
-                        "⌛ {name} ran out of time and loses the game.", name=name))
-                    return reply
-                module = get_game(record.game)
-                # The stand-in plays as gently as the game allows: it keeps the game going
-                # without deciding it for the absent player.
-                agent = module.make_agent("easy",
-                                          random.Random(record.seed * 7919 + record.version))
-                snapshot = module.State.from_dict(state.to_dict())
-                try:
-                    chosen = await asyncio.wait_for(
-                        asyncio.get_running_loop().run_in_executor(None, agent.choose,
-                                                                   snapshot, seat),
-                        AI_TIME_BUDGET_SECONDS)
-                except TimeoutError:
-                    chosen = random.Random(record.version).choice(state.legal_actions(seat))
-                reply = await self._apply(place, record, state, seat, chosen)
-                reply.announcements.append(self._t(
-                    place, "timer.stand_in",
-                    "⌛ {name} ran out of time; the computer played {move} for them.",
-                    name=name, move=state.action_text(chosen)))
+                announcements: list[str] = []
+                reply = Reply()
+                for seat in humans:
+                    if reply.finished:
+                        break
+                    if reply.moved:
+                        record, state = await self._fresh(record)
+                        if seat not in state.to_move():
+                            continue
+                    if action == "forfeit":
+                        reply = await self._forfeit(place, record, state, seat)
+                        announcements.append(self._t(
+                            place, "timer.forfeit",
+                            "⌛ {name} ran out of time and loses the game.",
+                            name=self.names(record)[seat]))
+                    else:
+                        chosen = await self._stand_in_move(record, state, seat)
+                        reply = await self._apply(place, record, state, seat, chosen)
+                        announcements.append(self._t(
+                            place, "timer.stand_in",
+                            "⌛ {name} ran out of time; the computer played {move} for them.",
+                            name=self.names(record)[seat], move=state.action_text(chosen)))
+                reply.announcements.extend(announcements)
                 return reply
         return await self._guard(place, work)
+
+    async def _forfeit(self, place: Place, record: GameRecord, state: GameState,
+                       seat: int) -> Reply:
+        state.resign(seat)
+        status = "finished" if state.outcome() is not None else "active"
+        saved = await self._save(place, record, state, record.players, status,
+                                 MoveRecord(seat, "resign", "timeout"))
+        return self._changed_reply(place, saved, state, None)
+
+    async def _stand_in_move(self, record: GameRecord, state: GameState, seat: int) -> str:
+        """A move for an absent player. The stand-in plays as gently as the game allows:
+        it keeps the game going without deciding it for them."""
+        module = get_game(record.game)
+        agent = module.make_agent("easy", random.Random(record.seed * 7919 + record.version))
+        snapshot = module.State.from_dict(state.to_dict())
+        try:
+            chosen: str = await asyncio.wait_for(
+                self.workers.run(agent.choose, snapshot, seat), AI_TIME_BUDGET_SECONDS)
+        except TimeoutError:
+            chosen = random.Random(record.version).choice(state.legal_actions(seat))
+        return chosen
 
     async def play_ai_turn(self, place: Place) -> Reply:
         """Let the computer move if it is its turn; the agent runs in a worker thread."""
@@ -742,9 +812,7 @@ class Service:
             snapshot = module.State.from_dict(state.to_dict())
             try:
                 action = await asyncio.wait_for(
-                    asyncio.get_running_loop().run_in_executor(None, agent.choose, snapshot,
-                                                               seat),
-                    AI_TIME_BUDGET_SECONDS)
+                    self.workers.run(agent.choose, snapshot, seat), AI_TIME_BUDGET_SECONDS)
             except TimeoutError:
                 log.warning("AI %s over its time budget in game %s; playing a random move",
                             level, record.id)

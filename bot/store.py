@@ -233,6 +233,9 @@ class Store(Protocol):
 
     async def running_games(self, platform: str, server: str) -> list[GameRecord]: ...
 
+    async def count_running_games(self, platform: str, *, server: str | None = None,
+                                  user_id: str | None = None) -> int: ...
+
     async def last_finished_game(self, platform: str, channel: str) -> GameRecord | None: ...
 
     async def ratings_of(self, platform: str, user_ids: list[str], game: str
@@ -663,6 +666,25 @@ class SQLiteStore:
         return await self._fetch_games(
             "platform=? AND server=? AND status IN ('waiting','active') ORDER BY id",
             (platform, server))
+
+    async def count_running_games(self, platform: str, *, server: str | None = None,
+                                  user_id: str | None = None) -> int:
+        """Waiting and active games on ``platform``, within ``server`` and with
+        ``user_id`` in a human seat when given: the numbers the service's limits count."""
+        where = ["platform=?", "status IN ('waiting','active')"]
+        params: list[Any] = [platform]
+        if server is not None:
+            where.append("server=?")
+            params.append(server)
+        if user_id is not None:
+            where.append("EXISTS (SELECT 1 FROM json_each(games.players) AS seat"
+                         " WHERE json_extract(seat.value, '$.kind')='human'"
+                         " AND json_extract(seat.value, '$.id')=?)")
+            params.append(user_id)
+        async with self._db.execute(
+                f"SELECT COUNT(*) FROM games WHERE {' AND '.join(where)}", params) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
 
     async def last_finished_game(self, platform: str, channel: str) -> GameRecord | None:
         found = await self._fetch_games(

@@ -98,3 +98,34 @@ async def test_turn_timer_reminds_then_forfeits_across_a_restart(tmp_path: Path)
         async with world.store._db.execute(
                 "SELECT name, outcome FROM results ORDER BY name") as cursor:
             assert await cursor.fetchall() == [("alice", "loss"), ("bob", "win")]
+
+
+async def test_a_configured_teacher_role_moderates_without_any_permission(
+        tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        head = world.guild.add_member(
+            world.env.create_user("head"),
+            roles=[world.guild.create_role("Head", permissions=discord.Permissions(
+                manage_guild=True))])
+        teachers = world.guild.create_role("Teachers", permissions=discord.Permissions.none())
+        teacher_member = world.guild.add_member(world.env.create_user("ms-jansen"),
+                                                roles=[teachers])
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+
+        before = await teacher_member.slash(world.channel, "abandon")
+        assert before.ephemeral and "moderator" in before.response.content.lower()
+        assert await world.store.running_game("discord", str(world.channel.id)) is not None
+
+        await head.slash(world.channel, "logic-settings teacher-role", role=teachers)
+        refused = await world.carol.slash(world.channel, "abandon")
+        assert refused.ephemeral, "a role that is not the teachers' gives no rights"
+        ended = await teacher_member.slash(world.channel, "abandon")
+        assert not ended.ephemeral and "ms-jansen" in ended.response.content
+        assert await world.store.running_game("discord", str(world.channel.id)) is None
+        exported = await teacher_member.slash(world.channel, "export")
+        assert len(exported.response.attachments) == 1
+
+        await head.slash(world.channel, "logic-settings teacher-role")
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        removed = await teacher_member.slash(world.channel, "abandon")
+        assert removed.ephemeral, "removing the teacher role takes the rights away again"

@@ -13,6 +13,7 @@ import bot.adapters.discord as discord_adapter
 import bot.adapters.telegram as telegram_adapter
 from bot.__main__ import run
 from bot.config import Settings
+from bot.limits import Limits
 from bot.service import Service
 from tests.telegram_fake import FakeTelegram
 
@@ -23,14 +24,17 @@ from tests.telegram_fake import FakeTelegram
 async def test_a_token_starts_its_adapter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           adapter: object, runner: str, token: str) -> None:
     started: list[Settings] = []
+    limits: list[Limits] = []
 
     async def fake_run(service: Service, settings: Settings) -> None:
         started.append(settings)
+        limits.append(service.limits)
 
     monkeypatch.setattr(adapter, runner, fake_run)
     settings = Settings(database_path=str(tmp_path / "db.sqlite3"), **{token: "token-1"})
     assert await run(settings) == 0
     assert [getattr(s, token) for s in started] == ["token-1"]
+    assert limits == [Limits()], "the bot runs with its resource bounds switched on"
 
 
 async def test_a_refused_token_is_a_message_not_a_traceback(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.service import Opponent, Reply, Service
+from engines.registry import get_game
 from engines.turing.puzzle import Puzzle
 from tests.conftest import ALICE, BOB, CAROL, PLACE
 
@@ -97,3 +98,44 @@ async def test_two_clicks_at_once_apply_one_test(service: Service) -> None:
     payload = button(hand, "Test A")
     results = await asyncio.gather(*(service.press(PLACE, ALICE, payload) for _ in range(10)))
     assert proposed.ok and sum(1 for r in results if r.ok and r.moved) == 1
+
+
+async def three_player_game(service: Service) -> Reply:
+    started = await service.start_game(PLACE, ALICE, "turing", Opponent("open"), OPTIONS)
+    assert started.board is not None
+    await service.join(PLACE, BOB)
+    joined = await service.join(PLACE, CAROL)
+    assert joined.board is not None
+    begun = await service.press(PLACE, ALICE, joined.board.navigation[1].payload)
+    assert begun.ok and begun.board is not None
+    return begun
+
+
+async def test_in_a_game_of_three_one_resignation_leaves_the_others_playing(
+        service: Service) -> None:
+    await three_player_game(service)
+    resigned = await service.resign(PLACE, BOB)
+    assert resigned.ok and not resigned.finished
+    record = await service.store.running_game(PLACE.platform, PLACE.channel)
+    assert record is not None and record.status == "active"
+    assert (await service.move(PLACE, ALICE, "propose 241")).ok
+    refused = await service.move(PLACE, BOB, "propose 241")
+    assert not refused.ok
+    assert (await service.resign(PLACE, CAROL)).finished  # Alice is the last one standing
+
+
+async def test_a_turn_timer_acts_for_everyone_still_thinking_in_a_round(
+        service: Service) -> None:
+    await three_player_game(service)
+    for text in ["propose 241", "test A", "next"]:  # Bob ends his round
+        assert (await service.move(PLACE, BOB, text)).ok
+    record = await service.store.running_game(PLACE.platform, PLACE.channel)
+    assert record is not None
+    reply = await service.timeout(PLACE, record.id, record.version, "forfeit")
+    assert reply.ok and reply.finished, reply.notice  # Alice and Carol both forfeit: Bob wins
+    assert sum("ran out of time" in line for line in reply.announcements) == 2
+    finished = await service.store.get_game(record.id)
+    assert finished is not None and finished.status == "finished"
+    outcome = get_game("turing").State.from_dict(finished.state).outcome()
+    assert outcome is not None and outcome.winners == (1,)
+    assert (await service.timeout(PLACE, record.id, record.version, "forfeit")).ok is False

@@ -1,0 +1,123 @@
+"""Resource bounds: how many games, how many commands, how much computer thinking at once.
+
+A class of thirty can start games, press buttons and ask the computer to move all at once;
+one pupil can script a flood of commands. These limits keep one person or one server from
+taking the bot away from the others, and keep CPU-heavy work (AI moves, Turing puzzles and
+the machine's scores) off the event loop in a pool of fixed size, so that a flood of AI
+games queues behind that pool instead of starving every other interaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+Result = TypeVar("Result")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """``None`` switches a limit off. ``Limits()`` holds the values the bot runs with."""
+
+    # Running (waiting or active) games one person may be seated in, across all chats: a
+    # pupil in a few class games and a few private puzzles stays far below it.
+    games_per_user: int | None = 12
+    # Running games in one Discord server or Telegram group: a few classes' worth.
+    games_per_server: int | None = 300
+    # A token bucket per person: this many commands at once, refilled at this pace. Moving
+    # by buttons takes two to four presses per move, so a quick player stays within it.
+    command_burst: int | None = 20
+    commands_per_second: float = 2.0
+    # Threads for CPU-heavy work. Python runs one thread of Python code at a time, so more
+    # threads would only take turns; two keep the event loop answering between them.
+    worker_threads: int = 2
+    # Jobs submitted and not finished above which new CPU-heavy games are refused for a
+    # while. Computer moves in running games always queue: they are bounded by the games.
+    queued_jobs: int | None = 24
+
+    @classmethod
+    def for_settings(cls, games_per_user: int, games_per_server: int) -> Limits:
+        """The bot's limits with the two a host may change; 0 switches one off."""
+        return cls(games_per_user=games_per_user or None,
+                   games_per_server=games_per_server or None)
+
+    @classmethod
+    def unlimited(cls) -> Limits:
+        """No limits, for scripted play in tests and benchmarks that measure the rest."""
+        return cls(games_per_user=None, games_per_server=None, command_burst=None,
+                   worker_threads=4, queued_jobs=None)
+
+
+class RateLimiter:
+    """Per-person token buckets; ``clock`` is injectable so tests need no waiting."""
+
+    def __init__(self, burst: int | None, per_second: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self._clock = clock
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
+
+    def wait_seconds(self, platform: str, user_id: str) -> int:
+        """0 when the person may act now (and counts the command), else the whole seconds
+        until they may."""
+        if self.burst is None:
+            return 0
+        now = self._clock()
+        tokens, then = self._buckets.get((platform, user_id), (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) * self.per_second)
+        if tokens >= 1.0:
+            self._buckets[(platform, user_id)] = (tokens - 1.0, now)
+            if len(self._buckets) > 10_000:
+                self._drop_full_buckets(now)
+            return 0
+        self._buckets[(platform, user_id)] = (tokens, now)
+        return max(1, math.ceil((1.0 - tokens) / self.per_second))
+
+    def _drop_full_buckets(self, now: float) -> None:
+        """A bucket that has refilled says nothing a new bucket would not: forget it, so
+        that memory follows the people active now, not everyone ever seen."""
+        assert self.burst is not None
+        refill = self.burst / self.per_second
+        self._buckets = {key: value for key, value in self._buckets.items()
+                         if now - value[1] < refill}
+
+
+class WorkersBusy(Exception):
+    """The pool's queue is full: the caller should ask the person to try again shortly."""
+
+
+class Workers:
+    """A fixed pool of threads for CPU-heavy work, with a count of what is queued."""
+
+    def __init__(self, threads: int, queue_limit: int | None) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=threads,
+                                            thread_name_prefix="logic-bot-cpu")
+        self.queue_limit = queue_limit
+        self.pending = 0
+
+    @property
+    def busy(self) -> bool:
+        return self.queue_limit is not None and self.pending >= self.queue_limit
+
+    async def run(self, work: Callable[..., Result], *args: Any,
+                  refuse_when_busy: bool = False) -> Result:
+        """``work(*args)`` in the pool. With ``refuse_when_busy``, raise ``WorkersBusy``
+        instead of queueing behind a full pool (for work a person can simply ask again)."""
+        if refuse_when_busy and self.busy:
+            raise WorkersBusy
+        self.pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, work,
+                                                                    *args)
+        finally:
+            self.pending -= 1
+
+    def shutdown(self) -> None:
+        # Queued work is dropped: a computer move left undone is resumed after a restart.
+        self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,166 @@
+"""Resource bounds: the rate limit, games per person and per server, and the bounded pool
+for CPU-heavy work."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from bot.config import load_settings
+from bot.limits import Limits, RateLimiter, Workers, WorkersBusy
+from bot.service import Opponent, Place, Service, User
+from bot.store import SQLiteStore
+from tests.conftest import ALICE, BOB, CAROL, PLACE
+
+
+class SteppingClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_burst_is_allowed_then_the_pace_is_refilled() -> None:
+    clock = SteppingClock()
+    limiter = RateLimiter(burst=3, per_second=0.5, clock=clock)
+    assert [limiter.wait_seconds("p", "ann") for _ in range(3)] == [0, 0, 0]
+    assert limiter.wait_seconds("p", "ann") == 2  # one token takes 2 s at 0.5 a second
+    assert limiter.wait_seconds("p", "bo") == 0  # someone else has their own bucket
+    clock.now += 1.0
+    assert limiter.wait_seconds("p", "ann") == 1
+    clock.now += 1.0
+    assert limiter.wait_seconds("p", "ann") == 0
+    assert limiter.wait_seconds("p", "ann") == 2
+    clock.now += 3600
+    assert [limiter.wait_seconds("p", "ann") for _ in range(4)] == [0, 0, 0, 2], \
+        "a long pause refills no more than the burst"
+
+
+def test_the_same_id_on_another_platform_is_another_person() -> None:
+    limiter = RateLimiter(burst=1, per_second=1.0, clock=SteppingClock())
+    assert limiter.wait_seconds("discord", "7") == 0
+    assert limiter.wait_seconds("telegram", "7") == 0
+    assert limiter.wait_seconds("discord", "7") == 1
+
+
+def test_no_burst_means_no_limit() -> None:
+    limiter = RateLimiter(burst=None, per_second=1.0, clock=SteppingClock())
+    assert all(limiter.wait_seconds("p", "ann") == 0 for _ in range(1000))
+
+
+def limited_service(store: SQLiteStore, **limits: Any) -> Service:
+    """A service with only the named limits switched on."""
+    seeds = itertools.count(1)
+    return Service(store, seed_source=lambda: next(seeds),
+                   limits=replace(Limits.unlimited(), **limits))
+
+
+async def test_a_flood_of_presses_is_answered_kindly_and_changes_nothing(
+        store: SQLiteStore) -> None:
+    service = limited_service(store, command_burst=4, commands_per_second=1.0)
+    clock = SteppingClock()
+    service.rate = RateLimiter(4, 1.0, clock=clock)
+    reply = await service.start_game(PLACE, ALICE, "lgame", Opponent("user", user=BOB))
+    assert reply.ok and reply.board is not None
+    button = reply.board.buttons[0].payload
+    answers = [await service.press(PLACE, ALICE, button) for _ in range(6)]
+    assert [a.ok for a in answers] == [True, True, True, False, False, False]
+    assert "Try again in 1 s" in (answers[-1].notice or "")
+    record = await store.running_game(PLACE.platform, PLACE.channel)
+    assert record is not None and record.version == reply.board.version
+    # Bo is not slowed down by Ann's flood, and Ann may act again after a second.
+    assert (await service.board(PLACE, BOB)).ok
+    clock.now += 1.0
+    assert (await service.press(PLACE, ALICE, button)).ok
+
+
+async def test_the_rate_limit_answer_is_translated(store: SQLiteStore) -> None:
+    service = limited_service(store, command_burst=1)
+    service.rate = RateLimiter(1, 1.0, clock=SteppingClock())
+    dutch = Place("test", "channel-nl", language="nl")
+    await service.board(dutch, ALICE)
+    refused = await service.board(dutch, ALICE)
+    assert not refused.ok and refused.notice
+    assert "Try again" not in refused.notice
+
+
+async def test_a_person_may_sit_in_a_bounded_number_of_running_games(
+        store: SQLiteStore) -> None:
+    service = limited_service(store, games_per_user=2)
+    places = [Place("test", f"room-{n}") for n in range(4)]
+    assert (await service.start_game(places[0], ALICE, "lgame", Opponent("ai", "easy"))).ok
+    assert (await service.start_game(places[1], ALICE, "lgame", Opponent("user"))).ok
+    third = await service.start_game(places[2], ALICE, "lgame", Opponent("ai", "easy"))
+    assert not third.ok and "already playing 2 games" in (third.notice or "")
+    assert await store.running_game("test", "room-2") is None
+    # Bo may not take a seat beside Ann once he is at the limit either.
+    service.limits = replace(service.limits, games_per_user=1)
+    assert (await service.start_game(places[3], BOB, "lgame", Opponent("ai", "easy"))).ok
+    refused = await service.join(places[1], BOB)
+    assert not refused.ok and "Bob is already playing 1 games" in (refused.notice or "")
+    # Inviting someone who is at the limit is refused as well, naming them.
+    invite = await service.start_game(places[2], CAROL, "lgame", Opponent("user", user=BOB))
+    assert not invite.ok and "Bob" in (invite.notice or "")
+    # A finished game frees its seat.
+    assert (await service.resign(places[3], BOB)).ok
+    assert (await service.join(places[1], BOB)).ok
+
+
+async def test_a_server_holds_a_bounded_number_of_running_games(store: SQLiteStore) -> None:
+    service = limited_service(store, games_per_server=2)
+    users = [User("test", f"pupil-{n}", f"Pupil {n}") for n in range(3)]
+    rooms = [Place("test", f"thread-{n}", server="class-3b") for n in range(3)]
+    for user, room in zip(users[:2], rooms[:2], strict=True):
+        assert (await service.start_game(room, user, "lgame", Opponent("ai", "easy"))).ok
+    refused = await service.start_game(rooms[2], users[2], "lgame", Opponent("ai", "easy"))
+    assert not refused.ok and "already has 2 games running" in (refused.notice or "")
+    elsewhere = Place("test", "thread-9", server="class-4a")
+    assert (await service.start_game(elsewhere, users[2], "lgame", Opponent("ai", "easy"))).ok
+    assert await store.count_running_games("test", server="class-3b") == 2
+    assert await store.count_running_games("test", user_id="pupil-2") == 1
+
+
+async def test_a_full_pool_refuses_new_heavy_games_but_queues_computer_moves() -> None:
+    workers = Workers(threads=1, queue_limit=2)
+    release = threading.Event()
+    blocked = [asyncio.ensure_future(workers.run(release.wait)) for _ in range(2)]
+    await asyncio.sleep(0.01)
+    assert workers.busy
+    with pytest.raises(WorkersBusy):
+        await workers.run(sum, [1, 2], refuse_when_busy=True)
+    queued = asyncio.ensure_future(workers.run(sum, [1, 2]))
+    release.set()
+    assert await queued == 3
+    assert await asyncio.gather(*blocked) == [True, True]
+    assert workers.pending == 0 and not workers.busy
+    workers.shutdown()
+
+
+async def test_a_new_game_is_refused_while_the_pool_is_full(store: SQLiteStore) -> None:
+    service = limited_service(store, worker_threads=1, queued_jobs=1)
+    release = threading.Event()
+    blocker = asyncio.ensure_future(service.workers.run(release.wait))
+    await asyncio.sleep(0.01)
+    refused = await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", "easy"))
+    assert not refused.ok and "busy thinking" in (refused.notice or "")
+    assert await store.running_game(PLACE.platform, PLACE.channel) is None
+    release.set()
+    await blocker
+    assert (await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", "easy"))).ok
+    service.workers.shutdown()
+
+
+def test_a_host_sets_the_game_limits_in_the_environment() -> None:
+    settings = load_settings({"BOT_GAMES_PER_USER": "30", "BOT_GAMES_PER_SERVER": "0"},
+                             env_file=None)
+    limits = Limits.for_settings(settings.games_per_user, settings.games_per_server)
+    assert limits.games_per_user == 30 and limits.games_per_server is None
+    typo = load_settings({"BOT_GAMES_PER_USER": "lots"}, env_file=None)
+    assert typo.games_per_user == Limits().games_per_user, "a typo keeps the default"
+    assert Limits.for_settings(typo.games_per_user, typo.games_per_server) == Limits()
