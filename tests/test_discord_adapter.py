@@ -316,8 +316,9 @@ async def test_new_game_opens_a_thread_when_the_server_wants_it(tmp_path: Path) 
         owner_role = world.guild.create_role("Teacher",
                                              permissions=discord.Permissions(manage_guild=True))
         teacher = world.guild.add_member(world.env.create_user("teacher"), roles=[owner_role])
-        assert "logic-settings threads" not in world.alice.available_commands(world.channel)
-        assert "logic-settings threads" in teacher.available_commands(world.channel)
+        refused = await world.alice.slash(world.channel, "logic-settings threads",
+                                          enabled=True)
+        assert refused.ephemeral and "Only moderators" in refused.response.content
         switched = await teacher.slash(world.channel, "logic-settings threads", enabled=True)
         assert switched.ephemeral and "thread: on" in switched.response.content
 

@@ -124,6 +124,14 @@ async def test_a_configured_teacher_role_moderates_without_any_permission(
         assert await world.store.running_game("discord", str(world.channel.id)) is None
         exported = await teacher_member.slash(world.channel, "export")
         assert len(exported.response.attachments) == 1
+        dutch = await teacher_member.slash(world.channel, "logic-settings language", value="nl")
+        assert dutch.ephemeral and "taal" in dutch.response.content.lower()
+        refused = await world.carol.slash(world.channel, "logic-settings language", value="de")
+        assert refused.ephemeral and "moderator" in refused.response.content.lower()
+        own = await teacher_member.slash(world.channel, "logic-settings teacher-role",
+                                         role=teachers)
+        assert own.ephemeral, "only managers say who the teachers are"
+        await head.slash(world.channel, "logic-settings language", value="en")
 
         await head.slash(world.channel, "logic-settings teacher-role")
         await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)

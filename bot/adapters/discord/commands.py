@@ -413,7 +413,10 @@ def register_commands(bot: LogicBot) -> None:
     settings = app_commands.Group(
         name=text("logic-settings", "cmd.settings.name"),
         description=text("Server settings for logic-bot", "cmd.settings.description"),
-        guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+        # Visible to every member, since Discord cannot show a command to a role it does
+        # not know: a teacher-role member without permissions sets the language, boards
+        # and threads too. Each subcommand checks at run time.
+        guild_only=True)
 
     async def settings_summary(interaction: discord.Interaction) -> str:
         place = await bot.place_for(interaction)
@@ -432,9 +435,16 @@ def register_commands(bot: LogicBot) -> None:
                   value=bot.t(place, f"discord.settings.{style}"))])
 
     async def store_setting(interaction: discord.Interaction, key: str, value: str) -> None:
+        """Moderators set the server's settings; only managers name the teacher role,
+        since it hands out moderation."""
         assert interaction.guild_id is not None  # the group is guild_only
-        if not interaction.permissions.manage_guild:
-            raise app_commands.MissingPermissions(["manage_guild"])
+        place = await bot.place_for(interaction)
+        if key == "teacher_role" and not interaction.permissions.manage_guild:
+            await bot.notify(interaction, bot.t(place, "discord.settings_only_managers"))
+            return
+        if not await bot.is_moderator(interaction):
+            await bot.notify(interaction, moderators_only(place))
+            return
         await bot.set_guild_setting(interaction.guild_id, key, value)
         await bot.notify(interaction, await settings_summary(interaction))
 
