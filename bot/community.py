@@ -174,11 +174,13 @@ class Community:
         for record in games:
             players = " vs ".join(str(p.get("name", "?")) for p in record.players
                                   if p.get("kind") != "open")
-            key, default = (("games.line_waiting", "• {game}: {players}, waiting for players "
-                             "· {link}") if record.status == "waiting" else
-                            ("games.line", "• {game}: {players} · {link}"))
-            lines.append(_t(language, key, default, game=get_game(record.game).TITLE,
-                            players=players, link=link(record)))
+            # The number is what a moderator gives /abandon to end the game from here.
+            key, default = (("games.line_waiting", "• #{number} {game}: {players}, waiting "
+                             "for players · {link}") if record.status == "waiting" else
+                            ("games.line", "• #{number} {game}: {players} · {link}"))
+            lines.append(_t(language, key, default, number=record.id,
+                            game=get_game(record.game).TITLE, players=players,
+                            link=link(record)))
         return "\n".join(lines)
 
     # ---------------------------------------------------------------- /forget-me

@@ -736,6 +736,18 @@ class Service:
                 return reply
         return await self._guard(place, work, actor=user)
 
+    async def game_in_server(self, place: Place, game_id: int) -> GameRecord | None:
+        """Running game ``game_id`` when it is in the server or group around ``place``:
+        a game a moderator there may end from another channel (``abandon`` at its place).
+        None for any other number, so a guessed number reveals nothing elsewhere."""
+        if not place.server:
+            return None
+        record = await self.store.get_game(game_id)
+        if (record is None or not record.running or record.platform != place.platform
+                or record.server != place.server):
+            return None
+        return record
+
     async def timeout(self, place: Place, game_id: int, version: int, action: str) -> Reply:
         """A turn timer ran out on ``version`` of game ``game_id``: every human still to
         move (several in a simultaneous Turing round) forfeits (``action="forfeit"``, the

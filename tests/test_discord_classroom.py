@@ -137,3 +137,42 @@ async def test_a_configured_teacher_role_moderates_without_any_permission(
         await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
         removed = await teacher_member.slash(world.channel, "abandon")
         assert removed.ephemeral, "removing the teacher role takes the rights away again"
+
+
+async def test_a_moderator_ends_a_game_in_another_channel_by_its_number(
+        tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        mod = teacher(world)
+        other_room = world.guild.create_text_channel("room-2")
+        await world.alice.slash(other_room, "play", game="lgame", opponent=world.bob)
+        record = await world.store.running_game("discord", str(other_room.id))
+        assert record is not None
+        listed = await mod.slash(world.channel, "games")
+        assert f"#{record.id} L-game" in listed.response.content
+
+        refused = await world.carol.slash(world.channel, "abandon", game=record.id)
+        assert refused.ephemeral and "moderator" in refused.response.content.lower()
+        unknown = await mod.slash(world.channel, "abandon", game=record.id + 1)
+        assert unknown.ephemeral and f"No game #{record.id + 1}" in unknown.response.content
+        assert (await world.store.get_game(record.id)).status == "active"  # type: ignore[union-attr]
+
+        ended = await mod.slash(world.channel, "abandon", game=record.id)
+        assert ended.ephemeral and f"Game #{record.id} is ended" in ended.response.content
+        assert (await world.store.get_game(record.id)).status == "abandoned"  # type: ignore[union-attr]
+        await world.bot.wait_for_background()
+        assert any("teacher" in text for text in public(other_room)), \
+            "the players see who ended their game, in their channel"
+        assert not any("abandon" in text.lower() for text in public(world.channel))
+
+
+async def test_a_game_number_from_another_server_is_not_found(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        elsewhere = world.env.create_guild("Class 4A")
+        room = elsewhere.create_text_channel("games")
+        stranger = elsewhere.add_member(world.env.create_user("dave"))
+        await stranger.slash(room, "play", game="lgame", level="easy")
+        record = await world.store.running_game("discord", str(room.id))
+        assert record is not None
+        answer = await teacher(world).slash(world.channel, "abandon", game=record.id)
+        assert answer.ephemeral and "No game" in answer.response.content
+        assert (await world.store.get_game(record.id)).running  # type: ignore[union-attr]

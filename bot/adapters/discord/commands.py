@@ -214,8 +214,36 @@ def register_commands(bot: LogicBot) -> None:
     @tree.command(name=text("abandon", "cmd.abandon.name"),
                   description=text("End this channel's game without a result (players and "
                                    "moderators)", "cmd.abandon.description"))
-    async def abandon(interaction: discord.Interaction) -> None:
-        await change(interaction, service.abandon)
+    @app_commands.describe(game=text("Moderators: the number of a game elsewhere in this "
+                                     "server, as /games lists it", "cmd.abandon.game"))
+    async def abandon(interaction: discord.Interaction,
+                      game: app_commands.Range[int, 1, None] | None = None) -> None:
+        if game is None:
+            await change(interaction, service.abandon)
+            return
+        place = await bot.place_for(interaction)
+        record = await service.game_in_server(place, game)
+        if record is None:
+            await bot.notify(interaction, translate(
+                place.language, "abandon.no_such_game",
+                "No game #{number} is running in this server; /games lists them.",
+                number=game))
+            return
+        if not await bot.is_moderator(interaction):
+            await bot.notify(interaction, moderators_only(place))
+            return
+        # The game's own place: its board and announcements go to its channel, in its
+        # language, and the moderator gets a short private confirmation here.
+        remote = bot.place_of_record(record)
+        reply = await bot.within_deadline(
+            interaction, service.abandon(remote, await bot.moderator_actor(interaction)),
+            component=False)
+        if not reply.ok:
+            await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
+            return
+        await bot.notify(interaction, translate(place.language, "abandon.remote_done",
+                                                "Game #{number} is ended.", number=game))
+        await bot.timer_acted(remote, reply)
 
     @tree.command(name=text("rules", "cmd.rules.name"),
                   description=text("The rules of a game, with an example",
