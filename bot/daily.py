@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import logging
 import re
+import zoneinfo
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -39,6 +41,56 @@ def parse_post_time(text: str) -> str | None:
     if match is None:
         return None
     return f"{int(match.group(1)):02d}:{match.group(2)}"
+
+
+@functools.cache
+def _zone_names() -> dict[str, str]:
+    """Every IANA time zone by its lower-case name, so ``europe/brussels`` is understood."""
+    return {name.lower(): name for name in zoneinfo.available_timezones()}
+
+
+def parse_schedule(text: str) -> str | None:
+    """A post time with an optional time zone: ``07:30`` (UTC) or ``07:30 Europe/Brussels``,
+    returned as it is stored (``07:30``, ``07:30 Europe/Brussels``), or None. A school
+    names its own zone, so the post keeps its local hour across daylight saving time."""
+    words = text.split()
+    if not 1 <= len(words) <= 2:
+        return None
+    post_time = parse_post_time(words[0])
+    if post_time is None:
+        return None
+    if len(words) == 1 or words[1].upper() == "UTC":
+        return post_time
+    zone = _zone_names().get(words[1].lower())
+    return None if zone is None else f"{post_time} {zone}"
+
+
+def schedule_parts(stored: str) -> tuple[str, str]:
+    """``(HH:MM, zone name)`` of a stored post time; schedules made before zones are UTC."""
+    post_time, _, zone = stored.partition(" ")
+    return post_time, zone or "UTC"
+
+
+def local_moment(moment: dt.datetime, zone: str) -> dt.datetime:
+    """``moment`` in ``zone``; an unknown zone (a database moved to a machine without it)
+    counts as UTC rather than stopping every post."""
+    try:
+        tz: dt.tzinfo = zoneinfo.ZoneInfo(zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        tz = dt.UTC
+    return moment.astimezone(tz)
+
+
+def local_post_day(schedule: DailySchedule, moment: dt.datetime) -> str | None:
+    """The schedule's local date when its post is due at ``moment`` and not yet made,
+    else None. The local date, not UTC's, marks a post as made, so a school posts once a
+    local day whatever its zone; what is posted is the puzzle of the UTC day."""
+    post_time, zone = schedule_parts(schedule.post_time)
+    local = local_moment(moment, zone)
+    day = local.date().isoformat()
+    if local.strftime("%H:%M") < post_time:
+        return None
+    return day if schedule.last_posted is None or schedule.last_posted < day else None
 
 
 @dataclass(frozen=True)
@@ -74,24 +126,27 @@ class DailyChallenge:
 
     # ------------------------------------------------------------- schedules
     async def schedule(self, place: Place, server: str, time_text: str) -> str:
-        """Post the challenge in ``place`` every day at ``time_text`` (UTC)."""
-        post_time = parse_post_time(time_text)
-        if post_time is None:
+        """Post the challenge in ``place`` every day at ``time_text``: ``HH:MM`` in UTC,
+        or followed by a time zone (``07:30 Europe/Brussels``)."""
+        stored = parse_schedule(time_text)
+        if stored is None:
             return self._t(place.language, "daily.bad_time",
-                           "Give the time as HH:MM in UTC, such as 07:30; '{got}' is not one.",
-                           got=time_text.strip()[:20])
+                           "Give the time as HH:MM, such as 07:30 (UTC), or with your time "
+                           "zone, such as 07:30 Europe/Brussels; '{got}' is not one.",
+                           got=time_text.strip()[:40])
+        post_time, zone = schedule_parts(stored)
         existing = {(s.platform, s.channel): s for s in await self.store.daily_schedules()}
         previous = existing.get((place.platform, place.channel))
-        today = self.today().isoformat()
         # A new schedule whose time already passed today starts tomorrow: setting it up
         # should not post at once in the middle of a lesson.
+        local = local_moment(self.clock(), zone)
         already = previous.last_posted if previous else (
-            today if post_time <= self.clock().strftime("%H:%M") else None)
+            local.date().isoformat() if post_time <= local.strftime("%H:%M") else None)
         await self.store.set_daily_schedule(DailySchedule(
-            place.platform, place.channel, server, post_time, place.language, already))
+            place.platform, place.channel, server, stored, place.language, already))
         return self._t(place.language, "daily.scheduled",
                        "The daily Turing Machine challenge will be posted here every day at "
-                       "{time} UTC.", time=post_time)
+                       "{time} ({zone}).", time=post_time, zone=zone)
 
     async def unschedule(self, place: Place) -> str:
         removed = await self.store.remove_daily_schedule(place.platform, place.channel)
@@ -99,23 +154,17 @@ class DailyChallenge:
                        "The daily challenge is no longer posted here." if removed
                        else "The daily challenge is not posted here.")
 
-    async def due(self, platform: str) -> list[DailySchedule]:
-        """Schedules of ``platform`` whose post for today is due and not yet made."""
-        now = self.clock().astimezone(dt.UTC)
-        today = now.date().isoformat()
-        return [s for s in await self.store.daily_schedules(platform)
-                if s.post_time <= now.strftime("%H:%M")
-                and (s.last_posted is None or s.last_posted < today)]
-
     async def post_due(self, platform: str,
                        post: Callable[[DailySchedule, str], Awaitable[bool]]) -> int:
         """Claim and post every due schedule; ``post`` returns False when the platform
         refused, and the claim is released so that the next tick tries again."""
         posted = 0
+        now = self.clock()
         today = self.today().isoformat()
-        for schedule in await self.due(platform):
-            if not await self.store.claim_daily_post(schedule.platform, schedule.channel,
-                                                     today):
+        for schedule in await self.store.daily_schedules(platform):
+            local_day = local_post_day(schedule, now)
+            if local_day is None or not await self.store.claim_daily_post(
+                    schedule.platform, schedule.channel, local_day):
                 continue
             try:
                 ok = await post(schedule, today)
@@ -125,8 +174,8 @@ class DailyChallenge:
             if ok:
                 posted += 1
             else:
-                await self.store.release_daily_post(schedule.platform, schedule.channel, today,
-                                                    schedule.last_posted)
+                await self.store.release_daily_post(schedule.platform, schedule.channel,
+                                                    local_day, schedule.last_posted)
         return posted
 
     async def run_schedule(self, platform: str,

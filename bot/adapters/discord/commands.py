@@ -297,8 +297,9 @@ def register_commands(bot: LogicBot) -> None:
     @tree.command(name=text("daily", "cmd.daily.name"),
                   description=text("Today's Turing Machine challenge; managers can post it "
                                    "here every day", "cmd.daily.description"))
-    @app_commands.describe(schedule=text("HH:MM (UTC) to post it here daily, or off "
-                                         "(server managers)", "cmd.daily.schedule"))
+    @app_commands.describe(schedule=text("HH:MM in UTC or with a zone (07:30 Europe/Brussels) to "
+                                         "post it daily, or off (moderators)",
+                                         "cmd.daily.schedule"))
     async def daily(interaction: discord.Interaction, schedule: str | None = None) -> None:
         place = await bot.place_for(interaction)
         server = str(interaction.guild_id or 0)
