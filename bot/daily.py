@@ -46,7 +46,9 @@ def parse_post_time(text: str) -> str | None:
 @functools.cache
 def _zone_names() -> dict[str, str]:
     """Every IANA time zone by its lower-case name, so ``europe/brussels`` is understood."""
-    return {name.lower(): name for name in zoneinfo.available_timezones()}
+    # Area/City names only: the database also lists aliases such as "localtime" (the
+    # host's own zone) and "Factory", which mean nothing to a school.
+    return {name.lower(): name for name in zoneinfo.available_timezones() if "/" in name}
 
 
 def parse_schedule(text: str) -> str | None:
@@ -140,8 +142,13 @@ class DailyChallenge:
         # A new schedule whose time already passed today starts tomorrow: setting it up
         # should not post at once in the middle of a lesson.
         local = local_moment(self.clock(), zone)
-        already = previous.last_posted if previous else (
-            local.date().isoformat() if post_time <= local.strftime("%H:%M") else None)
+        today = local.date().isoformat()
+        if previous is not None:
+            # Marks made in another zone may lie a day ahead of this one's today; capped,
+            # a move between zones skips no day.
+            already = min(previous.last_posted, today) if previous.last_posted else None
+        else:
+            already = today if post_time <= local.strftime("%H:%M") else None
         await self.store.set_daily_schedule(DailySchedule(
             place.platform, place.channel, server, stored, place.language, already))
         return self._t(place.language, "daily.scheduled",

@@ -10,6 +10,7 @@ games queues behind that pool instead of starving every other interaction.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
 from collections.abc import Callable
@@ -106,17 +107,42 @@ class Workers:
         return self.queue_limit is not None and self.pending >= self.queue_limit
 
     async def run(self, work: Callable[..., Result], *args: Any,
-                  refuse_when_busy: bool = False) -> Result:
+                  refuse_when_busy: bool = False, timeout: float | None = None) -> Result:
         """``work(*args)`` in the pool. With ``refuse_when_busy``, raise ``WorkersBusy``
-        instead of queueing behind a full pool (for work a person can simply ask again)."""
+        instead of queueing behind a full pool (for work a person can simply ask again).
+        ``timeout`` counts from when the work starts, not from when it was queued: a job
+        that waited its turn behind a flood still gets its whole budget. On a timeout
+        the thread finishes the job unobserved, and it stays counted until it has."""
         if refuse_when_busy and self.busy:
             raise WorkersBusy
+        loop = asyncio.get_running_loop()
+        started: asyncio.Future[None] = loop.create_future()
+
+        def mark_started(_: object = None) -> None:
+            if not started.done():
+                started.set_result(None)
+
+        def job() -> Result:
+            with contextlib.suppress(RuntimeError):  # the loop closed while the job waited
+                loop.call_soon_threadsafe(mark_started)
+            return work(*args)
+
+        def finished(_: object) -> None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._finished)
+
         self.pending += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, work,
-                                                                    *args)
-        finally:
-            self.pending -= 1
+        future = self._executor.submit(job)
+        future.add_done_callback(finished)
+        result = asyncio.wrap_future(future, loop=loop)
+        if timeout is None:
+            return await result
+        either: list[asyncio.Future[Any]] = [result, started]
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        return await asyncio.wait_for(result, timeout)
+
+    def _finished(self) -> None:
+        self.pending -= 1
 
     def shutdown(self) -> None:
         # Queued work is dropped: a computer move left undone is resumed after a restart.

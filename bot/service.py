@@ -398,15 +398,18 @@ class Service:
         """Run a command; turn refusals into notices and crashes into a logged apology.
 
         ``actor`` is the person who sent the command, counted against their rate limit;
-        ``user`` also gets their hand refreshed beside a refusal."""
-        actor = actor or user
+        ``user`` also gets their hand refreshed beside a refusal. A refusal for going too
+        fast is answered like any other, with the board and hand as they are, so that an
+        adapter redrawing the clicked message loses nothing."""
         if actor is not None:
             wait = self.rate.wait_seconds(actor.platform, actor.id)
             if wait:
-                return Reply(ok=False, notice=self._t(
-                    place, "error.rate_limited",
-                    "⏳ That is a lot of commands at once. Try again in {seconds} s.",
-                    seconds=wait))
+                notice = self._t(place, "error.rate_limited",
+                                 "⏳ That is a lot of commands at once. Try again in {seconds} "
+                                 "s.", seconds=wait)
+                return await self._refusal(place, ServiceError(notice,
+                                                               await self._running(place)),
+                                           user)
         try:
             result: Reply = await work()
             return result
@@ -474,10 +477,16 @@ class Service:
                       seed: int, players: list[dict[str, Any]]) -> Reply:
         status = "waiting" if any(p.get("kind") == "open" for p in players) else "active"
         await self._check_game_limits(place, players)
-        # Creating a game can be CPU work (a Turing puzzle and the machine's scores).
+        # Creating some games is CPU work (a Turing puzzle and the machine's scores), and a
+        # game against the computer adds to the pool's queue with every move: while the
+        # pool is full, those wait. Other games cost nothing to create.
+        against_computer = any(p.get("kind") == "ai" for p in players)
         try:
-            state = await self.workers.run(module.new_game, parsed, len(players), seed,
-                                           refuse_when_busy=True)
+            if getattr(module, "COSTLY_NEW_GAME", False) or against_computer:
+                state = await self.workers.run(module.new_game, parsed, len(players), seed,
+                                               refuse_when_busy=True)
+            else:
+                state = module.new_game(parsed, len(players), seed)
         except WorkersBusy:
             raise ServiceError(self._t(
                 place, "error.workers_busy",
@@ -694,7 +703,7 @@ class Service:
                 if choice.action is None:
                     return self._step_reply(place, record, state, seat, path, private)
                 return await self._apply(place, record, state, seat, choice.action)
-        return await self._guard(place, work, user)
+        return await self._guard(place, work, user, actor=user)
 
     def _step_reply(self, place: Place, record: GameRecord, state: GameState, seat: int,
                     path: tuple[str, ...], private: bool) -> Reply:
@@ -712,25 +721,50 @@ class Service:
                     raise ServiceError(self._t(place, "error.not_a_player"
                                                if seat is None else "error.cannot_join"),
                                        record)
-                state.resign(seat)
-                # In a Turing game of three or more, the others play on.
-                status = "finished" if state.outcome() is not None else "active"
-                saved = await self._save(place, record, state, record.players, status,
-                                         MoveRecord(seat, "resign", "resign"))
-                reply = self._changed_reply(place, saved, state, None)
+                reply = await self._resign_seats(place, record, state, [seat], "resign")
                 reply.announcements.append(self._t(place, "game.resigned", name=user.name))
                 return reply
         return await self._guard(place, work, actor=user)
 
-    async def abandon(self, place: Place, user: User) -> Reply:
+    async def _resign_seats(self, place: Place, record: GameRecord, state: GameState,
+                            seats: list[int], reason: str) -> Reply:
+        """The engine's resignation for each of ``seats``, saved as one change. In a
+        Turing game of three or more the others may play on: a seat that left is marked
+        ``left``, so it no longer counts as one of its player's running games and its
+        player can no longer end the game for the others."""
+        for seat in seats:
+            if state.outcome() is None:  # the first resignations may already end it
+                state.resign(seat)
+        status = "finished" if state.outcome() is not None else "active"
+        players = [dict(p) for p in record.players]
+        if status == "active":
+            for seat in seats:
+                players[seat]["left"] = True
+        saved = await self._save(place, record, state, players, status,
+                                 MoveRecord(seats[0], "resign", reason))
+        return self._changed_reply(place, saved, state, None)
+
+    @staticmethod
+    def has_left(record: GameRecord, seat: int | None) -> bool:
+        return seat is not None and bool(record.players[seat].get("left"))
+
+    async def abandon(self, place: Place, user: User, game_id: int | None = None) -> Reply:
+        """End the channel's game without a result. ``game_id``, when given, must be the
+        game running there (a moderator ending a game from elsewhere names its number,
+        and a game that ended meanwhile must not take a new one down with it)."""
         async def work() -> Reply:
             async with self._locked_game(place) as (record, state):
-                if self.seat_of(record, user) is None and not user.is_moderator:
+                if game_id is not None and record.id != game_id:
+                    raise ServiceError(self._t(
+                        place, "abandon.no_such_game",
+                        "No game #{number} is running in this server; /games lists them.",
+                        number=game_id))
+                seat = self.seat_of(record, user)
+                if (seat is None or self.has_left(record, seat)) and not user.is_moderator:
                     raise ServiceError(self._t(place, "error.moderator_only"), record)
                 state.abandon()
                 saved = await self._save(place, record, state, record.players, "abandoned",
-                                         MoveRecord(self.seat_of(record, user), "abandon",
-                                                    user.id))
+                                         MoveRecord(seat, "abandon", user.id))
                 reply = self._changed_reply(place, saved, state, None)
                 reply.announcements.append(self._t(place, "game.abandoned_by", name=user.name))
                 return reply
@@ -751,64 +785,97 @@ class Service:
     async def timeout(self, place: Place, game_id: int, version: int, action: str) -> Reply:
         """A turn timer ran out on ``version`` of game ``game_id``: every human still to
         move (several in a simultaneous Turing round) forfeits (``action="forfeit"``, the
-        engine's resignation) or has the computer play one move for them at the game's
-        easiest level (``"ai"``). Refused (``ok=False``) when the game moved on since the
-        timer was read, so a late timer never acts twice."""
+        engine's resignation) or has the computer play one move for them (``"ai"``).
+        Refused (``ok=False``) when the game moved on since the timer was read, so a late
+        timer never acts twice."""
         async def work() -> Reply:
             record, _ = await self._current(place)
             if record.id != game_id:
                 raise ServiceError(self._t(place, "error.stale"), record)
             async with self._lock(record.id):
                 record, state = await self._fresh(record)
-                humans = [s for s in state.to_move()
-                          if record.players[s].get("kind") == "human"]
-                if record.version != version or record.status != "active" or not humans:
+                idle = [s for s in state.to_move() if record.players[s].get("kind") == "human"]
+                if record.version != version or record.status != "active" or not idle:
                     raise ServiceError(self._t(place, "error.stale"), record)
-                announcements: list[str] = []
-                reply = Reply()
-                for seat in humans:
-                    if reply.finished:
-                        break
-                    if reply.moved:
-                        record, state = await self._fresh(record)
-                        if seat not in state.to_move():
-                            continue
-                    if action == "forfeit":
-                        reply = await self._forfeit(place, record, state, seat)
-                        announcements.append(self._t(
-                            place, "timer.forfeit",
-                            "⌛ {name} ran out of time and loses the game.",
-                            name=self.names(record)[seat]))
-                    else:
-                        chosen = await self._stand_in_move(record, state, seat)
-                        reply = await self._apply(place, record, state, seat, chosen)
-                        announcements.append(self._t(
-                            place, "timer.stand_in",
-                            "⌛ {name} ran out of time; the computer played {move} for them.",
-                            name=self.names(record)[seat], move=state.action_text(chosen)))
-                reply.announcements.extend(announcements)
-                return reply
+                names = [self.names(record)[seat] for seat in idle]
+                if action == "forfeit":
+                    return await self._forfeit(place, record, state, idle, names)
+                return await self._stand_in(place, record, state, idle, names)
         return await self._guard(place, work)
 
     async def _forfeit(self, place: Place, record: GameRecord, state: GameState,
-                       seat: int) -> Reply:
-        state.resign(seat)
-        status = "finished" if state.outcome() is not None else "active"
-        saved = await self._save(place, record, state, record.players, status,
-                                 MoveRecord(seat, "resign", "timeout"))
-        return self._changed_reply(place, saved, state, None)
+                       idle: list[int], names: list[str]) -> Reply:
+        """Everyone idle loses together. When that would leave one of them the winner
+        (the engine ends a game at its last player standing, whoever is resigned first),
+        nobody is left who played on, and the game ends without a result."""
+        trial = get_game(record.game).State.from_dict(state.to_dict())
+        for seat in idle:
+            if trial.outcome() is not None:
+                break
+            trial.resign(seat)
+        outcome = trial.outcome()
+        if outcome is not None and set(outcome.winners) & set(idle):
+            state.abandon()
+            saved = await self._save(place, record, state, record.players, "abandoned",
+                                     MoveRecord(None, "abandon", "timeout"))
+            reply = self._changed_reply(place, saved, state, None)
+            reply.announcements.append(self._t(
+                place, "timer.everyone_out",
+                "⌛ {names} ran out of time; with nobody left playing, the game ends "
+                "without a result.", names=", ".join(names)))
+            return reply
+        reply = await self._resign_seats(place, record, state, idle, "timeout")
+        reply.announcements += [self._t(place, "timer.forfeit",
+                                        "⌛ {name} ran out of time and loses the game.",
+                                        name=name) for name in names]
+        return reply
+
+    async def _stand_in(self, place: Place, record: GameRecord, state: GameState,
+                        idle: list[int], names: list[str]) -> Reply:
+        """One move by the computer for each idle player, as gently as the game allows:
+        it keeps the game going without deciding it for them. In a game with hidden
+        information the announcement does not say the move, which may be private."""
+        module = get_game(record.game)
+        hidden = bool(getattr(module, "HIDDEN_INFORMATION", False))
+        announcements: list[str] = []
+        reply = Reply()
+        for seat, name in zip(idle, names, strict=True):
+            if reply.finished:
+                break
+            if reply.moved:
+                record, state = await self._fresh(record)
+                if seat not in state.to_move():
+                    continue
+            chosen = await self._stand_in_move(record, state, seat)
+            reply = await self._apply(place, record, state, seat, chosen)
+            if hidden:
+                announcements.append(self._t(
+                    place, "timer.stand_in_hidden",
+                    "⌛ {name} ran out of time; the computer moved for them.", name=name))
+            else:
+                announcements.append(self._t(
+                    place, "timer.stand_in",
+                    "⌛ {name} ran out of time; the computer played {move} for them.",
+                    name=name, move=state.action_text(chosen)))
+        reply.announcements.extend(announcements)
+        return reply
 
     async def _stand_in_move(self, record: GameRecord, state: GameState, seat: int) -> str:
-        """A move for an absent player. The stand-in plays as gently as the game allows:
-        it keeps the game going without deciding it for them."""
+        """A game may say what a stand-in plays (``stand_in_action``: the Turing Machine
+        never guesses for someone); otherwise its easiest computer level chooses."""
+        rng = random.Random(record.seed * 7919 + record.version)
+        gentle = getattr(state, "stand_in_action", None)
+        if gentle is not None:
+            chosen: str = gentle(seat, rng)
+            return chosen
         module = get_game(record.game)
-        agent = module.make_agent("easy", random.Random(record.seed * 7919 + record.version))
+        agent = module.make_agent("easy", rng)
         snapshot = module.State.from_dict(state.to_dict())
         try:
-            chosen: str = await asyncio.wait_for(
-                self.workers.run(agent.choose, snapshot, seat), AI_TIME_BUDGET_SECONDS)
+            chosen = await self.workers.run(agent.choose, snapshot, seat,
+                                            timeout=AI_TIME_BUDGET_SECONDS)
         except TimeoutError:
-            chosen = random.Random(record.version).choice(state.legal_actions(seat))
+            chosen = rng.choice(state.legal_actions(seat))
         return chosen
 
     async def play_ai_turn(self, place: Place) -> Reply:
@@ -823,8 +890,8 @@ class Service:
             agent = module.make_agent(level, random.Random(record.seed * 7919 + record.version))
             snapshot = module.State.from_dict(state.to_dict())
             try:
-                action = await asyncio.wait_for(
-                    self.workers.run(agent.choose, snapshot, seat), AI_TIME_BUDGET_SECONDS)
+                action = await self.workers.run(agent.choose, snapshot, seat,
+                                                timeout=AI_TIME_BUDGET_SECONDS)
             except TimeoutError:
                 log.warning("AI %s over its time budget in game %s; playing a random move",
                             level, record.id)

@@ -679,6 +679,7 @@ class SQLiteStore:
         if user_id is not None:
             where.append("EXISTS (SELECT 1 FROM json_each(games.players) AS seat"
                          " WHERE json_extract(seat.value, '$.kind')='human'"
+                         " AND json_extract(seat.value, '$.left') IS NULL"
                          " AND json_extract(seat.value, '$.id')=?)")
             params.append(user_id)
         async with self._db.execute(

@@ -15,6 +15,8 @@ from bot.config import load_settings
 from bot.limits import Limits, RateLimiter, Workers, WorkersBusy
 from bot.service import Opponent, Place, Service, User
 from bot.store import SQLiteStore
+from engines import lgame
+from renderers.i18n import translate
 from tests.conftest import ALICE, BOB, CAROL, PLACE
 
 
@@ -61,33 +63,53 @@ def limited_service(store: SQLiteStore, **limits: Any) -> Service:
                    limits=replace(Limits.unlimited(), **limits))
 
 
-async def test_a_flood_of_presses_is_answered_kindly_and_changes_nothing(
+async def test_a_flood_of_moves_is_answered_kindly_and_changes_nothing(
         store: SQLiteStore) -> None:
     service = limited_service(store, command_burst=4, commands_per_second=1.0)
     clock = SteppingClock()
     service.rate = RateLimiter(4, 1.0, clock=clock)
     reply = await service.start_game(PLACE, ALICE, "lgame", Opponent("user", user=BOB))
     assert reply.ok and reply.board is not None
-    button = reply.board.buttons[0].payload
-    answers = [await service.press(PLACE, ALICE, button) for _ in range(6)]
-    assert [a.ok for a in answers] == [True, True, True, False, False, False]
-    assert "Try again in 1 s" in (answers[-1].notice or "")
+    state = lgame.LGameState.from_dict(
+        (await store.running_game(PLACE.platform, PLACE.channel)).state)  # type: ignore[union-attr]
+    move = state.action_text(state.legal_actions(0)[0])
+    for _ in range(3):
+        assert (await service.board(PLACE, ALICE)).ok
+    refused = await service.move(PLACE, ALICE, move)  # a whole legal move, refused
+    assert not refused.ok and "Try again in 1 s" in (refused.notice or "")
+    assert refused.board is not None, "the board comes with the refusal, as with any other"
     record = await store.running_game(PLACE.platform, PLACE.channel)
     assert record is not None and record.version == reply.board.version
     # Bo is not slowed down by Ann's flood, and Ann may act again after a second.
     assert (await service.board(PLACE, BOB)).ok
     clock.now += 1.0
-    assert (await service.press(PLACE, ALICE, button)).ok
+    assert (await service.move(PLACE, ALICE, move)).moved
+
+
+async def test_a_refusal_for_speed_keeps_the_private_hand(store: SQLiteStore) -> None:
+    service = limited_service(store, command_burst=2)
+    service.rate = RateLimiter(2, 1.0, clock=SteppingClock())
+    started = await service.start_game(PLACE, ALICE, "turing", Opponent("ai"))
+    assert started.board is not None and started.board.hand_button is not None
+    # Looking at one's hand is never counted: it only reads.
+    for _ in range(5):
+        assert (await service.hand(PLACE, ALICE)).hand is not None
+    hand_button = started.board.hand_button.payload
+    assert (await service.press(PLACE, ALICE, hand_button)).ok
+    refused = await service.press(PLACE, ALICE, hand_button)
+    assert not refused.ok and refused.hand is not None, \
+        "an adapter redrawing the clicked hand must still have the hand to draw"
 
 
 async def test_the_rate_limit_answer_is_translated(store: SQLiteStore) -> None:
     service = limited_service(store, command_burst=1)
     service.rate = RateLimiter(1, 1.0, clock=SteppingClock())
     dutch = Place("test", "channel-nl", language="nl")
-    await service.board(dutch, ALICE)
+    await service.start_game(dutch, ALICE, "lgame", Opponent("user", user=BOB))
     refused = await service.board(dutch, ALICE)
-    assert not refused.ok and refused.notice
-    assert "Try again" not in refused.notice
+    assert not refused.ok
+    assert refused.notice == translate("nl", "error.rate_limited", seconds=1)
+    assert refused.notice != translate("en", "error.rate_limited", seconds=1)
 
 
 async def test_a_person_may_sit_in_a_bounded_number_of_running_games(
@@ -142,18 +164,45 @@ async def test_a_full_pool_refuses_new_heavy_games_but_queues_computer_moves() -
     workers.shutdown()
 
 
-async def test_a_new_game_is_refused_while_the_pool_is_full(store: SQLiteStore) -> None:
+async def test_while_the_pool_is_full_only_games_that_need_it_wait(
+        store: SQLiteStore) -> None:
     service = limited_service(store, worker_threads=1, queued_jobs=1)
     release = threading.Event()
     blocker = asyncio.ensure_future(service.workers.run(release.wait))
     await asyncio.sleep(0.01)
-    refused = await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", "easy"))
-    assert not refused.ok and "busy thinking" in (refused.notice or "")
-    assert await store.running_game(PLACE.platform, PLACE.channel) is None
+    for game, opponent in [("lgame", Opponent("ai", "easy")), ("turing", Opponent("ai"))]:
+        refused = await service.start_game(PLACE, ALICE, game, opponent)
+        assert not refused.ok and "busy thinking" in (refused.notice or ""), game
+        assert await store.running_game(PLACE.platform, PLACE.channel) is None
+    # Two people need no computer: their game starts at once.
+    assert (await service.start_game(PLACE, ALICE, "lgame", Opponent("user", user=BOB))).ok
     release.set()
     await blocker
-    assert (await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", "easy"))).ok
+    other = Place("test", "room-2")
+    assert (await service.start_game(other, ALICE, "lgame", Opponent("ai", "easy"))).ok
     service.workers.shutdown()
+
+
+async def test_a_time_budget_counts_from_the_start_of_the_work_not_the_queue() -> None:
+    workers = Workers(threads=1, queue_limit=None)
+    release = threading.Event()
+    first = asyncio.ensure_future(workers.run(release.wait))
+    waiting = asyncio.ensure_future(workers.run(sum, [1, 2], timeout=0.05))
+    await asyncio.sleep(0.2)  # four budgets' worth of queueing
+    release.set()
+    assert await waiting == 3, "queued longer than its budget, yet it got its whole budget"
+    await first
+    slow = threading.Event()
+    with pytest.raises(TimeoutError):
+        await workers.run(slow.wait, 5.0, timeout=0.05)
+    assert workers.pending == 1, "work still running in its thread stays counted"
+    slow.set()
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if workers.pending == 0:
+            break
+    assert workers.pending == 0
+    workers.shutdown()
 
 
 def test_a_host_sets_the_game_limits_in_the_environment() -> None:

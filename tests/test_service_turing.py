@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.service import Opponent, Reply, Service
+from bot.service import Opponent, Reply, Service, User
 from engines.registry import get_game
 from engines.turing.puzzle import Puzzle
 from tests.conftest import ALICE, BOB, CAROL, PLACE
@@ -139,3 +139,56 @@ async def test_a_turn_timer_acts_for_everyone_still_thinking_in_a_round(
     outcome = get_game("turing").State.from_dict(finished.state).outcome()
     assert outcome is not None and outcome.winners == (1,)
     assert (await service.timeout(PLACE, record.id, record.version, "forfeit")).ok is False
+
+
+async def test_a_stand_in_never_guesses_and_its_move_stays_private(service: Service) -> None:
+    await service.start_game(PLACE, ALICE, "turing", Opponent("user", user=BOB), OPTIONS)
+    # Alice's sheet leaves one code (241) after testing B: a guess would win it for her.
+    for text in ["propose 241", "test B"]:
+        assert (await service.move(PLACE, ALICE, text)).ok
+    announced: list[str] = []
+    for _ in range(4):  # the timer runs out again and again, whoever is idle
+        record = await service.store.running_game(PLACE.platform, PLACE.channel)
+        assert record is not None
+        reply = await service.timeout(PLACE, record.id, record.version, "ai")
+        assert reply.ok, reply.notice
+        announced += reply.announcements
+    state = get_game("turing").State.from_dict(
+        (await service.store.running_game(PLACE.platform, PLACE.channel)).state)  # type: ignore[union-attr]
+    assert state.outcome() is None, "the stand-in decided nobody's game"
+    assert not any(action.startswith("guess") for _, action in state.actions if
+                   isinstance(action, str))
+    assert announced and all("241" not in line and "moved for them" in line
+                             for line in announced)
+
+
+async def test_when_everyone_left_runs_out_of_time_nobody_wins(service: Service) -> None:
+    await service.start_game(PLACE, ALICE, "turing", Opponent("user", user=BOB), OPTIONS)
+    record = await service.store.running_game(PLACE.platform, PLACE.channel)
+    assert record is not None
+    reply = await service.timeout(PLACE, record.id, record.version, "forfeit")
+    assert reply.ok and reply.finished
+    assert "nobody left playing" in reply.announcements[-1]
+    ended = await service.store.get_game(record.id)
+    assert ended is not None and ended.status == "abandoned"
+
+
+async def test_who_resigned_from_a_game_of_three_is_no_longer_in_it(service: Service) -> None:
+    await three_player_game(service)
+    assert await service.store.count_running_games("test", user_id=BOB.id) == 1
+    assert (await service.resign(PLACE, BOB)).ok
+    assert await service.store.count_running_games("test", user_id=BOB.id) == 0
+    refused = await service.abandon(PLACE, BOB)
+    assert not refused.ok, "a player who left cannot end the game for the others"
+    record = await service.store.running_game(PLACE.platform, PLACE.channel)
+    assert record is not None and record.status == "active"
+
+
+async def test_abandon_by_number_ends_only_that_game(service: Service) -> None:
+    await service.start_game(PLACE, ALICE, "lgame", Opponent("user", user=BOB))
+    record = await service.store.running_game(PLACE.platform, PLACE.channel)
+    assert record is not None
+    teacher = User("test", "teacher", "Ms Jansen", is_moderator=True)
+    stale = await service.abandon(PLACE, teacher, game_id=record.id - 1)
+    assert not stale.ok and f"No game #{record.id - 1}" in (stale.notice or "")
+    assert (await service.abandon(PLACE, teacher, game_id=record.id)).finished

@@ -23,10 +23,14 @@ HIDDEN_INFORMATION = True
 # machine's score: the service seats no computer player.
 SIMULTANEOUS = True
 SOLO = True
+# A new game generates a puzzle and scores it with the machine: the bot creates it in its
+# pool for CPU work, not on the event loop.
+COSTLY_NEW_GAME = True
 State = TuringState
 
 __all__ = [
     "ALIASES",
+    "COSTLY_NEW_GAME",
     "HIDDEN_INFORMATION",
     "LEVELS",
     "NAME",

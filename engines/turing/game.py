@@ -288,6 +288,15 @@ class TuringState(GameState):
             actions.append("next")
         return actions + guesses
 
+    def stand_in_action(self, player: int, rng: random.Random) -> Action:
+        """What the bot plays for a player whose turn timer ran out: it ends their round
+        when it may, else proposes or tests at random, and never guesses, since a guess
+        would decide the game for someone who is not there."""
+        actions = [a for a in self.legal_actions(player) if not a.startswith("guess")]
+        if "next" in actions:
+            return "next"
+        return rng.choice(actions)
+
     def parse_action(self, text: str, player: int) -> Action:
         words = " ".join(text.strip().lower().split())
         if words in ("next", "pass", "end", "n"):

@@ -229,14 +229,14 @@ def register_commands(bot: LogicBot) -> None:
                 "No game #{number} is running in this server; /games lists them.",
                 number=game))
             return
-        if not await bot.is_moderator(interaction):
+        if not await is_server_moderator(interaction):
             await bot.notify(interaction, moderators_only(place))
             return
         # The game's own place: its board and announcements go to its channel, in its
         # language, and the moderator gets a short private confirmation here.
         remote = bot.place_of_record(record)
         reply = await bot.within_deadline(
-            interaction, service.abandon(remote, await bot.moderator_actor(interaction)),
+            interaction, service.abandon(remote, bot.user_for(interaction.user, True), game),
             component=False)
         if not reply.ok:
             await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
@@ -385,6 +385,18 @@ def register_commands(bot: LogicBot) -> None:
             await bot.after_change(game_place, reply)
             await bot.announce(game_place.channel, reply.announcements)
 
+    async def is_server_moderator(interaction: discord.Interaction) -> bool:
+        """Rights over the whole server (its settings, games in other channels) come from
+        the member's roles, not from one channel's overrides: manage messages or manage
+        server across the server, or the teacher role."""
+        member = interaction.user
+        permissions = getattr(member, "guild_permissions", None)
+        if permissions is not None and (permissions.manage_messages
+                                        or permissions.manage_guild):
+            return True
+        role = await bot.guild_setting(interaction.guild_id, "teacher_role")
+        return bool(role) and any(str(r.id) == role for r in getattr(member, "roles", []))
+
     def moderators_only(place: Place) -> str:
         return translate(place.language, "moderation.only_moderators",
                          "Only moderators can do that here: members who can manage "
@@ -471,7 +483,7 @@ def register_commands(bot: LogicBot) -> None:
         if key == "teacher_role" and not interaction.permissions.manage_guild:
             await bot.notify(interaction, bot.t(place, "discord.settings_only_managers"))
             return
-        if not await bot.is_moderator(interaction):
+        if not await is_server_moderator(interaction):
             await bot.notify(interaction, moderators_only(place))
             return
         await bot.set_guild_setting(interaction.guild_id, key, value)
