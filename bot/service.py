@@ -160,6 +160,13 @@ class Service:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[GameRecord, GameState]] = {}
         self._channel_games: dict[tuple[str, str], int] = {}
+        # The texts last drawn per game: (seat or None for the board, language, emoji) ->
+        # (record, state, text). A menu step or a hand press changes neither the record nor
+        # the state object, so it reuses the text instead of rendering the whole board
+        # again; most presses are such steps. Any save makes a new record object, so a hit
+        # needs the very objects the text was drawn from.
+        self._texts: dict[int, dict[tuple[int | None, str, bool],
+                                    tuple[GameRecord, GameState, str]]] = {}
         # Called after a game is saved finished or abandoned, such as the daily challenge's
         # result keeping; a failing listener is logged and never undoes the move.
         self.finish_listeners: list[Callable[[GameRecord, GameState],
@@ -287,9 +294,7 @@ class Service:
     def render_board(self, place: Place, record: GameRecord, state: GameState,
                      path: tuple[str, ...] = ()) -> Board:
         """The board text plus the menu for the player to move, at menu ``path``."""
-        view = state.view(None)
-        text = renderer_for(record.game).render(view, self.names(record), place.language,
-                                                place.emoji)
+        text = self._text(place, record, state, None)
         buttons: list[Button] = []
         navigation: list[Button] = []
         hand_button: Button | None = None
@@ -324,18 +329,31 @@ class Service:
     def render_hand(self, place: Place, record: GameRecord, state: GameState, seat: int,
                     path: tuple[str, ...] = ()) -> Hand:
         """``seat``'s private view, with the move menu when that seat may act now."""
-        renderer = renderer_for(record.game)
-        render_private = getattr(renderer, "render_private", None)
-        names = self.names(record)
-        view = state.view(seat)
-        text = (render_private(view, names, place.language, place.emoji)
-                if render_private is not None
-                else renderer.render(view, names, place.language, place.emoji))
+        text = self._text(place, record, state, seat)
         if record.status == "active" and seat in state.to_move():
             buttons, navigation, prompt = self._menu(place, record, state, seat, path)
         else:
             buttons, navigation, prompt = [], [], ""
         return Hand(text, buttons, navigation, prompt)
+
+    def _text(self, place: Place, record: GameRecord, state: GameState,
+              seat: int | None) -> str:
+        """The board (``seat`` None) or ``seat``'s private view as text, drawn once per
+        record and state (see ``_texts``)."""
+        texts = self._texts.setdefault(record.id, {})
+        key = (seat, place.language, place.emoji)
+        drawn = texts.get(key)
+        if drawn is not None and drawn[0] is record and drawn[1] is state:
+            return drawn[2]
+        renderer = renderer_for(record.game)
+        names = self.names(record)
+        render_private = getattr(renderer, "render_private", None) if seat is not None else None
+        view = state.view(seat)
+        text = (render_private(view, names, place.language, place.emoji)
+                if render_private is not None
+                else renderer.render(view, names, place.language, place.emoji))
+        texts[key] = (record, state, text)
+        return text
 
     @staticmethod
     def _path_labels(state: GameState, seat: int, path: tuple[str, ...],
@@ -423,6 +441,7 @@ class Service:
             log.exception("command failed in %s:%s", place.platform, place.channel)
             self._cache.clear()
             self._channel_games.clear()
+            self._texts.clear()
             return Reply(ok=False, notice=self._t(place, "error.internal"))
 
     # ---------------------------------------------------------------- commands
@@ -974,6 +993,7 @@ class Service:
 
     def _forget(self, record: GameRecord) -> None:
         self._cache.pop(record.id, None)
+        self._texts.pop(record.id, None)
         self._channel_games.pop((record.platform, record.channel), None)
 
     async def pending_ai_places(self) -> list[GameRecord]:

@@ -1,0 +1,319 @@
+"""Load test: many games at once through the game service and a real SQLite file.
+
+Run from the repository root::
+
+    python benchmarks/load.py [--games 1000] [--moves 20] [--seed 1] [--think 2.5]
+                              [--click 0.1] [--json] [--profile TOP]
+
+``--games`` channels play at once, each its own coroutine, in turn L-game, Turing Machine,
+bOOleO, Digitalo and Rithmomachia; one table in three of each game is a person against
+the computer (a solo game in the Turing Machine), the others two people
+(``benchmarks/scripted_play.py``). Each table plays ``--moves`` saved moves, starting a
+rematch when a game ends. People move by pressing the buttons of the service's replies
+(hand, menu steps, the final step), a random legal move each time; the computer plays at
+the ``easy`` level (under a millisecond a move), timed as its own command ``ai_turn``, so
+the numbers are the bot's and not an agent's.
+
+Players pause as people do: ``--think`` seconds on average before each move (uniform
+from half to one and a half times it, so the tables stay in step)
+and ``--click`` between the presses of one move. With no pauses every coroutine queues a
+new command the moment the last one returns, which measures capacity (moves/s) but makes
+the latency just the queue length divided by the rate; ``--think 0 --click 0`` does that.
+
+Printed: moves per second over the whole run, p50/p99 per command (every command is timed
+from the call to the returned ``Reply``), the process's peak RSS (``ru_maxrss``), its CPU
+time per move and the event loop's lag, and two baselines for a saved move (``press_move``):
+a bare aiosqlite commit of the store's own write right after the run on a fresh file of
+the same kind (``service_latency.bare_run``), and bare commits sampled from a thread
+*during* the run (``CommitSampler``), because a shared disk's sync time changes by the
+minute. The database is checked with ``PRAGMA integrity_check`` at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import itertools
+import json
+import os
+import pstats
+import resource
+import sqlite3
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.scripted_play import (  # noqa: E402
+    ScriptedPlayer,
+    make_table,
+    play_table,
+    table_spec,
+)
+from benchmarks.service_latency import (  # noqa: E402
+    CpuClock,
+    bare_run,
+    filesystem_of,
+)
+from benchmarks.timing import summary  # noqa: E402
+from bot.service import Service  # noqa: E402
+from bot.store import MIGRATIONS, SQLiteStore, sql_statements  # noqa: E402
+
+PLATFORM = "load"
+LAG_PERIOD_S = 0.05
+SAMPLE_PERIOD_S = 0.05
+SAMPLE_STATE = "x" * 900  # as long as a typical stored state (250 to 950 characters)
+BARE_COMMITS = 300
+# Commands a person waits for; start and rematch are listed, and count, too.
+COMMANDS = ("board", "start", "rematch", "hand", "press", "press_move", "move", "ai_turn")
+TARGETS = {"p99_ms": 50.0, "moves_per_s": 300.0, "rss_mb": 200.0}
+
+
+def peak_rss_mb() -> float:
+    """The process's peak resident set so far; Linux reports kilobytes."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+async def sample_loop_lag(lags: list[float], stop: asyncio.Event) -> None:
+    """How late a ``LAG_PERIOD_S`` sleep wakes up: the time a ready command waits for the
+    event loop. Near zero until the loop's thread is saturated."""
+    while not stop.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(LAG_PERIOD_S)
+        lags.append(time.perf_counter() - started - LAG_PERIOD_S)
+
+
+class CommitSampler(threading.Thread):
+    """Bare commits on a file of their own while the load runs, one every
+    ``SAMPLE_PERIOD_S``, from a plain thread: what one commit costs on this disk at the same
+    moments, other processes' I/O included, with no event loop in between. The disk of a
+    shared machine changes from minute to minute, so a baseline taken before or after the
+    run alone can be off by an order of magnitude."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(daemon=True)
+        self.path = path
+        self.timings: list[float] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            for pragma in ("journal_mode=WAL", "synchronous=FULL"):  # as the store
+                db.execute(f"PRAGMA {pragma}")
+            for statement in sql_statements(MIGRATIONS[0]):
+                db.execute(statement)
+            db.execute("INSERT INTO games (id, platform, channel, game, options, seed, state, "
+                       "version, players, status, created_at, updated_at) "
+                       "VALUES (1,'bare','c','lgame','{}',1,'',1,'[]','active','','')")
+            version = 1
+            while True:  # one sample at least, however short the run
+                started = time.perf_counter()
+                db.execute("UPDATE games SET state=?, version=?, last_seat=0, "
+                           "last_kind='action', last_action='a' WHERE id=1 AND version=?",
+                           (SAMPLE_STATE, version + 1, version))
+                self.timings.append(time.perf_counter() - started)
+                version += 1
+                if self.stop.wait(SAMPLE_PERIOD_S):
+                    break
+        finally:
+            db.close()
+
+
+async def load_run(folder: Path, games: int, moves: int, seed: int, think: float,
+                   click: float) -> dict[str, Any]:
+    """Play every table to ``moves`` saved moves at once; return the timings and counts."""
+    store = await SQLiteStore.open(folder / "load.sqlite3")
+    timings: dict[str, list[float]] = defaultdict(list)
+    try:
+        seeds = itertools.count(seed * 1_000_000)
+        service = Service(store, seed_source=lambda: next(seeds))
+        player = ScriptedPlayer(service, store,
+                                recorder=lambda command, s: timings[command].append(s),
+                                think=think, click=click)
+        tables = [make_table(i, seed, PLATFORM) for i in range(games)]
+        lags: list[float] = []
+        stop = asyncio.Event()
+        sampler = asyncio.create_task(sample_loop_lag(lags, stop))
+        commits = CommitSampler(folder / "sampler.sqlite3")
+        commits.start()
+        clock = CpuClock()
+        process_cpu = time.process_time()
+        try:
+            await asyncio.gather(*(play_table(player, table, moves) for table in tables))
+        finally:
+            commits.stop.set()
+            stop.set()
+        wall, worker_cpu = clock.read()
+        process_cpu = time.process_time() - process_cpu
+        await sampler
+        commits.join()
+        integrity = await store.integrity_ok()
+        states = [json.dumps(r.state, separators=(",", ":"), sort_keys=True)
+                  for r in await store.games_with_status("active", "finished")]
+    finally:
+        await store.close()
+    saved = sum(t.moves for t in tables)
+    # The median stored state: what the bare commit writes, so it stores as many bytes.
+    payload = sorted(states, key=len)[len(states) // 2]
+    return {
+        "timings": timings,
+        "wall_s": round(wall, 3),
+        "moves": saved,
+        "ai_moves": len(timings["ai_turn"]),
+        "moves_per_s": round(saved / wall, 1),
+        "command_count": sum(len(v) for v in timings.values()),
+        "games_played": sum(t.games for t in tables),
+        "db_thread_cpu_ms_per_move": round(worker_cpu * 1000 / max(saved, 1), 4),
+        "process_cpu_ms_per_move": round(process_cpu * 1000 / max(saved, 1), 4),
+        "process_cpu_percent": round(100 * process_cpu / wall, 1),
+        "loop_lag": summary(lags or [0.0]),
+        "bare_commit_during": summary(commits.timings),
+        "integrity_ok": integrity,
+        "payload": payload,
+    }
+
+
+def commands_table(timings: dict[str, list[float]]) -> dict[str, dict[str, Any]]:
+    rows = {name: summary(timings[name]) for name in COMMANDS if timings.get(name)}
+    rows["all"] = summary([s for values in timings.values() for s in values])
+    return rows
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=100, help="tables playing at once")
+    parser.add_argument("--moves", type=int, default=20, help="saved moves per table")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", type=float, default=2.5,
+                        help="mean pause before each move, seconds (uniform from half to 1.5 "
+                             "times it; 0: none)")
+    parser.add_argument("--click", type=float, default=0.1,
+                        help="pause between the presses of one move, seconds")
+    parser.add_argument("--tmpdir", default=None,
+                        help="where the temporary databases go (default: the system's)")
+    parser.add_argument("--profile", type=int, default=0, metavar="TOP",
+                        help="also cProfile the run and print the TOP functions by own and "
+                             "cumulative time")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.moves < 1 or args.think < 0 or args.click < 0:
+        parser.error("--games and --moves must be at least 1, --think and --click >= 0")
+    return args
+
+
+def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    """The benchmark's result, and the profile's text when ``--profile`` asked for one."""
+    rss_before = peak_rss_mb()
+    profiler = cProfile.Profile() if args.profile else None
+    with tempfile.TemporaryDirectory(prefix="load-", dir=args.tmpdir) as name:
+        folder = Path(name)
+        if profiler is not None:
+            profiler.enable()
+        played = asyncio.run(load_run(folder, args.games, args.moves, args.seed, args.think,
+                                      args.click))
+        if profiler is not None:
+            profiler.disable()
+        rss = peak_rss_mb()  # before the bare commits, which would only add their own
+        bare = asyncio.run(bare_run(folder / "bare.sqlite3", 1, BARE_COMMITS,
+                                    played.pop("payload"), False))
+        filesystem = filesystem_of(folder)
+    commands = commands_table(played.pop("timings"))
+    move = commands.get("press_move", commands["all"])
+    during = played["bare_commit_during"]
+    result: dict[str, Any] = {
+        "config": {
+            "games": args.games, "moves": args.moves, "seed": args.seed,
+            "think_s": args.think, "click_s": args.click,
+            "mix": dict(Counter(f"{s.game}{' vs AI' if s.versus_ai else ''}"
+                                for s in map(table_spec, range(args.games)))),
+            "cpus": os.cpu_count(), "filesystem": filesystem,
+            "tmpdir": args.tmpdir or tempfile.gettempdir(),
+            "python": sys.version.split()[0], "sqlite": aiosqlite.sqlite_version,
+        },
+        **played,
+        "commands": commands,
+        "rss_mb": {"after_imports": rss_before, "peak": rss},
+        "bare_commit": bare,
+        "ratio_press_move_p50_over_bare_p50": round(move["p50_ms"] / bare["p50_ms"], 2),
+        "ratio_press_move_over_bare_during": {
+            "p50": round(move["p50_ms"] / during["p50_ms"], 2),
+            "p99": round(move["p99_ms"] / during["p99_ms"], 2)},
+    }
+    result["targets"] = {
+        "p99_under_50_ms": commands["all"]["p99_ms"] < TARGETS["p99_ms"],
+        "at_least_300_moves_per_s": played["moves_per_s"] >= TARGETS["moves_per_s"],
+        "rss_under_200_mb": rss < TARGETS["rss_mb"],
+    }
+    text = ""
+    if profiler is not None:
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats("tottime").print_stats(args.profile)
+        stats.sort_stats("cumulative").print_stats(args.profile)
+        text = out.getvalue()
+    return result, text
+
+
+def print_human(result: dict[str, Any]) -> None:
+    config = result["config"]
+    print(f"load: {config['games']} games x {config['moves']} moves, seed {config['seed']}, "
+          f"think {config['think_s']} s, click {config['click_s']} s; {config['cpus']} CPUs, "
+          f"{config['filesystem']} ({config['tmpdir']}), Python {config['python']}, "
+          f"SQLite {config['sqlite']}")
+    print("tables: " + ", ".join(f"{n} {k}" for k, n in config["mix"].items()))
+    print(f"{result['moves']} moves ({result['ai_moves']} by the computer) in "
+          f"{result['wall_s']:.1f} s: {result['moves_per_s']:.1f} moves/s, "
+          f"{result['command_count']} commands, {result['games_played']} games started or resumed; "
+          f"db thread {result['db_thread_cpu_ms_per_move']:.3f} ms CPU per move")
+    lag = result["loop_lag"]
+    print(f"process CPU {result['process_cpu_percent']:.0f}% of one core, "
+          f"{result['process_cpu_ms_per_move']:.2f} ms per move (script included); event loop "
+          f"lag p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms")
+    print(f"  {'command':<11} {'n':>7} {'p50 ms':>9} {'p99 ms':>9} {'mean ms':>9} "
+          f"{'max ms':>9}")
+    for name, row in result["commands"].items():
+        print(f"  {name:<11} {row['n']:>7} {row['p50_ms']:>9.3f} {row['p99_ms']:>9.3f} "
+              f"{row['mean_ms']:>9.3f} {row['max_ms']:>9.3f}")
+    bare, during = result["bare_commit"], result["bare_commit_during"]
+    ratios = result["ratio_press_move_over_bare_during"]
+    print(f"bare commit after the run (store's UPDATE + log trigger, one at a time): p50 "
+          f"{bare['p50_ms']:.3f} ms, p99 {bare['p99_ms']:.3f} ms; press_move p50 / bare p50 = "
+          f"{result['ratio_press_move_p50_over_bare_p50']:.2f}x")
+    print(f"bare commit during the run (every {SAMPLE_PERIOD_S * 1000:.0f} ms, n={during['n']}): "
+          f"p50 {during['p50_ms']:.3f} ms, p99 {during['p99_ms']:.3f} ms; press_move / bare: "
+          f"p50 {ratios['p50']:.2f}x, p99 {ratios['p99']:.2f}x")
+    rss = result["rss_mb"]
+    print(f"peak RSS {rss['peak']:.1f} MB ({rss['after_imports']:.1f} MB after imports); "
+          f"integrity_check {'ok' if result['integrity_ok'] else 'FAILED'}")
+    print("targets: " + ", ".join(f"{k} {'met' if v else 'MISSED'}"
+                                  for k, v in result["targets"].items()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    began = time.perf_counter()
+    result, profile = run(args)
+    result["total_s"] = round(time.perf_counter() - began, 2)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print_human(result)
+    if profile:
+        print(profile)
+    return 0 if result["integrity_ok"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
