@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import io
 import itertools
 import json
@@ -67,6 +68,7 @@ from benchmarks.service_latency import (  # noqa: E402
     filesystem_of,
 )
 from benchmarks.timing import summary  # noqa: E402
+from bot.__main__ import tune_garbage_collector  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store import MIGRATIONS, SQLiteStore, sql_statements  # noqa: E402
 
@@ -92,6 +94,26 @@ async def sample_loop_lag(lags: list[float], stop: asyncio.Event) -> None:
         started = time.perf_counter()
         await asyncio.sleep(LAG_PERIOD_S)
         lags.append(time.perf_counter() - started - LAG_PERIOD_S)
+
+
+class GcPauses:
+    """How long each cyclic garbage collection took, by generation (``gc.callbacks``).
+    A collection holds the interpreter lock from start to end, so it stops the event loop
+    and every command in flight for that long."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._started)
+
+    def summary(self) -> dict[str, Any]:
+        return {f"gen{generation}": summary(pauses) if pauses else {"n": 0}
+                for generation, pauses in self.pauses.items()}
 
 
 class CommitSampler(threading.Thread):
@@ -150,9 +172,12 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         commits.start()
         clock = CpuClock()
         process_cpu = time.process_time()
+        collections = GcPauses()
+        gc.callbacks.append(collections)
         try:
             await asyncio.gather(*(play_table(player, table, moves) for table in tables))
         finally:
+            gc.callbacks.remove(collections)
             commits.stop.set()
             stop.set()
         wall, worker_cpu = clock.read()
@@ -179,6 +204,7 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         "process_cpu_ms_per_move": round(process_cpu * 1000 / max(saved, 1), 4),
         "process_cpu_percent": round(100 * process_cpu / wall, 1),
         "loop_lag": summary(lags or [0.0]),
+        "gc_pauses": collections.summary(),
         "bare_commit_during": summary(commits.timings),
         "integrity_ok": integrity,
         "payload": payload,
@@ -206,6 +232,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile", type=int, default=0, metavar="TOP",
                         help="also cProfile the run and print the TOP functions by own and "
                              "cumulative time")
+    parser.add_argument("--gc", choices=("bot", "python"), default="bot",
+                        help="garbage collection as python -m bot sets it up (frozen start-up "
+                             "objects, fewer young collections) or Python's defaults")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.games < 1 or args.moves < 1 or args.think < 0 or args.click < 0:
@@ -216,6 +245,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     """The benchmark's result, and the profile's text when ``--profile`` asked for one."""
     rss_before = peak_rss_mb()
+    if args.gc == "bot":
+        # As ``python -m bot`` does: once the imports are done, before the event loop.
+        tune_garbage_collector()
     profiler = cProfile.Profile() if args.profile else None
     with tempfile.TemporaryDirectory(prefix="load-", dir=args.tmpdir) as name:
         folder = Path(name)
@@ -235,7 +267,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     result: dict[str, Any] = {
         "config": {
             "games": args.games, "moves": args.moves, "seed": args.seed,
-            "think_s": args.think, "click_s": args.click,
+            "think_s": args.think, "click_s": args.click, "gc": args.gc,
             "mix": dict(Counter(f"{s.game}{' vs AI' if s.versus_ai else ''}"
                                 for s in map(table_spec, range(args.games)))),
             "cpus": os.cpu_count(), "filesystem": filesystem,
@@ -281,6 +313,10 @@ def print_human(result: dict[str, Any]) -> None:
     print(f"process CPU {result['process_cpu_percent']:.0f}% of one core, "
           f"{result['process_cpu_ms_per_move']:.2f} ms per move (script included); event loop "
           f"lag p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms")
+    print(f"garbage collection ({config['gc']}): " + ", ".join(
+        f"{name} {row['n']}x" + (f" p50 {row['p50_ms']:.1f} / max {row['max_ms']:.1f} ms"
+                                 if row["n"] else "")
+        for name, row in result["gc_pauses"].items()))
     print(f"  {'command':<11} {'n':>7} {'p50 ms':>9} {'p99 ms':>9} {'mean ms':>9} "
           f"{'max ms':>9}")
     for name, row in result["commands"].items():

@@ -161,6 +161,13 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (platform, channel)
     );
     """,
+    # 5: the channel's newest games first, for ``last_finished_game`` (every /rematch).
+    # Without it SQLite read every game of the platform through ``games_by_server`` and
+    # sorted them; ``id`` in the index gives the order, so it reads the channel's games
+    # from the newest until the first finished one.
+    """
+    CREATE INDEX games_by_channel ON games (platform, channel, id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 RUNNING = ("waiting", "active")

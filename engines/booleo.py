@@ -86,7 +86,6 @@ numbering, ``positions`` per seat, ``by``, ``would_remove`` per seat), ``to_move
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 from collections import Counter
@@ -114,6 +113,7 @@ from engines.base import (
     play_actions,
     validate_options,
 )
+from engines.json_copy import copy_json
 from engines.pyramid import (
     GATE_FUNCTIONS,
     Judge,
@@ -913,7 +913,7 @@ class BooleoState(GameState):
             "first_player": self.first,
             "turns": self.turns,
             "max_turns": self.options["max_turns"],
-            "last_events": copy.deepcopy(self.last_events),
+            "last_events": copy_json(self.last_events),
             "outcome": self._outcome.to_dict() if self._outcome else None,
         }
         if self._outcome is not None:
@@ -925,10 +925,12 @@ class BooleoState(GameState):
 
     # -- serialisation --
     def to_dict(self) -> JSON:
-        return copy.deepcopy({
+        # Every part is built fresh here except the options and events the state keeps,
+        # which alone need a deep copy (``engines.json_copy``).
+        return {
             "game": NAME,
             "schema": self.schema_version,
-            "options": dict(self.options),
+            "options": copy_json(self.options),
             "seed": self.seed,
             "start": list(self.bits),
             "nots": list(self.nots),
@@ -947,9 +949,9 @@ class BooleoState(GameState):
                                                           "by": self.pending[1]},
             "reshuffles": self.reshuffles,
             "actions": list(self.actions),
-            "last_events": self.last_events,
-            "outcome": self._outcome.to_dict() if self._outcome else None,
-        })
+            "last_events": copy_json(self.last_events),
+            "outcome": copy_json(self._outcome.to_dict()) if self._outcome else None,
+        }
 
     @classmethod
     def from_dict(cls, data: JSON) -> Self:
@@ -1000,7 +1002,7 @@ class BooleoState(GameState):
         events = data["last_events"]
         if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
             raise StateError("last_events must be a list of objects")
-        state.last_events = copy.deepcopy(events)
+        state.last_events = copy_json(events)
         state._outcome = checked_outcome(data["outcome"])
         state._validate()
         return state

@@ -112,7 +112,6 @@ anyone else.
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 from collections import Counter
@@ -140,6 +139,7 @@ from engines.base import (
     play_actions,
     validate_options,
 )
+from engines.json_copy import copy_json
 from engines.pyramid import (
     Pyramid,
     Slot,
@@ -710,7 +710,7 @@ class DigitaloState(GameState):
                                    for p in self.pyramids],
         }
         self.round_results.append(result)
-        events: list[Event] = [{"type": "round_over", **copy.deepcopy(result)}]
+        events: list[Event] = [{"type": "round_over", **copy_json(result)}]
         if max(self.scores) >= TARGET:
             return events + self._finish(Outcome(match_winners(self.scores), "digitalo_points",
                                                  self._score_detail()))
@@ -846,10 +846,10 @@ class DigitaloState(GameState):
             "to_move": self.turn if self._outcome is None else None,
             "phase": self.phase,
             "completer": self.completer,
-            "last_round": copy.deepcopy(last),
+            "last_round": copy_json(last),
             "rounds": [{k: r[k] for k in ("round", "reason", "winner", "points")}
                        for r in self.round_results],
-            "last_events": copy.deepcopy(self.last_events),
+            "last_events": copy_json(self.last_events),
             "outcome": self._outcome.to_dict() if self._outcome else None,
         }
         if player is not None:
@@ -860,10 +860,12 @@ class DigitaloState(GameState):
     # -- serialisation --
     def to_dict(self) -> JSON:
         n = self.n
-        return copy.deepcopy({
+        # Every part is built fresh here except the options, results and events the state
+        # keeps, which alone need a deep copy (``engines.json_copy``).
+        return {
             "game": NAME,
             "schema": self.schema_version,
-            "options": dict(self.options),
+            "options": copy_json(self.options),
             "seed": self.seed,
             "round": self.round,
             "first": self.first,
@@ -881,12 +883,12 @@ class DigitaloState(GameState):
             "pending": None if self.pending is None else {"bit": self.pending[0],
                                                           "by": self.pending[1]},
             "scores": list(self.scores),
-            "round_results": self.round_results,
+            "round_results": copy_json(self.round_results),
             "reshuffles": self.reshuffles,
             "actions": list(self.actions),
-            "last_events": self.last_events,
-            "outcome": self._outcome.to_dict() if self._outcome else None,
-        })
+            "last_events": copy_json(self.last_events),
+            "outcome": copy_json(self._outcome.to_dict()) if self._outcome else None,
+        }
 
     @classmethod
     def from_dict(cls, data: JSON) -> Self:
@@ -936,7 +938,7 @@ class DigitaloState(GameState):
         results = data["round_results"]
         if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
             raise StateError("round_results must be a list of objects")
-        state.round_results = copy.deepcopy(results)
+        state.round_results = copy_json(results)
         state.reshuffles = checked_int(data["reshuffles"], "reshuffles", 0, None)
         actions = data["actions"]
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
@@ -945,7 +947,7 @@ class DigitaloState(GameState):
         events = data["last_events"]
         if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
             raise StateError("last_events must be a list of objects")
-        state.last_events = copy.deepcopy(events)
+        state.last_events = copy_json(events)
         state._outcome = checked_outcome(data["outcome"])
         state._validate()
         return state

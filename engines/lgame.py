@@ -28,7 +28,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Self
 
 from engines.base import (
@@ -383,8 +383,12 @@ EXPECTED = Message("lgame.expected",
                    "long leg, the side of its foot, then optionally a neutral piece 'from>to'")
 
 
+@cache  # two neutrals on 16 cells: at most 120 x 120 pairs (about 3 MB)
 def neutral_step_text(before: int, after: int) -> str:
-    """Canonical neutral part: sources and destinations each in board order."""
+    """Canonical neutral part: sources and destinations each in board order.
+
+    Cached because ``legal_actions`` names every move it lists (a hundred or more a
+    position), and naming the neutrals' step was most of its cost."""
     sources = mask_names(before & ~after)
     targets = mask_names(after & ~before)
     return " ".join(f"{s}{t}" for s, t in zip(sources, targets, strict=True))

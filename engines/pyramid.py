@@ -25,6 +25,7 @@ What differs stays in the games: bOOleO's top gate must also give the slot bit (
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 
 from engines.base import IllegalMove
 
@@ -113,9 +114,10 @@ def pyramid_size(n: int) -> int:
     return n * (n - 1) // 2
 
 
-def pyramid_slots(n: int) -> list[Slot]:
+@cache  # asked for in every view, menu and cascade step; a tuple, so it cannot be changed
+def pyramid_slots(n: int) -> tuple[Slot, ...]:
     """Every slot, bottom row first, left to right: the order in which cascades settle."""
-    return [(row, i) for row in range(1, n) for i in range(1, n - row + 1)]
+    return tuple((row, i) for row in range(1, n) for i in range(1, n - row + 1))
 
 
 def slot_exists(n: int, slot: Slot) -> bool:

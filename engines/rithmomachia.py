@@ -84,7 +84,6 @@ operands ``{cell, value, bits}``, X first); ``game_over``.
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -112,6 +111,7 @@ from engines.base import (
     play_actions,
     validate_options,
 )
+from engines.json_copy import copy_json
 from engines.state_checks import check_header, checked_int, checked_outcome, load_checked
 
 NAME = "rithmomachia"
@@ -596,6 +596,9 @@ class RithmomachiaState(GameState):
         self.last_move: JSON | None = None
         self.last_events: list[Event] = []
         self._outcome: Outcome | None = None
+        # The last position's moves (see ``moves``): its key, the moves, and them by source.
+        self._moves_cache: tuple[tuple[int, tuple[int, ...]], list[int],
+                                 dict[int, list[int]]] | None = None
         if self.options["setup"] == "standard":
             self.board = standard_board()
             self.phase = "play"
@@ -609,10 +612,36 @@ class RithmomachiaState(GameState):
         return position_key(self.board, self.turn)
 
     def moves(self) -> list[int]:
-        """The side to move's legal moves as ints (empty during placement and after the end)."""
+        """The side to move's legal moves as ints (empty during placement and after the end).
+
+        Kept for the last position asked about: one press of a menu button asks for the
+        menu, its path and the legal actions of the same position several times (the
+        service's board, the press's check, the reply), and generating the moves was the
+        costliest part of it. The key is the board's contents, not the list object, so a
+        board changed in place (placement, an agent's search) is never served stale; a
+        copy of the list goes out, so callers cannot change the kept one."""
         if self.phase != "play" or self._outcome is not None:
             return []
-        return generate_moves(self.board, self.turn, self.push)
+        return list(self._generated())
+
+    def _generated(self) -> list[int]:
+        """``generate_moves`` for the current position, through the cache (not a copy)."""
+        return self._cached_moves()[0]
+
+    def _moves_by_source(self) -> dict[int, list[int]]:
+        """The current position's moves by the cell they start from, in the order
+        ``generate_moves`` lists them, through the cache (not a copy)."""
+        return self._cached_moves()[1]
+
+    def _cached_moves(self) -> tuple[list[int], dict[int, list[int]]]:
+        key = (self.turn, tuple(self.board))
+        if self._moves_cache is None or self._moves_cache[0] != key:
+            moves = generate_moves(self.board, self.turn, self.push)
+            by_source: dict[int, list[int]] = {}
+            for move in moves:
+                by_source.setdefault(move & 63, []).append(move)
+            self._moves_cache = (key, moves, by_source)
+        return self._moves_cache[1], self._moves_cache[2]
 
     def unplaced(self, seat: int) -> list[int]:
         placed = {value_of(c) for c in self.board if c and owner_of(c) == seat}
@@ -759,7 +788,7 @@ class RithmomachiaState(GameState):
             events = self._place(player, *decoded)
         else:
             events = self._play(player, decoded)
-        self.last_events = copy.deepcopy(events)
+        self.last_events = copy_json(events)
         return events
 
     def _place(self, player: int, value: int, cell: int) -> list[Event]:
@@ -829,7 +858,7 @@ class RithmomachiaState(GameState):
         if any(side["pyramids"] == 0 for side in tally):
             reason, extra = "rithmomachia_no_pyramid", {
                 "without": [s for s in range(SEATS) if tally[s]["pyramids"] == 0]}
-        elif not generate_moves(self.board, self.turn, self.push):
+        elif not self._generated():
             reason, extra = "rithmomachia_no_moves", {"stuck": self.turn}
         elif self.history[self.key()] >= 3:
             reason, extra = "repetition", {}
@@ -848,7 +877,7 @@ class RithmomachiaState(GameState):
             raise NotYourTurn("error.not_a_player", "You are not playing in this game.")
         self._outcome = Outcome((1 - player,), "resigned", {"loser": player})
         events: list[Event] = [{"type": "game_over", **self._outcome.to_dict()}]
-        self.last_events = copy.deepcopy(events)
+        self.last_events = copy_json(events)
         return events
 
     def abandon(self) -> list[Event]:
@@ -856,7 +885,7 @@ class RithmomachiaState(GameState):
             raise IllegalMove("error.game_over", "The game is over.")
         self._outcome = Outcome((), "abandoned")
         events: list[Event] = [{"type": "game_over", **self._outcome.to_dict()}]
-        self.last_events = copy.deepcopy(events)
+        self.last_events = copy_json(events)
         return events
 
     def outcome(self) -> Outcome | None:
@@ -867,15 +896,14 @@ class RithmomachiaState(GameState):
         self._check_turn(player)
         if self.phase == "placement":
             return self._placement_menu(player, path)
-        moves = self.moves()
-        sources = list(dict.fromkeys(m & 63 for m in moves))
+        by_source = self._moves_by_source()
         if not path:
             return [Choice(CELL_NAMES[s], piece_label(value_of(self.board[s]), s, player))
-                    for s in sources]
+                    for s in by_source]
         source = CELL_BY_NAME.get(path[0], -1)
-        if source not in sources or len(path) > 3:
+        if source not in by_source or len(path) > 3:
             raise not_in_menu()
-        mine = [m for m in moves if m & 63 == source]
+        mine = by_source[source]
         if len(path) == 1:
             choices = []
             for dest in dict.fromkeys((m >> 6) & 63 for m in mine):
@@ -947,17 +975,19 @@ class RithmomachiaState(GameState):
                          "leader": standing["winners"][0] if standing["winners"] else None,
                          "label": standing["label"]},
             "repetitions": self.history.get(self.key(), 0),
-            "last_move": None if self.last_move is None else dict(self.last_move),
-            "last_events": copy.deepcopy(self.last_events),
+            "last_move": copy_json(self.last_move),  # its list of captured cells too
+            "last_events": copy_json(self.last_events),
             "outcome": self._outcome.to_dict() if self._outcome else None,
         }
 
     # -- serialisation --
     def to_dict(self) -> JSON:
-        data: JSON = copy.deepcopy({
+        # Every part is built fresh here except the options, last move and events the
+        # state keeps, which alone need a deep copy (``engines.json_copy``).
+        return {
             "game": NAME,
             "schema": self.schema_version,
-            "options": dict(self.options),
+            "options": copy_json(self.options),
             "seed": self.seed,
             "phase": self.phase,
             "pieces": [[CELL_NAMES[c], owner_of(code), value_of(code)]
@@ -966,11 +996,10 @@ class RithmomachiaState(GameState):
             "plies": self.plies,
             "actions": list(self.actions),
             "history": [[k, n] for k, n in sorted(self.history.items())],
-            "last_move": self.last_move,
-            "last_events": self.last_events,
-            "outcome": self._outcome.to_dict() if self._outcome else None,
-        })
-        return data
+            "last_move": copy_json(self.last_move),
+            "last_events": copy_json(self.last_events),
+            "outcome": copy_json(self._outcome.to_dict()) if self._outcome else None,
+        }
 
     @classmethod
     def from_dict(cls, data: JSON) -> Self:
@@ -1017,11 +1046,11 @@ class RithmomachiaState(GameState):
         last_move = data["last_move"]
         if last_move is not None and not isinstance(last_move, dict):
             raise StateError("last_move must be null or an object")
-        state.last_move = copy.deepcopy(last_move)
+        state.last_move = copy_json(last_move)
         events = data["last_events"]
         if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
             raise StateError("last_events must be a list of objects")
-        state.last_events = copy.deepcopy(events)
+        state.last_events = copy_json(events)
         state._outcome = checked_outcome(data["outcome"])
         state._validate()
         return state

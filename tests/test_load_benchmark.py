@@ -31,6 +31,10 @@ def test_load_benchmark_runs_every_game_and_reports(tmp_path: Path) -> None:
     assert result["bare_commit_during"]["n"] > 0
     assert result["ratio_press_move_over_bare_during"]["p99"] > 0
     assert result["loop_lag"]["n"] > 0 and result["process_cpu_ms_per_move"] > 0
+    # Collected as the bot collects (bot.__main__.tune_garbage_collector); a run this short
+    # may see no collection at all, so only the shape is checked.
+    assert result["config"]["gc"] == "bot" and set(result["gc_pauses"]) == {"gen0", "gen1",
+                                                                            "gen2"}
     assert set(result["config"]["mix"]) == {
         f"{game}{suffix}" for game in ("lgame", "turing", "booleo", "digitalo", "rithmomachia")
         for suffix in ("", " vs AI")}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
 import discord
@@ -92,3 +94,13 @@ async def test_an_unreachable_telegram_is_a_message(
                         telegram_base_url="http://127.0.0.1:9")
     assert await run(settings) == 1
     assert "Could not reach Telegram" in capsys.readouterr().err
+
+
+def test_the_bot_freezes_start_up_objects_and_collects_young_ones_less_often() -> None:
+    # In a process of its own: the tuning is global, and this test process keeps Python's.
+    code = ("import gc, bot.__main__ as m; m.tune_garbage_collector(); "
+            "print(gc.get_threshold()[0] == m.GC_YOUNG_THRESHOLD > 700, "
+            "gc.get_freeze_count() > 1000)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60, cwd=Path(__file__).resolve().parent.parent)
+    assert done.stdout.split() == ["True", "True"]
