@@ -143,6 +143,91 @@ def test_failed_delegates_leave_their_subsets_a_chance() -> None:
     plan = solve(candidates, 6, machine=Machine(candidates, 6, node_budget=0))
     heuristic = plan.machine
     assert isinstance(heuristic, HeuristicMachine)
-    assert heuristic._fallbacks and heuristic._delegates
+    # The heuristic plans lazily: play and the worst case are what create its machines.
     run = play(plan, Candidate(puzzle.secret_criteria, puzzle.code))
     assert run.code == puzzle.code and run.score <= plan.worst
+    assert heuristic._fallbacks and heuristic._delegates
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_small_sets_own_bitmasks_change_no_choice(seed: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small sets are judged, and below them a relabelling-shared tree is walked, with
+    bitmasks of their own (``_Local``): the same policy, only faster."""
+    monkeypatch.setattr(machine_heuristic, "_DELEGATE_MAX", 0)
+    puzzle = generate("easy", 4, "nightmare", seed)
+    candidates = puzzle.candidates("optimal")
+    actual = Candidate(puzzle.secret_criteria, puzzle.code)
+
+    def heuristic_result() -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+        plan = solve(candidates, 4, machine=Machine(candidates, 4, node_budget=0))
+        assert isinstance(plan.machine, HeuristicMachine) and plan.machine._canonical
+        return play(plan, actual).score, plan.worst, plan.tree()["worst"]
+
+    local = heuristic_result()
+    monkeypatch.setattr(machine_heuristic, "_LOCAL_MAX", 0)
+    assert heuristic_result() == local
+
+
+@pytest.mark.parametrize(("mode", "difficulty", "size", "shared"),
+                         [("classic", "hard", 5, False), ("nightmare", "easy", 4, True)])
+def test_the_pruned_walk_finds_the_exact_worst_case(
+        mode: str, difficulty: str, size: int, shared: bool,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worst case skips parts whose generic bound cannot raise it; without that
+    pruning the walk must find the same value, having walked more."""
+    if shared:
+        monkeypatch.setattr(machine_heuristic, "_DELEGATE_MAX", 0)
+    puzzle = generate(difficulty, size, mode, 11 if mode == "classic" else 3)
+    candidates = puzzle.candidates("par")
+
+    def walked() -> tuple[tuple[int, int], int]:
+        plan = solve(candidates, size, machine=Machine(candidates, size, node_budget=0))
+        heuristic = plan.machine
+        assert isinstance(heuristic, HeuristicMachine) and heuristic._canonical == shared
+        return plan.worst, len(heuristic._step_values)
+
+    pruned, pruned_steps = walked()
+    monkeypatch.setattr(HeuristicMachine, "_generic", staticmethod(lambda s, first: 1 << 62))
+    full, full_steps = walked()
+    assert pruned == full
+    assert pruned_steps < full_steps
+
+
+def test_play_walks_only_its_own_path() -> None:
+    """The heuristic chooses without values: playing one secret asks for one proposal a
+    round, not for its whole tree, which only the worst case walks."""
+    puzzle = generate("standard", 5, "nightmare", 11)
+    candidates = puzzle.candidates("optimal")
+    plan = solve(candidates, 5, machine=Machine(candidates, 5, node_budget=0))
+    heuristic = plan.machine
+    assert isinstance(heuristic, HeuristicMachine)
+    run = play(plan, Candidate(puzzle.secret_criteria, puzzle.code))
+    assert 1 <= len(heuristic._proposal_of) <= run.rounds
+    assert not heuristic._round_values
+    assert run.score <= plan.worst
+    assert len(heuristic._proposal_of) > run.rounds
+
+
+@pytest.mark.parametrize("mode", ["classic", "extreme", "nightmare"])
+def test_tables_match_their_plain_definitions(mode: str) -> None:
+    """Option bitmasks are read from byte strings, sets from binary numerals: they must
+    be what setting and reading bits one by one gives."""
+    puzzle = generate("easy", 5, mode, 4)
+    machine = Machine(puzzle.candidates("par"), 5)
+    for letter, column in enumerate(machine._members):
+        plain: dict[int, int] = {}
+        for position, candidate in enumerate(machine.candidates):
+            option = machine.options.index(candidate.criteria[letter].mask)
+            plain[option] = plain.get(option, 0) | 1 << position
+        assert column == plain and list(column) == list(plain)  # first-seen order too
+    for s in random_subsets(machine, 5, 4):
+        members = [machine.candidates[i] for i in range(machine.count) if s >> i & 1]
+        assert machine.members(s) == members
+        assert machine.subset(members) == s
+    # Past 255 options, bits are set one by one.
+    column = [machine.candidates[i].masks[0] for i in range(machine.count)]
+    many = {mask: 300 + index for index, mask in enumerate(dict.fromkeys(column))}
+    few = {mask: index for index, mask in enumerate(dict.fromkeys(column))}
+    assert {option - 300: bits for option, bits in machine_exact._groups(column, many).items()} \
+        == machine_exact._groups(column, few)

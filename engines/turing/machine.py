@@ -25,6 +25,12 @@ then plays by (``HeuristicMachine``), whose worst case is still computed exactly
 own decision tree but is not proven optimal, and the plan says so (``Plan.proven``). This
 module plans, plays and answers ``next_step`` with either, and re-exports both.
 
+Laziness. The heuristic chooses without values, so a heuristic plan is only its root until
+asked: playing a secret (``play``, ``next_step``) chooses along that secret's path alone,
+the worst case (``Plan.value``) walks the tree only where it can matter (see
+``HeuristicMachine._round_value``), and the full tree is built only for ``Plan.tree``.
+On the largest nightmare sets that tree has thousands of rounds.
+
 Ties between equally good choices go to the first found: letters before ending a round,
 proposals in the order of their bounds (see ``machine_exact``). The score against the
 real secret can depend on that choice (rulebook challenge #2 at ``optimal`` scores (1, 3)
@@ -91,8 +97,10 @@ class MachineRun:
 
 
 def _exact_or_heuristic(machine: Machine, s: int, options: tuple[int, ...]
-                        ) -> tuple[Machine, int]:
-    """``R(s)`` on ``machine`` within its node budget, or on the heuristic past it."""
+                        ) -> tuple[Machine, int | None]:
+    """``R(s)`` on ``machine`` within its node budget; past it, the heuristic and no value
+    yet: the heuristic plays without one, and its worst case is a walk of its whole
+    tree, which a plan makes only when asked (``Plan.value``)."""
     machine.nodes = 0
     try:
         value = machine.exact_rounds_value(s, options)
@@ -101,8 +109,7 @@ def _exact_or_heuristic(machine: Machine, s: int, options: tuple[int, ...]
         machine.node_budget = None
         return machine, value
     except SearchBudgetExceeded:
-        heuristic = HeuristicMachine(machine)
-        return heuristic, heuristic.exact_rounds_value(s, options)
+        return HeuristicMachine(machine), None
 
 
 @dataclass
@@ -112,8 +119,15 @@ class Plan:
     machine: Machine
     root: int
     options: tuple[int, ...]
-    value: int
+    _value: int | None = field(default=None, repr=False)
     _tree: JSON | None = field(default=None, repr=False)
+
+    @property
+    def value(self) -> int:
+        """The plan's worst case, packed; for the heuristic, computed on first use."""
+        if self._value is None:
+            self._value = self.machine.exact_rounds_value(self.root, self.options)
+        return self._value
 
     @property
     def worst(self) -> Score:
@@ -170,23 +184,25 @@ def _step_node(machine: Machine, s: int, options: tuple[int, ...], proposal: int
     return node
 
 
-def _usable(machine: Machine, candidates: Sequence[Candidate]) -> bool:
-    """Whether ``machine`` can answer for ``candidates``: they lie in its universe and,
-    when it shares memo entries between relabellings, tests could have left them."""
+def _usable(machine: Machine, candidates: Sequence[Candidate]) -> int | None:
+    """The set of ``candidates`` on ``machine`` if it can answer for them (they lie in its
+    universe and, when it shares memo entries between relabellings, tests could have left
+    them), else None."""
     try:
         s = machine.subset(candidates)
     except ValueError:
-        return False
-    return not machine.symmetric or machine.reachable(s)
+        return None
+    return s if not machine.symmetric or machine.reachable(s) else None
 
 
 def solve(candidates: Sequence[Candidate], letters: int,
           machine: Machine | None = None) -> Plan:
     """The machine's worst-case optimal plan; ``machine`` reuses an earlier search when
     it can answer for these candidates (see ``_usable``), else a new search starts."""
-    if machine is None or not _usable(machine, candidates):
+    root = None if machine is None else _usable(machine, candidates)
+    if machine is None or root is None:
         machine = Machine(candidates, letters)
-    root = machine.subset(candidates)
+        root = machine.universe  # a new machine's universe is these candidates
     options = machine.options_of(root)
     machine, value = _exact_or_heuristic(machine, root, options)
     return Plan(machine, root, options, value)
@@ -200,15 +216,16 @@ def play(plan: Plan, actual: Candidate) -> MachineRun:
         raise ValueError("the actual secret is not among the plan's candidates")
     rounds = tests = 0
     transcript: list[TestRecord] = []
+    # Only the path the answers take is asked about: the heuristic's choices need no
+    # value, so playing costs it no walk of its whole tree.
     while not machine.single(s):
-        value, proposal = machine.best_proposal(s, options)
+        proposal, target = machine.round_start(s, options)
         code = CODES[proposal]
         rounds += 1
         row = machine.row(proposal)
-        target = value - _BIG
         left, first = MAX_TESTS_PER_ROUND, True
         while not machine.single(s):
-            _, letter = machine.decide(s, options, proposal, row, left, first, target)
+            letter = machine.step_letter(s, options, proposal, row, left, first, target)
             if letter is None:
                 break
             answer = actual.criteria[letter].accepts(code)
@@ -216,7 +233,7 @@ def play(plan: Plan, actual: Candidate) -> MachineRun:
             tests += 1
             left, first = left - 1, False
             transcript.append(TestRecord(rounds, code, letter, answer))
-            target = machine.child_value(s, options, proposal, row, left, target)
+            target = machine.step_target(s, options, proposal, row, left, target)
     return MachineRun(machine.code(s), rounds, tests, tuple(transcript))
 
 
@@ -228,7 +245,7 @@ def next_step(remaining: Sequence[Candidate], proposal: Code | None = None,
     already computed, which it does when it can answer for ``remaining``."""
     if not remaining:
         raise ValueError("no candidate remains: the answers contradict each other")
-    if machine is None or not _usable(machine, remaining):
+    if machine is None or _usable(machine, remaining) is None:
         machine = Machine(remaining, len(remaining[0].criteria))
     machine.nodes = 0
     machine.node_budget = NODE_BUDGET

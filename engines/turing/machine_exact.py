@@ -61,6 +61,25 @@ _HEURISTIC_WALL = 50_000
 Score = tuple[int, int]
 
 
+def _groups(column: Sequence[int], option_of: dict[int, int]) -> dict[int, int]:
+    """Per option, the bitmask of the positions whose mask in ``column`` has it. Bit by bit
+    that is a big-int operation per candidate; instead each position's option is a byte,
+    and each option's bitmask is read from those bytes as a binary numeral (one C-speed
+    pass per option)."""
+    present = {option_of[mask]: mask for mask in dict.fromkeys(column)}
+    if max(present) > 255:  # not one byte each
+        groups: dict[int, int] = dict.fromkeys(present, 0)
+        for position, mask in enumerate(column):
+            groups[option_of[mask]] |= 1 << position
+        return groups
+    codes = bytes(map(option_of.__getitem__, reversed(column)))
+    found = {}
+    for option in present:
+        digits = codes.translate(bytes(49 if byte == option else 48 for byte in range(256)))
+        found[option] = int(digits, 2)
+    return found
+
+
 def _unpack(value: int) -> Score:
     return divmod(value, _BIG)
 
@@ -126,16 +145,19 @@ class Machine:
             raise ValueError(f"every candidate needs {letters} criteria")
         self.letters = letters
         # Candidates with the same masks answer every test alike, so they are one.
+        # ``Candidate.masks`` builds a tuple on every call: on the largest universes
+        # (350,000 candidates) each is worth taking once.
         unique: dict[tuple[int, ...], Candidate] = {}
         for candidate in candidates:
             unique.setdefault(candidate.masks, candidate)
-        ordered = sorted(unique.values(), key=lambda c: (c.code, c.masks))
+        pairs = sorted(unique.items(), key=lambda item: (item[1].code, item[0]))
+        ordered = [candidate for _, candidate in pairs]
         self.candidates: tuple[Candidate, ...] = tuple(ordered)
-        self._index = {c.masks: i for i, c in enumerate(ordered)}
+        self._index = {masks: i for i, (masks, _) in enumerate(pairs)}
         self.count = len(ordered)
         self.universe = (1 << self.count) - 1
         self._blocks(ordered)
-        self._letter_options(ordered)
+        self._letter_options([masks for masks, _ in pairs])
         # Proposals whose answers are the same on every candidate are one proposal.
         first: dict[tuple[int, ...], int] = {}
         for index, row in enumerate(self._answers):
@@ -201,23 +223,17 @@ class Machine:
         self._top_bits = sum(1 << (end - 1) for end in ends)
         self._low_bits = self.universe & ~self._top_bits
 
-    def _letter_options(self, ordered: Sequence[Candidate]) -> None:
+    def _letter_options(self, masks: Sequence[tuple[int, ...]]) -> None:
         """``_members[v][o]``: the candidates with option ``o`` at letter ``v``;
         ``_answers[p][v]``: those answering ✅ to proposal ``p`` on ``v``;
-        ``_accept[p]``: the options accepting ``p``; ``root_options`` per letter."""
+        ``_accept[p]``: the options accepting ``p``; ``root_options`` per letter.
+        ``masks`` are the candidates' criterion masks, in the machine's order."""
         option_of: dict[int, int] = {}
-        size = (self.count + 7) // 8
         members: list[dict[int, int]] = []
-        for letter in range(self.letters):
-            groups: dict[int, bytearray] = {}
-            for position, candidate in enumerate(ordered):
-                mask = candidate.criteria[letter].mask
-                option = option_of.setdefault(mask, len(option_of))
-                bits = groups.get(option)
-                if bits is None:
-                    bits = groups[option] = bytearray(size)
-                bits[position >> 3] |= 1 << (position & 7)
-            members.append({o: int.from_bytes(bits, "little") for o, bits in groups.items()})
+        for at_letter in zip(*masks, strict=True):
+            for mask in dict.fromkeys(at_letter):
+                option_of.setdefault(mask, len(option_of))
+            members.append(_groups(at_letter, option_of))
         self._members = members
         self.options: tuple[int, ...] = tuple(option_of)
         self.root_options = tuple(sum(1 << o for o in column) for column in members)
@@ -244,10 +260,7 @@ class Machine:
     def _closed_under_relabelling(self) -> bool:
         """Whether every relabelling of the letters of a candidate is a candidate too: the
         candidates sharing a sorted mask tuple must be all of its distinct orders."""
-        groups: dict[tuple[int, ...], int] = {}
-        for masks in self._index:
-            key = tuple(sorted(masks))
-            groups[key] = groups.get(key, 0) + 1
+        groups = Counter(map(tuple, map(sorted, self._index)))  # counted at C speed
         for key, count in groups.items():
             orders = factorial(len(key))
             for repeats in Counter(key).values():
@@ -258,21 +271,26 @@ class Machine:
 
     # ------------------------------------------------------------------ sets
     def subset(self, candidates: Sequence[Candidate]) -> int:
-        """The bitmask of ``candidates``; ``ValueError`` for one outside the universe."""
-        found = 0
+        """The bitmask of ``candidates``; ``ValueError`` for one outside the universe.
+        Bits are set in a byte array: setting them one by one in a big int would cost
+        a pass over the whole int each."""
+        bits = bytearray((self.count + 7) // 8)
         for candidate in candidates:
             position = self._index.get(candidate.masks)
             if position is None:
                 raise ValueError(f"candidate {candidate.ids} is not one the machine knows")
-            found |= 1 << position
-        return found
+            bits[position >> 3] |= 1 << (position & 7)
+        return int.from_bytes(bits, "little")
 
     def members(self, s: int) -> list[Candidate]:
+        """The candidates of ``s``, in order, found in its binary numeral (one C-speed
+        pass) rather than bit by bit (a pass over the whole big int each)."""
+        digits = bin(s)[:1:-1]
         found = []
-        while s:
-            low = s & -s
-            found.append(self.candidates[low.bit_length() - 1])
-            s ^= low
+        position = digits.find("1")
+        while position >= 0:
+            found.append(self.candidates[position])
+            position = digits.find("1", position + 1)
         return found
 
     def options_of(self, s: int) -> tuple[int, ...]:
@@ -817,6 +835,25 @@ class Machine:
         return self._within(s, options, proposal, row, left, False, -1, target,
                             self._proposals, memo)
 
+    # What play and ``next_step`` ask, step by step along one path. The exact search
+    # follows its values: a round's proposal comes with the round's value, its target.
+    def round_start(self, s: int, options: tuple[int, ...]) -> tuple[int, int]:
+        """The proposal opening a round on ``s`` (two codes or more), and the target its
+        steps follow: what the round may still cost."""
+        value, proposal = self.best_proposal(s, options)
+        return proposal, value - _BIG
+
+    def step_letter(self, s: int, options: tuple[int, ...], proposal: int,
+                    row: tuple[int, ...], left: int, first: bool, target: int | None,
+                    memo: bool = True) -> int | None:
+        """The letter to test next, or None to end the round."""
+        return self.decide(s, options, proposal, row, left, first, target, memo)[1]
+
+    def step_target(self, s: int, options: tuple[int, ...], proposal: int,
+                    row: tuple[int, ...], left: int, target: int) -> int:
+        """The target after a test answered, leaving ``s`` and ``left`` tests."""
+        return self.child_value(s, options, proposal, row, left, target)
+
     def row(self, proposal: int, tested: Sequence[int] = ()) -> tuple[int, ...]:
         """The ✅ sets of the proposal of index ``proposal`` per letter; letters tested
         this round may not be tested again, so their sets are left empty."""
@@ -839,7 +876,7 @@ class Machine:
             return Step("guess", code=self.code(s))
         options = self.options_of(s)
         if proposal is None:
-            return Step("propose", code=CODES[self.best_proposal(s, options)[1]])
+            return Step("propose", code=CODES[self.round_start(s, options)[0]])
         left = MAX_TESTS_PER_ROUND - len(tested) if tests_left is None else tests_left
         first = not tested
         if left <= 0:
@@ -856,5 +893,5 @@ class Machine:
         # still do, the row differs from the proposal's and must not share its memo.
         memo = all(not self._answers[index][v] & s or self._answers[index][v] & s == s
                    for v in tested)
-        _, choice = self.decide(s, options, index, row, left, first, memo=memo)
+        choice = self.step_letter(s, options, index, row, left, first, None, memo)
         return Step("end_round") if choice is None else Step("test", letter=choice)
