@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ratings import START, updated
 from bot.service import Place, Reply, Service, User
-from bot.store import GameRecord, PlayerStats, ResultRow, Store
+from bot.store import FORMER_PLAYER, GameRecord, PlayerStats, ResultRow, Store
 from engines.base import GameError, GameState
 from engines.registry import get_game, resolve_name
 from renderers.i18n import translate
@@ -200,7 +201,12 @@ class Community:
             ref = record.board_ref or {}
             game_place = Place(record.platform, record.channel, language,
                                bool(ref.get("emoji", place.emoji)), record.server)
-            reply = await self.service.abandon(game_place, user)
+            # A seat they left in a game the others play on is only anonymised: ending it
+            # would take the game from the others.
+            if await self.service.anonymise_left_seat(
+                    game_place, user, "former-" + secrets.token_hex(8), FORMER_PLAYER):
+                continue
+            reply = await self.service.abandon(game_place, user, metered=False)
             if reply.ok:
                 ended.append((game_place, reply))
         forgotten = await self.store.forget_user(user.platform, user.id)

@@ -767,10 +767,13 @@ class Service:
     def has_left(record: GameRecord, seat: int | None) -> bool:
         return seat is not None and bool(record.players[seat].get("left"))
 
-    async def abandon(self, place: Place, user: User, game_id: int | None = None) -> Reply:
+    async def abandon(self, place: Place, user: User, game_id: int | None = None,
+                      metered: bool = True) -> Reply:
         """End the channel's game without a result. ``game_id``, when given, must be the
         game running there (a moderator ending a game from elsewhere names its number,
-        and a game that ended meanwhile must not take a new one down with it)."""
+        and a game that ended meanwhile must not take a new one down with it).
+        ``metered=False`` is for the bot acting on a person's behalf (``/forget-me`` ends
+        all their games at once), which their rate limit must not cut short."""
         async def work() -> Reply:
             async with self._locked_game(place) as (record, state):
                 if game_id is not None and record.id != game_id:
@@ -787,7 +790,25 @@ class Service:
                 reply = self._changed_reply(place, saved, state, None)
                 reply.announcements.append(self._t(place, "game.abandoned_by", name=user.name))
                 return reply
-        return await self._guard(place, work, actor=user)
+        return await self._guard(place, work, actor=user if metered else None)
+
+    async def anonymise_left_seat(self, place: Place, user: User, token: str,
+                                  name: str) -> bool:
+        """Give ``user``'s seat in the running game at ``place`` the id ``token`` and
+        ``name``, when they have left that game and the others play on. Saved like a move,
+        under the game's lock, so the cached record cannot write the old name back."""
+        try:
+            async with self._locked_game(place) as (record, state):
+                seat = self.seat_of(record, user)
+                if seat is None or not self.has_left(record, seat):
+                    return False
+                players = [dict(p) for p in record.players]
+                players[seat].update(id=token, name=name)
+                await self._save(place, record, state, players, record.status,
+                                 MoveRecord(seat, "forget", token))
+                return True
+        except (ServiceError, StateError):
+            return False
 
     async def game_in_server(self, place: Place, game_id: int) -> GameRecord | None:
         """Running game ``game_id`` when it is in the server or group around ``place``:

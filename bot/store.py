@@ -886,6 +886,10 @@ class SQLiteStore:
             "DELETE FROM ratings WHERE platform=? AND user_id=?", (platform, user_id))
         attempts = await self._db.execute(
             "DELETE FROM daily_attempts WHERE platform=? AND user_id=?", (platform, user_id))
+        # A Telegram private chat's id is the user's id: its settings (language, boards)
+        # are the person's own. Elsewhere no channel has a user's id, so nothing matches.
+        await self._db.execute(
+            "DELETE FROM channel_settings WHERE platform=? AND channel=?", (platform, user_id))
         async with self._db.execute(
                 "SELECT id, players FROM games g WHERE EXISTS (SELECT 1 FROM "
                 "json_each(g.players) p WHERE json_extract(p.value, '$.kind')='human' AND "

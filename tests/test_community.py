@@ -4,12 +4,15 @@ person, through the service and the store (no platform)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from bot.community import Community
-from bot.service import Opponent, Place, Service
+from bot.limits import Limits
+from bot.service import Opponent, Place, Service, User
 from bot.store import FORMER_PLAYER, SQLiteStore
+from engines.turing.puzzle import Puzzle
 from tests.conftest import ALICE, BOB, CAROL
 
 CLASS = Place("test", "channel-1", emoji=False, server="class-3b")
@@ -169,3 +172,47 @@ async def test_a_version_2_database_gains_results_and_keeps_its_games(tmp_path: 
         assert await store.player_stats("test", "alice") == []
     finally:
         await store.close()
+
+
+async def test_forget_me_ends_every_game_whatever_the_rate_limit(store: SQLiteStore) -> None:
+    service = Service(store, limits=replace(Limits.unlimited(), command_burst=2))
+    rooms = [Place("test", f"room-{n}", server="class-3b") for n in range(5)]
+    for room in rooms:
+        assert (await Service(store).start_game(room, BOB, "lgame",
+                                                Opponent("user", user=ALICE))).ok
+    forgotten = await Community(service).forget_me(CLASS, ALICE)
+    assert len(forgotten.ended) == 5
+    assert await store.count_running_games("test", user_id=ALICE.id) == 0
+
+
+async def test_forget_me_in_a_game_of_three_they_left_keeps_it_for_the_others(
+        service: Service, store: SQLiteStore) -> None:
+    challenge_one = Puzzle("classic", ((4,), (9,), (11,), (14,)),
+                           ("4.1", "9.0", "11.0", "14.2"))
+    options = f"puzzle={challenge_one.share_code()}"
+    started = await service.start_game(CLASS, ALICE, "turing", Opponent("open"), options)
+    assert started.board is not None
+    await service.join(CLASS, BOB)
+    joined = await service.join(CLASS, CAROL)
+    assert joined.board is not None
+    assert (await service.press(CLASS, ALICE, joined.board.navigation[1].payload)).ok
+    assert (await service.resign(CLASS, ALICE)).ok
+    forgotten = await Community(service).forget_me(CLASS, ALICE)
+    assert forgotten.ended == []
+    record = await store.running_game("test", CLASS.channel)
+    assert record is not None and record.status == "active", "Bob and Carol play on"
+    assert [p["name"] for p in record.players] == [FORMER_PLAYER, "Bob", "Carol"]
+    assert not any(p.get("id") == ALICE.id for p in record.players)
+    assert (await service.move(CLASS, BOB, "propose 241")).ok  # the cache kept no old name
+    again = await store.running_game("test", CLASS.channel)
+    assert again is not None and again.players[0]["name"] == FORMER_PLAYER
+
+
+async def test_forget_me_deletes_a_telegram_private_chats_settings(
+        service: Service, store: SQLiteStore) -> None:
+    private = Place("telegram", "4242")
+    await store.set_setting("telegram", "4242", "language", "nl")
+    await store.set_setting("telegram", "-100", "language", "de")  # a group's: kept
+    await Community(service).forget_me(private, User("telegram", "4242", "Ann"))
+    assert await store.get_setting("telegram", "4242", "language") is None
+    assert await store.get_setting("telegram", "-100", "language") == "de"
