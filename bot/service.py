@@ -673,9 +673,24 @@ class Service:
         async def work() -> Reply:
             async with self._locked_game(place) as (record, state):
                 seat = self._acting_seat(place, record, state, user)
-                action = state.parse_action(text, seat)
+                action = (self._suggested_action(state, seat, text)
+                          or state.parse_action(text, seat))
                 return await self._apply(place, record, state, seat, action)
         return await self._guard(place, work, actor=user)
+
+    @staticmethod
+    def _suggested_action(state: GameState, seat: int, text: str) -> str | None:
+        """The legal action whose human text is ``text``: ``move_suggestions`` offers those
+        texts (Discord's autocompletion, Telegram's /move hint), and an engine's parser
+        need not read them back (Rithmomachia's "1b2 → 1a1, pushing the piece there to
+        1b2")."""
+        wanted = " ".join(text.split()).lower()
+        if not wanted:
+            return None
+        for action in state.legal_actions(seat):
+            if " ".join(str(state.action_text(action)).split()).lower() == wanted:
+                return action
+        return None
 
     async def press(self, place: Place, user: User, payload: str) -> Reply:
         """A button: a step through the move menu, a whole move at its last step, the

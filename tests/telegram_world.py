@@ -51,10 +51,13 @@ class World:
     database: Path
     settings: Settings
     clock: Clock = utc_now
+    # Each new game's seed (100, 101… by default); the fuzz tests pass a constant, so that
+    # a game depends only on what hypothesis drew.
+    seed_source: Callable[[], int] | None = None
 
     def new_bot(self, settings: Settings | None = None) -> TelegramBot:
         seeds = itertools.count(100)
-        bot = TelegramBot(Service(self.store, seed_source=lambda: next(seeds)),
+        bot = TelegramBot(Service(self.store, seed_source=self.seed_source or seeds.__next__),
                           settings or self.settings, rate_limiter=NoRateLimits(),
                           polling_timeout=1, clock=self.clock)
         # Turn timers are checked by the tests themselves (check_turn_timers), against
@@ -116,6 +119,7 @@ class World:
 
 @asynccontextmanager
 async def telegram_world(tmp_path: Path, clock: Clock = utc_now,
+                         seed_source: Callable[[], int] | None = None,
                          **options: Any) -> AsyncIterator[World]:
     fake = FakeTelegram()
     url = await fake.start()
@@ -123,7 +127,8 @@ async def telegram_world(tmp_path: Path, clock: Clock = utc_now,
     store = await SQLiteStore.open(database)
     settings = Settings(database_path=str(database), telegram_token=TOKEN,
                         telegram_base_url=url, **options)
-    world = World(fake, None, store, database, settings, clock)  # type: ignore[arg-type]
+    world = World(fake, None, store, database, settings, clock,  # type: ignore[arg-type]
+                  seed_source)
     world.bot = world.new_bot()
     await world.bot.start()
     try:

@@ -27,6 +27,21 @@ def clean_name(name: str) -> str:
     return (flat or "?")[:NAME_LIMIT]
 
 
+def valid_unicode(text: str) -> str:
+    """``text`` with lone surrogates replaced by U+FFFD.
+
+    Platform text may carry them (Telegram counts in UTF-16 units, so a cut can split a
+    pair, and a lenient decode keeps undecodable bytes as surrogates), and the bot echoes
+    what users type in its refusals; sending a lone surrogate fails in the HTTP client's
+    UTF-8 encoder, and the user would get no answer at all.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
 def pick_language(candidates: list[str | None]) -> str:
     """The first candidate locale the catalogue has, else English."""
     for code in candidates:

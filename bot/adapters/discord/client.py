@@ -44,6 +44,7 @@ from bot.adapters.discord.layout import (
     build_view,
     fit_content,
     hand_layout,
+    inert,
     plain_layout,
 )
 from bot.adapters.discord.translator import CatalogueTranslator
@@ -281,7 +282,8 @@ class LogicBot(BackgroundWork, discord.Client):
             return
         channel = self.get_partial_messageable(int(channel_id))
         try:
-            await channel.send(fit_content(lines), allowed_mentions=NO_MENTIONS)
+            await channel.send(fit_content([inert(line) for line in lines]),
+                               allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as error:
             log.warning("could not announce in %s: %s", channel_id, error)
 
@@ -290,7 +292,7 @@ class LogicBot(BackgroundWork, discord.Client):
                   header: list[str] | None = None) -> Layout:
         layout = board_layout(board, place.language, list(header or []))
         if ai_thinking:
-            thinking = thinking_line(board, place.language)
+            thinking = inert(thinking_line(board, place.language))
             layout = Layout(fit_content([layout.content, thinking]), layout.buttons,
                             layout.selects, layout.overflow)
         return layout
@@ -597,9 +599,14 @@ class LogicBot(BackgroundWork, discord.Client):
             return
         data = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
+        component_type = data.get("component_type")
         message = interaction.message
+        # discord.py swaps in a dynamic item only when a component of the clicked type has
+        # the id; a select's id sent as a button click (a modified client) would otherwise
+        # go unanswered.
         on_message = message is not None and any(
             getattr(child, "custom_id", None) == custom_id
+            and getattr(getattr(child, "type", None), "value", None) == component_type
             for row in message.components for child in getattr(row, "children", [row]))
         ours = any(pattern.fullmatch(custom_id) for pattern in (
             BoardButton.__discord_ui_compiled_template__,
@@ -637,7 +644,7 @@ class LogicBot(BackgroundWork, discord.Client):
     def daily_layout(self, text: str, server: str, language: str) -> Layout:
         play = MenuButton(translate(language, "daily.play"),
                           BUTTON_PREFIX + DAILY_PAYLOAD + server, 0, primary=True)
-        return Layout(fit_content([text]), [play], [], False)
+        return Layout(fit_content([inert(text)]), [play], [], False)
 
     async def post_daily(self, schedule: DailySchedule, day: str) -> bool:
         text = await self.daily.post_for(schedule, dt.date.fromisoformat(day))

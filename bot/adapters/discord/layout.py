@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.adapters.common import turn_line
+from bot.adapters.common import turn_line, valid_unicode
 from bot.service import Board, Button, Hand
 from renderers.i18n import translate
 
@@ -26,6 +26,12 @@ MENU_ROWS = 4  # the fifth row is kept for back, join and hand buttons
 MAX_MENU_BUTTONS = ROW_WIDTH * MENU_ROWS
 BUTTON_PREFIX = "lb:"
 SELECT_PREFIX = "lbs:"
+# Escaping for Discord's Markdown (after simple-markdown, where a backslash escapes any
+# punctuation): the inline markers everywhere, quote, header and subtext markers at the
+# start of a line, nothing inside URLs (the same pattern discord.py uses to find them).
+_MARKDOWN = re.compile(r"[\\*_~|`\[\]]")
+_LINE_MARKDOWN = re.compile(r"^(\s*)(>|#|-#)", re.MULTILINE)
+_URL = re.compile(r"<[^: >]+:/[^ >]+>|(?:https?|steam)://[^\s<]+[^<.,:;\"'\]\s]")
 BUTTON_TEMPLATE = r"lb:(?P<payload>[!-~]{1,64})"
 SELECT_TEMPLATE = r"lbs:(?P<payload>[!-~]{1,64}?):(?P<chunk>[0-9])"
 
@@ -59,7 +65,29 @@ class Layout:
 
 
 def shorten(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, and sendable (see ``valid_unicode``)."""
+    text = valid_unicode(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def inert(text: str) -> str:
+    """Text from the service as Discord shows it literally: Markdown characters escaped
+    (a player named ``*bold*`` or ``[a](http://x)`` stays as typed, and a board's ``*``
+    marks do not turn into italics) and ``@everyone``/``@here`` broken, as a second guard
+    beside ``allowed_mentions``. URLs stay as they are. The service's texts carry no
+    Markdown of their own; the only Markdown is what this module adds around them."""
+    # Not discord.utils.escape_markdown: it takes a masked link as one greedy match up to
+    # the line's last ")" and escapes nothing inside, so "[a](x) … *bold* … (y)" kept
+    # its bold and a second link live.
+    text = valid_unicode(text)
+    pieces: list[str] = []
+    start = 0
+    for url in _URL.finditer(text):
+        pieces += [_MARKDOWN.sub(r"\\\g<0>", text[start:url.start()]), url[0]]
+        start = url.end()
+    pieces.append(_MARKDOWN.sub(r"\\\g<0>", text[start:]))
+    escaped = _LINE_MARKDOWN.sub(r"\1\\\2", "".join(pieces))
+    return discord.utils.escape_mentions(escaped)
 
 
 def fit_content(parts: list[str]) -> str:
@@ -69,7 +97,7 @@ def fit_content(parts: list[str]) -> str:
 
 
 def board_text(board: Board) -> str:
-    return f"```\n{board.text}\n```" if board.monospace else board.text
+    return f"```\n{board.text}\n```" if board.monospace else inert(board.text)
 
 
 def _menu_layout(buttons: list[Button], navigation: list[Button], language: str,
@@ -136,8 +164,8 @@ def board_layout(board: Board, language: str, header: list[str] | None = None) -
     prompt = turn_line(board, language)
     if overflow:
         prompt += "\n" + translate(language, "menu.more")
-    return Layout(fit_content([*(header or []), board_text(board), prompt]), buttons, selects,
-                  overflow)
+    return Layout(fit_content([*map(inert, header or []), board_text(board), inert(prompt)]),
+                  buttons, selects, overflow)
 
 
 def hand_layout(hand: Hand, language: str, notice: str | None = None) -> Layout:
@@ -145,12 +173,12 @@ def hand_layout(hand: Hand, language: str, notice: str | None = None) -> Layout:
     buttons, selects, overflow = _menu_layout(hand.buttons, hand.navigation, language)
     text = f"```\n{hand.text}\n```"
     prompt = hand.prompt + ("\n" + translate(language, "menu.more") if overflow else "")
-    return Layout(fit_content([f"**{notice}**" if notice else "", text, prompt]), buttons,
-                  selects, overflow)
+    return Layout(fit_content([f"**{inert(notice)}**" if notice else "", text, inert(prompt)]),
+                  buttons, selects, overflow)
 
 
 def plain_layout(text: str) -> Layout:
-    return Layout(fit_content([text]), [], [])
+    return Layout(fit_content([inert(text)]), [], [])
 
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],

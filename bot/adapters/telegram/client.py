@@ -206,6 +206,9 @@ class TelegramBot(BackgroundWork):
         self.application.add_handler(CallbackQueryHandler(self.on_callback))
         self.application.add_handler(MessageHandler(
             filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.private_text))
+        # After the command handlers, so only commands the bot does not have get here.
+        self.application.add_handler(MessageHandler(
+            filters.ChatType.PRIVATE & filters.COMMAND, commands.unknown_command))
         self.application.add_error_handler(self.on_error)
         self.commands = commands
 
@@ -668,6 +671,19 @@ class TelegramBot(BackgroundWork):
             if reply.ai_to_move:
                 self.spawn(self.run_ai(place or home))
 
+    def shows_game(self, message: TgMessage, game_id: int) -> bool:
+        """Whether ``message`` carries buttons of game ``game_id``: an older board of it,
+        which a press may retire. Any other message that forged data was pressed on (the
+        rules, a daily post) is left as it is."""
+        markup = message.reply_markup
+        for row in markup.inline_keyboard if markup else ():
+            for key in row:
+                parsed = (self.service.parse_payload(key.callback_data)
+                          if isinstance(key.callback_data, str) else None)
+                if parsed is not None and parsed[1] == game_id:
+                    return True
+        return False
+
     async def place_of_hand_message(self, home: Place, data: str) -> Place | None:
         """For a button in a private chat that belongs to a game elsewhere (a hand sent
         privately), the place of that game. The service still checks that the presser
@@ -676,7 +692,10 @@ class TelegramBot(BackgroundWork):
         if parsed is None:
             return None
         record = await self.service.store.get_game(parsed[1])
-        if record is None or record.platform != PLATFORM or record.channel == home.channel:
+        # Only a game with hidden hands sends menus to private chats; any other game's
+        # button there is forged, and is refused where it was pressed.
+        if (record is None or record.platform != PLATFORM or record.channel == home.channel
+                or not self.service.hides_hands(record)):
             return None
         # The game's language, not the private chat's: the press redraws the group board.
         return self.place_of_ref(record.channel, record.board_ref)
@@ -709,7 +728,8 @@ class TelegramBot(BackgroundWork):
             if board is not None and self.boards.shown(board.game_id) != board.version:
                 # A stale or refused click: show the current board where the game lives,
                 # and leave no second live board behind.
-                if source.message_id != await self.board_message_id(board.game_id):
+                if (source.message_id != await self.board_message_id(board.game_id)
+                        and self.shows_game(source, board.game_id)):
                     await self.retire_message(place, source.chat.id, source.message_id)
                 await self.update_board(place, board, reply.ai_to_move)
             return
@@ -735,7 +755,8 @@ class TelegramBot(BackgroundWork):
                     # The press raced a repost (/board, a typed move): the newer message
                     # is the board, and the pressed one stays retired.
                     await self.edit(source.chat.id, current, message)
-                    await self.retire_message(place, source.chat.id, source.message_id)
+                    if self.shows_game(source, board.game_id):
+                        await self.retire_message(place, source.chat.id, source.message_id)
                 self.boards.show(board.game_id, board.version)
         if reply.moved:
             await self.after_change(place, reply, update=False, wake_ai=False)

@@ -40,6 +40,13 @@ _DAILY_LINK_RE = re.compile(re.escape(DAILY_LINK_PREFIX) + r"(m?\d{1,20})")
 _HAND_LINK_RE = re.compile(re.escape(HAND_LINK_PREFIX) + r"(\d{1,12})")
 
 
+def callback_data_of(message: TgMessage) -> set[str]:
+    """The callback data of the buttons on a message, as Telegram sent it with a press."""
+    markup = message.reply_markup
+    return {str(key.callback_data) for row in (markup.inline_keyboard if markup else ())
+            for key in row if key.callback_data is not None}
+
+
 def rows_of(keys: list[Key], width: int) -> tuple[tuple[Key, ...], ...]:
     return tuple(tuple(keys[start:start + width]) for start in range(0, len(keys), width))
 
@@ -514,6 +521,13 @@ class Commands:
             return
         await self.typed_move(message, place, user, (message.text or "")[:200])
 
+    async def unknown_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A command the bot does not have, in a private chat, where everything is meant
+        for the bot: the help, not silence. In groups such commands may be other bots'."""
+        message, place, _ = await self._context(update)
+        await self.client.reply_text(message, place, self.service.help_text(
+            place, "telegram.help.commands"))
+
     async def hand(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Your hand: in a group it goes to your private chat with the bot."""
         message, place, user = await self._context(update)
@@ -608,6 +622,12 @@ class Commands:
             await self.foreign(query, place)
             return
         kind, _, rest = data.partition(":")
+        if kind in ("p", "r", "s") and data not in callback_data_of(source):
+            # The bot's own buttons edit the message they are on: data forged onto another
+            # message (a live board) must not turn it into a set-up or settings panel.
+            place = await self.client.place_of_message(source, query.from_user)
+            await self.foreign(query, place)
+            return
         if kind == "p":
             await self.setup_pressed(query, source, rest.split(":"))
         elif kind == "r":

@@ -9,11 +9,12 @@ typed; the only tags are the ones this module adds.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.adapters.common import thinking_line, turn_line
+from bot.adapters.common import thinking_line, turn_line, valid_unicode
 from bot.service import Board, Button, Hand
 from renderers.i18n import translate
 
@@ -25,6 +26,18 @@ ROW_LIMIT = 8
 LABEL_LIMIT = 64  # Telegram shows about this much of a button label on a phone
 
 
+# "@" before a name character: Telegram turns "@name" in any message text into a mention
+# that notifies that user, so a display name like "@teacher" must not reach a group as is.
+_MENTION = re.compile(r"@(?=\w)")
+WORD_JOINER = "\u2060"
+
+
+def neutral(text: str) -> str:
+    """Text that Telegram can send (see ``valid_unicode``) and that mentions nobody: an
+    invisible word joiner after each "@" keeps it from starting a username."""
+    return _MENTION.sub("@" + WORD_JOINER, valid_unicode(text))
+
+
 @dataclass(frozen=True)
 class Block:
     """A paragraph of plain text and how to set it: ``plain``, ``bold``, ``pre`` or
@@ -34,7 +47,7 @@ class Block:
     style: str = "plain"
 
     def html(self) -> str:
-        escaped = html.escape(self.text, quote=False)
+        escaped = html.escape(neutral(self.text), quote=False)
         tag = {"bold": "b", "pre": "pre", "italic": "i"}.get(self.style)
         return f"<{tag}>{escaped}</{tag}>" if tag else escaped
 
@@ -76,6 +89,8 @@ class Message:
 
 
 def shorten(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, and sendable (see ``valid_unicode``)."""
+    text = valid_unicode(text)
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
@@ -103,7 +118,7 @@ def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
     pieces: list[str] = []
     current = ""
     for line in text.split("\n"):
-        escaped = html.escape(line, quote=False)
+        escaped = html.escape(neutral(line), quote=False)
         while len(escaped) > limit:  # one enormous line: cut it anywhere but in an entity
             cut = escaped.rfind("&", 0, limit)
             cut = cut if cut > limit - 8 else limit
