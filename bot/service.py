@@ -477,6 +477,28 @@ class Service:
             return self._error_text(place, error)
         return None
 
+    async def start_refusal(self, place: Place, user: User, game: str, opponent: Opponent,
+                            options: str = "") -> str | None:
+        """``check_start`` plus the limits a new game meets (games per person and per
+        server, a full pool for games that need it); changes nothing. An adapter that
+        opens a thread for the game asks this first, so a refusal leaves no empty thread."""
+        problem = self.check_start(place, user, game, opponent, options)
+        if problem is not None:
+            return problem
+        module, _, other = self._new_game_parts(user, game, opponent, options)
+        players = [human_player(user)] + ([other] if other is not None else [])
+        try:
+            await self._check_game_limits(place, players)
+        except ServiceError as error:
+            return error.notice
+        heavy = (getattr(module, "COSTLY_NEW_GAME", False)
+                 or any(p.get("kind") == "ai" for p in players))
+        if heavy and self.workers.busy:
+            return self._t(place, "error.workers_busy",
+                           "🧠 The computer is busy thinking for other games. Try again in a "
+                           "minute.")
+        return None
+
     async def start_game(self, place: Place, user: User, game: str, opponent: Opponent,
                          options: str = "", creator_seat: int | None = 0) -> Reply:
         async def work() -> Reply:
@@ -509,8 +531,8 @@ class Service:
         except WorkersBusy:
             raise ServiceError(self._t(
                 place, "error.workers_busy",
-                "🧠 The computer is busy thinking for other games. Try again in a minute."),
-                await self._running(place)) from None
+                "🧠 The computer is busy thinking for other games. Try again in a "
+                "minute."), await self._running(place)) from None
         try:
             record = await self.store.create_game(place.platform, place.channel,
                                                   module.NAME, parsed, seed,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -332,6 +333,11 @@ async def test_new_game_opens_a_thread_when_the_server_wants_it(tmp_path: Path) 
         await play_one_move(world.alice, world, random.Random(5), channel=thread)
         # A second game can start beside it, in its own thread.
         await world.carol.slash(world.channel, "play", game="lgame", level="easy")
+        assert len(world.channel.threads) == 2
+        # A game the limits refuse opens no thread at all.
+        world.bot.service.limits = replace(world.bot.service.limits, games_per_user=1)
+        over = await world.carol.slash(world.channel, "play", game="lgame", level="easy")
+        assert over.ephemeral and "already playing 1 games" in over.response.content
         assert len(world.channel.threads) == 2
 
 

@@ -213,3 +213,24 @@ def test_a_host_sets_the_game_limits_in_the_environment() -> None:
     typo = load_settings({"BOT_GAMES_PER_USER": "lots"}, env_file=None)
     assert typo.games_per_user == Limits().games_per_user, "a typo keeps the default"
     assert Limits.for_settings(typo.games_per_user, typo.games_per_server) == Limits()
+
+
+async def test_a_refusal_is_known_before_anything_is_created(store: SQLiteStore) -> None:
+    service = limited_service(store, games_per_user=1, worker_threads=1, queued_jobs=1)
+    assert await service.start_refusal(PLACE, ALICE, "lgame", Opponent("ai", "easy")) is None
+    assert "Unknown game" in (await service.start_refusal(
+        PLACE, ALICE, "chess", Opponent("open")) or "")
+    assert (await service.start_game(PLACE, ALICE, "lgame", Opponent("user", user=BOB))).ok
+    other = Place("test", "room-2")
+    over = await service.start_refusal(other, CAROL, "lgame", Opponent("user", user=BOB))
+    assert over is not None and "Bob is already playing 1 games" in over
+    release = threading.Event()
+    blocker = asyncio.ensure_future(service.workers.run(release.wait))
+    await asyncio.sleep(0.01)
+    busy = await service.start_refusal(other, CAROL, "lgame", Opponent("ai", "easy"))
+    assert busy is not None and "busy thinking" in busy
+    assert await service.start_refusal(other, CAROL, "lgame", Opponent("open")) is None
+    assert await store.running_game("test", "room-2") is None
+    release.set()
+    await blocker
+    service.workers.shutdown()

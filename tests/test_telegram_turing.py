@@ -108,6 +108,9 @@ async def test_the_daily_challenge_posts_on_time_once_and_ranks_players(
         await world.say(CAROL, GROUP, "/daily 8h61")
         assert "HH:MM" in world.last(GROUP).text
         await world.say(CAROL, GROUP, "/daily 08:00")
+        await world.say(CAROL, GROUP, "/daily 09:00 Europe/Brussels")
+        assert "every day at 09:00 (Europe/Brussels)" in world.last(GROUP).text
+        await world.say(CAROL, GROUP, "/daily 08:00")
         assert "every day at 08:00 (UTC)" in world.last(GROUP).text
         assert await world.bot.post_daily_due() == 0, "not before 08:00"
         clock.now = dt.datetime(2026, 11, 20, 8, 0, 30, tzinfo=dt.UTC)

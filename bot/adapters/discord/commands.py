@@ -137,7 +137,7 @@ def register_commands(bot: LogicBot) -> None:
                                                 permissions=", ".join(missing)))
             return
         creator_seat = FIRST_SEATS.get(first or "me", 0)
-        problem = service.check_start(place, user, game, rival, options or "")
+        problem = await service.start_refusal(place, user, game, rival, options or "")
         if problem is not None:
             await bot.notify(interaction, problem)
             return
@@ -164,7 +164,8 @@ def register_commands(bot: LogicBot) -> None:
                                    "cmd.board.description"))
     async def board(interaction: discord.Interaction) -> None:
         place = await bot.place_for(interaction)
-        reply = await bot.within_deadline(interaction, service.board(place), component=False)
+        reply = await bot.within_deadline(interaction, service.board(place, bot.actor(interaction)),
+                                          component=False)
         if not reply.ok or reply.board is None:
             await bot.notify(interaction, reply.notice or bot.t(place, "error.no_game"))
             return

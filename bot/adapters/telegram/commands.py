@@ -203,9 +203,10 @@ class Commands:
                 await self.client.reply_text(message, place, self.t(
                     place, "telegram.settings.admins_only"))
                 return
+            # The whole text: a time may be followed by its zone (07:30 Europe/Brussels).
             answer = (await self.client.daily.unschedule(place) if words[0] == "off"
                       else await self.client.daily.schedule(place, str(message.chat.id),
-                                                            words[0]))
+                                                            " ".join(words)))
             await self.client.reply_text(message, place, answer)
             return
         day = self.client.daily.today()
@@ -479,8 +480,8 @@ class Commands:
     # --------------------------------------------------------------- board and moves
     async def board(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The board again, at the bottom of the chat."""
-        message, place, _ = await self._context(update)
-        reply = await self.service.board(place)
+        message, place, user = await self._context(update)
+        reply = await self.service.board(place, user)
         if not reply.ok or reply.board is None:
             await self.client.reply_text(message, place, reply.notice or self.t(
                 place, "error.no_game"))
