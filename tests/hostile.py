@@ -76,6 +76,15 @@ def fuzz_settings(examples: int) -> settings:
 
 
 # ------------------------------------------------------------------ strategies
+def draw_table(data: st.DataObject) -> tuple[str, bool, list[int]]:
+    """What the adapter fuzzers set a table up with: a game, whether a seat stays open,
+    and the seeds of up to five legal moves played before the hostile input."""
+    game = data.draw(st.sampled_from(game_names()), label="game")
+    open_seat = data.draw(st.booleans(), label="open seat")
+    moves = data.draw(st.lists(st.integers(0, 10**6), max_size=5), label="moves")
+    return game, open_seat, moves
+
+
 def undecodable_text(max_size: int = 80) -> st.SearchStrategy[str]:
     """Bytes that need not be UTF-8, as a str carries them after a lenient decode."""
     return st.binary(max_size=max_size).map(lambda raw: raw.decode("utf-8", "surrogateescape"))

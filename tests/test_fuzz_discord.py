@@ -215,9 +215,7 @@ async def fuzz_discord(tmp_path: Path, examples: int) -> None:
         @hostile.fuzz_settings(examples)
         @given(st.data())
         def example(data: st.DataObject) -> None:
-            game = data.draw(st.sampled_from(game_names()), label="game")
-            open_seat = data.draw(st.booleans(), label="open seat")
-            moves = data.draw(st.lists(st.integers(0, 10**6), max_size=5), label="moves")
+            game, open_seat, moves = hostile.draw_table(data)
             menu_buttons = data.draw(st.sampled_from([2, 20]), label="menu buttons")
             table = hostile.on_loop(loop, set_table(world, counter, game, open_seat, moves,
                                                     menu_buttons))

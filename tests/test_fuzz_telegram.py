@@ -166,9 +166,7 @@ async def fuzz_telegram(tmp_path: Path, examples: int) -> None:
         @hostile.fuzz_settings(examples)
         @given(st.data())
         def example(data: st.DataObject) -> None:
-            game = data.draw(st.sampled_from(game_names()), label="game")
-            open_seat = data.draw(st.booleans(), label="open seat")
-            moves = data.draw(st.lists(st.integers(0, 10**6), max_size=5), label="moves")
+            game, open_seat, moves = hostile.draw_table(data)
             table = hostile.on_loop(loop, set_table(world, counter, game, open_seat, moves))
             hostile.on_loop(loop, perform(world, table, draw_act(data, table)))
 
