@@ -90,6 +90,15 @@ def register_commands(bot: LogicBot) -> None:
                                                AUTOCOMPLETE_LIMIT)
         return [app_commands.Choice(name=t[:100], value=t[:100]) for t in texts]
 
+    async def post_new_game(interaction: discord.Interaction, place: Place,
+                            work: Awaitable[Reply]) -> None:
+        """A new game (/play, /rematch): its board here, or why it did not start."""
+        reply = await bot.within_deadline(interaction, work, component=False)
+        if not reply.ok or reply.board is None:
+            await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
+            return
+        await bot.post_board(interaction, place, reply, reply.announcements)
+
     async def change(interaction: discord.Interaction,
                      action: Callable[[Place, User], Awaitable[Reply]]) -> None:
         """Join, resign or abandon: a change made away from the board."""
@@ -145,13 +154,8 @@ def register_commands(bot: LogicBot) -> None:
             await bot.play_in_thread(interaction, place, user, game, rival, options or "",
                                      creator_seat, opponent)
             return
-        reply = await bot.within_deadline(
-            interaction, service.start_game(place, user, game, rival, options or "",
-                                            creator_seat), component=False)
-        if not reply.ok or reply.board is None:
-            await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
-            return
-        await bot.post_board(interaction, place, reply, reply.announcements)
+        await post_new_game(interaction, place, service.start_game(
+            place, user, game, rival, options or "", creator_seat))
 
     @tree.command(name=text("join", "cmd.join.name"),
                   description=text("Take the open seat in this channel's game",
@@ -361,12 +365,7 @@ def register_commands(bot: LogicBot) -> None:
             await bot.notify(interaction, bot.t(place, "discord.missing_permissions",
                                                 permissions=", ".join(missing)))
             return
-        reply = await bot.within_deadline(
-            interaction, service.rematch(place, bot.actor(interaction)), component=False)
-        if not reply.ok or reply.board is None:
-            await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
-            return
-        await bot.post_board(interaction, place, reply, reply.announcements)
+        await post_new_game(interaction, place, service.rematch(place, bot.actor(interaction)))
 
     @tree.command(name=text("games", "cmd.games.name"),
                   description=text("The games running in this server, with links",

@@ -261,13 +261,7 @@ class Commands:
         message, place, user = await self._context(update)
         if await self.anonymous(message, place):
             return
-        reply = await self.service.rematch(place, user)
-        if not reply.ok or reply.board is None:
-            await self.client.reply_text(message, place, reply.notice or self.t(
-                place, "error.internal"))
-            return
-        await self.client.post_board(place, reply, reply.announcements,
-                                     reply_to=message.message_id, new_game=True)
+        await self.post_new_game(message, place, await self.service.rematch(place, user))
 
     async def games(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, place, _ = await self._context(update)
@@ -355,7 +349,12 @@ class Commands:
 
     async def start_game(self, message: TgMessage, place: Place, user: User, game: str,
                          rival: Opponent, options: str, creator_seat: int | None) -> None:
-        reply = await self.service.start_game(place, user, game, rival, options, creator_seat)
+        await self.post_new_game(message, place, await self.service.start_game(
+            place, user, game, rival, options, creator_seat))
+
+    async def post_new_game(self, message: TgMessage, place: Place, reply: Reply) -> None:
+        """A new game (/play, /rematch): its board in reply to the command, or why it did
+        not start."""
         if not reply.ok or reply.board is None:
             await self.client.reply_text(message, place, reply.notice or self.t(
                 place, "error.internal"))
