@@ -102,6 +102,7 @@ async def run(settings: Settings) -> int:
         return 1
     service = Service(store, limits=Limits.for_settings(settings.games_per_user,
                                                         settings.games_per_server))
+    service.workers.start()
     try:
         if settings.has_platform:
             return await run_platforms(service, settings)

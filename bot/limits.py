@@ -12,9 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import multiprocessing
+import os
+import signal
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -34,9 +39,14 @@ class Limits:
     # by buttons takes two to four presses per move, so a quick player stays within it.
     command_burst: int | None = 20
     commands_per_second: float = 2.0
-    # Threads for CPU-heavy work. Python runs one thread of Python code at a time, so more
-    # threads would only take turns; two keep the event loop answering between them.
-    worker_threads: int = 2
+    # Workers for CPU-heavy work, one per core of the machine the bot was sized for.
+    cpu_workers: int = 2
+    # Run that work in separate processes. Python runs one thread of Python code at a
+    # time: two threads searching for the computer's moves held that lock so much that the
+    # event loop, waiting its turn for every small step, took 5 s to answer an L-game click
+    # under a flood of AI games (``benchmarks/ack_under_flood.py``). Processes leave the
+    # event loop its own interpreter.
+    cpu_processes: bool = True
     # Jobs submitted and not finished above which new CPU-heavy games are refused for a
     # while. Computer moves in running games always queue: they are bounded by the games.
     queued_jobs: int | None = 24
@@ -51,7 +61,7 @@ class Limits:
     def unlimited(cls) -> Limits:
         """No limits, for scripted play in tests and benchmarks that measure the rest."""
         return cls(games_per_user=None, games_per_server=None, command_burst=None,
-                   worker_threads=4, queued_jobs=None)
+                   cpu_workers=4, cpu_processes=False, queued_jobs=None)
 
 
 class RateLimiter:
@@ -93,14 +103,68 @@ class WorkersBusy(Exception):
     """The pool's queue is full: the caller should ask the person to try again shortly."""
 
 
-class Workers:
-    """A fixed pool of threads for CPU-heavy work, with a count of what is queued."""
+def _settle_worker_process() -> None:
+    """Runs first in each worker process. Ctrl-C belongs to the bot, which shuts the pool
+    down; a lower priority lets the event loop have a core the moment it has work, so
+    answers come before the computer's thinking."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(AttributeError, OSError):  # no nice() on Windows
+        os.nice(5)
 
-    def __init__(self, threads: int, queue_limit: int | None) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=threads,
+
+class Workers:
+    """A fixed pool for CPU-heavy work, with a count of what is queued.
+
+    With ``processes``, each of the pool's threads hands its job to a worker process and
+    waits for the answer without holding Python's lock, so the work must be a module-level
+    function with arguments and a result that pickle (``bot.jobs``). A worker process that
+    dies (killed, out of memory) is replaced and its job tried once more.
+    """
+
+    def __init__(self, workers: int, queue_limit: int | None, *,
+                 processes: bool = False) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=workers,
                                             thread_name_prefix="logic-bot-cpu")
+        self._size = workers
+        self._processes = processes
+        self._process_pool: ProcessPoolExecutor | None = None
+        self._process_lock = threading.Lock()
         self.queue_limit = queue_limit
         self.pending = 0
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._process_lock:
+            if self._process_pool is None:
+                # spawn, not fork: the bot has threads (SQLite's, this pool's), and a fork
+                # copies their locks in whatever state they are.
+                self._process_pool = ProcessPoolExecutor(
+                    max_workers=self._size, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_settle_worker_process)
+            return self._process_pool
+
+    def _drop_pool(self, broken: ProcessPoolExecutor) -> None:
+        with self._process_lock:
+            if self._process_pool is broken:
+                self._process_pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def _in_process(self, work: Callable[..., Result], args: tuple[Any, ...]) -> Result:
+        for attempt in (1, 2):
+            pool = self._pool()
+            try:
+                return pool.submit(work, *args).result()
+            except BrokenProcessPool:
+                self._drop_pool(pool)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def start(self) -> None:
+        """Start the worker processes now rather than at the first computer move, which
+        would otherwise wait for them to import the engines."""
+        if self._processes:
+            for _ in range(self._size):
+                self._executor.submit(self._in_process, int, ())
 
     @property
     def busy(self) -> bool:
@@ -125,6 +189,8 @@ class Workers:
         def job() -> Result:
             with contextlib.suppress(RuntimeError):  # the loop closed while the job waited
                 loop.call_soon_threadsafe(mark_started)
+            if self._processes:
+                return self._in_process(work, args)
             return work(*args)
 
         def finished(_: object) -> None:
@@ -147,3 +213,7 @@ class Workers:
     def shutdown(self) -> None:
         # Queued work is dropped: a computer move left undone is resumed after a restart.
         self._executor.shutdown(wait=False, cancel_futures=True)
+        with self._process_lock:
+            pool, self._process_pool = self._process_pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.jobs import computer_move, new_game_state
 from bot.limits import Limits, RateLimiter, Workers, WorkersBusy
 from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
 from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
@@ -144,6 +145,11 @@ def ai_player(level: str) -> dict[str, Any]:
     return {"kind": "ai", "level": level, "name": translate("en", "ai.name", level=level)}
 
 
+def agent_seed(record: GameRecord) -> int:
+    """The computer's randomness for one move: the same move again after a restart."""
+    return record.seed * 7919 + record.version
+
+
 OPEN_SEAT: dict[str, Any] = {"kind": "open", "name": "…"}
 
 
@@ -155,7 +161,8 @@ class Service:
         self.store = store
         self.limits = limits or Limits.unlimited()
         self.rate = RateLimiter(self.limits.command_burst, self.limits.commands_per_second)
-        self.workers = Workers(self.limits.worker_threads, self.limits.queued_jobs)
+        self.workers = Workers(self.limits.cpu_workers, self.limits.queued_jobs,
+                               processes=self.limits.cpu_processes)
         self._seed_source = seed_source or (lambda: secrets.randbits(31))
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[GameRecord, GameState]] = {}
@@ -524,8 +531,9 @@ class Service:
         against_computer = any(p.get("kind") == "ai" for p in players)
         try:
             if getattr(module, "COSTLY_NEW_GAME", False) or against_computer:
-                state = await self.workers.run(module.new_game, parsed, len(players), seed,
-                                               refuse_when_busy=True)
+                state = module.State.from_dict(await self.workers.run(
+                    new_game_state, module.NAME, parsed, len(players), seed,
+                    refuse_when_busy=True))
             else:
                 state = module.new_game(parsed, len(players), seed)
         except WorkersBusy:
@@ -940,16 +948,15 @@ class Service:
     async def _stand_in_move(self, record: GameRecord, state: GameState, seat: int) -> str:
         """A game may say what a stand-in plays (``stand_in_action``: the Turing Machine
         never guesses for someone); otherwise its easiest computer level chooses."""
-        rng = random.Random(record.seed * 7919 + record.version)
+        rng = random.Random(agent_seed(record))
         gentle = getattr(state, "stand_in_action", None)
         if gentle is not None:
             chosen: str = gentle(seat, rng)
             return chosen
-        module = get_game(record.game)
-        agent = module.make_agent("easy", rng)
-        snapshot = module.State.from_dict(state.to_dict())
         try:
-            chosen = await self.workers.run(agent.choose, snapshot, seat,
+            chosen = await self.workers.run(computer_move, record.game, "easy",
+                                            agent_seed(record),
+                                            state.to_dict(), seat,
                                             timeout=AI_TIME_BUDGET_SECONDS)
         except TimeoutError:
             chosen = rng.choice(state.legal_actions(seat))
@@ -963,11 +970,10 @@ class Service:
             if seat is None:
                 return self._board_reply(place, record, state)
             level = str(record.players[seat]["level"])
-            module = get_game(record.game)
-            agent = module.make_agent(level, random.Random(record.seed * 7919 + record.version))
-            snapshot = module.State.from_dict(state.to_dict())
             try:
-                action = await self.workers.run(agent.choose, snapshot, seat,
+                action = await self.workers.run(computer_move, record.game, level,
+                                                agent_seed(record),
+                                                state.to_dict(), seat,
                                                 timeout=AI_TIME_BUDGET_SECONDS)
             except TimeoutError:
                 log.warning("AI %s over its time budget in game %s; playing a random move",

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import signal
 import threading
 from dataclasses import replace
 from typing import Any
@@ -12,10 +14,12 @@ from typing import Any
 import pytest
 
 from bot.config import load_settings
+from bot.jobs import computer_move
 from bot.limits import Limits, RateLimiter, Workers, WorkersBusy
-from bot.service import Opponent, Place, Service, User
+from bot.service import Opponent, Place, Service, User, agent_seed
 from bot.store import SQLiteStore
 from engines import lgame
+from engines.registry import get_game
 from renderers.i18n import translate
 from tests.conftest import ALICE, BOB, CAROL, PLACE
 
@@ -149,7 +153,7 @@ async def test_a_server_holds_a_bounded_number_of_running_games(store: SQLiteSto
 
 
 async def test_a_full_pool_refuses_new_heavy_games_but_queues_computer_moves() -> None:
-    workers = Workers(threads=1, queue_limit=2)
+    workers = Workers(1, queue_limit=2)
     release = threading.Event()
     blocked = [asyncio.ensure_future(workers.run(release.wait)) for _ in range(2)]
     await asyncio.sleep(0.01)
@@ -166,7 +170,7 @@ async def test_a_full_pool_refuses_new_heavy_games_but_queues_computer_moves() -
 
 async def test_while_the_pool_is_full_only_games_that_need_it_wait(
         store: SQLiteStore) -> None:
-    service = limited_service(store, worker_threads=1, queued_jobs=1)
+    service = limited_service(store, cpu_workers=1, queued_jobs=1)
     release = threading.Event()
     blocker = asyncio.ensure_future(service.workers.run(release.wait))
     await asyncio.sleep(0.01)
@@ -183,8 +187,47 @@ async def test_while_the_pool_is_full_only_games_that_need_it_wait(
     service.workers.shutdown()
 
 
+async def test_worker_processes_do_the_work_and_a_killed_one_is_replaced() -> None:
+    workers = Workers(1, queue_limit=None, processes=True)
+    try:
+        first = await workers.run(os.getpid)
+        assert first != os.getpid(), "the work ran in another process"
+        os.kill(first, signal.SIGKILL)
+        second = await workers.run(os.getpid)
+        assert second not in (first, os.getpid()), "a new worker took the job"
+        assert await workers.run(sum, [1, 2]) == 3
+        assert workers.pending == 0
+    finally:
+        workers.shutdown()
+
+
+async def test_the_bot_thinks_for_the_computer_in_worker_processes(
+        store: SQLiteStore) -> None:
+    """The bot's own set-up: computer moves and costly new games cross to a worker process
+    and back as plain data, and come out as they would have in the bot's own process."""
+    service = limited_service(store, cpu_workers=1, cpu_processes=True)
+    try:
+        started = await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", "strong"),
+                                           creator_seat=1)
+        assert started.ok
+        record = await store.running_game(PLACE.platform, PLACE.channel)
+        assert record is not None
+        expected = computer_move("lgame", "strong", agent_seed(record), record.state, 0)
+        assert (await service.play_ai_turn(PLACE)).moved
+        assert [move.action for move in await store.moves(record.id)] == [expected]
+
+        other = Place("test", "room-2")
+        assert (await service.start_game(other, ALICE, "turing", Opponent("ai"))).ok
+        puzzle = await store.running_game(other.platform, other.channel)
+        assert puzzle is not None
+        assert puzzle.state == get_game("turing").new_game(
+            puzzle.options, 1, puzzle.seed).to_dict()
+    finally:
+        service.workers.shutdown()
+
+
 async def test_a_time_budget_counts_from_the_start_of_the_work_not_the_queue() -> None:
-    workers = Workers(threads=1, queue_limit=None)
+    workers = Workers(1, queue_limit=None)
     release = threading.Event()
     first = asyncio.ensure_future(workers.run(release.wait))
     waiting = asyncio.ensure_future(workers.run(sum, [1, 2], timeout=0.05))
@@ -216,7 +259,7 @@ def test_a_host_sets_the_game_limits_in_the_environment() -> None:
 
 
 async def test_a_refusal_is_known_before_anything_is_created(store: SQLiteStore) -> None:
-    service = limited_service(store, games_per_user=1, worker_threads=1, queued_jobs=1)
+    service = limited_service(store, games_per_user=1, cpu_workers=1, queued_jobs=1)
     assert await service.start_refusal(PLACE, ALICE, "lgame", Opponent("ai", "easy")) is None
     assert "Unknown game" in (await service.start_refusal(
         PLACE, ALICE, "chess", Opponent("open")) or "")
