@@ -76,3 +76,33 @@ async def test_settings_and_board_reference_round_trip(store: SQLiteStore) -> No
     await store.set_board_ref(game_id, {"message": 42})
     record = await store.get_game(game_id)
     assert record is not None and record.board_ref == {"message": 42}
+
+
+async def test_the_wal_is_copied_into_the_database_beside_the_saves(db_path: Path) -> None:
+    """Saves never checkpoint (a checkpoint on the writer's thread held every command up);
+    a connection of the store's own does it, and the WAL stays bounded even when saves
+    follow each other without a gap."""
+    saves = 1500
+    store = await SQLiteStore.open(db_path, checkpoint_seconds=0.005, wal_restart_pages=40)
+    try:
+        async with store._db.execute("PRAGMA wal_autocheckpoint") as cursor:
+            assert (await cursor.fetchone())[0] == 0
+        record = await store.create_game("test", "room", "lgame", {}, 1, {"n": 0},
+                                         [], "active")
+        pad = "x" * 3000  # each save writes at least a page
+        for n in range(1, saves + 1):
+            saved = await store.save_game(record, GameUpdate({"n": n, "pad": pad}, "active",
+                                                             record.players))
+            assert saved is not None
+            record = saved
+        wal = Path(f"{db_path}-wal").stat().st_size
+        # Without checkpoints it would hold every save's page or more.
+        assert wal < saves * 4096 / 4, f"the WAL grew to {wal} bytes"
+    finally:
+        await store.close()
+    reopened = await SQLiteStore.open(db_path)
+    try:
+        last = await reopened.get_game(record.id)
+        assert last is not None and last.state["n"] == saves
+    finally:
+        await reopened.close()
