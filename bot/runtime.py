@@ -1,0 +1,66 @@
+"""How the bot's interpreter runs: garbage collected on the bot's own schedule, and
+threads handed Python's lock often, so that neither stops the bot for long.
+
+**Threads.** aiosqlite runs each query in a thread of its own, and the CPU pool waits for
+its worker processes in threads: every query or computer move crosses between a thread and
+the event loop twice. A thread that wants Python's lock while the event loop computes waits
+until the loop lets go, by default for up to 5 ms each time. At a thousand games that
+alone made a saved move take 10 ms at the median; ``SWITCH_SECONDS`` makes the wait short
+(``docs/performance.md``).
+
+**Garbage.**
+
+Python frees most objects by reference counting at once; its cyclic collector only looks
+for groups of objects that refer to each other, and it stops everything while it looks.
+Under load that hurt twice (``docs/performance.md``):
+
+* Full collections scanned every cached game, up to 440 ms each.
+* Young collections grew too. Python starts one when allocations minus deallocations pass
+  a threshold, and deallocating an *old* object counts as well. The bot keeps its games in
+  memory and replaces each one's state at every move, so old objects die as fast as young
+  ones are made. At a thousand games a young collection waited for 100,000 live objects
+  and took up to 100 ms, and found no garbage at all.
+
+So the automatic collector is switched off, and ``collect_garbage`` runs on the event loop
+instead: a young collection every ``YOUNG_SECONDS``, a few thousand objects at a thousand
+games (a few milliseconds), after which the survivors are frozen, out of every later
+young collection's way. Cycles that die young are still found; the rare cycle that
+outlives its first collection waits for the full collection every ``FULL_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+
+SWITCH_SECONDS = 0.0005
+YOUNG_SECONDS = 0.2
+FULL_SECONDS = 15 * 60.0
+
+
+def prepare_interpreter() -> None:
+    """After start-up's imports: the short thread switch; freeze what start-up made and
+    hand collection to ``collect_garbage``. Modules, classes and the message catalogue live
+    as long as the process; a frozen object is never scanned, yet still freed when nothing
+    refers to it."""
+    sys.setswitchinterval(SWITCH_SECONDS)
+    gc.collect()  # what start-up left as garbage should not be frozen with the rest
+    gc.freeze()
+    gc.disable()
+
+
+async def collect_garbage(young_seconds: float = YOUNG_SECONDS,
+                          full_seconds: float = FULL_SECONDS) -> None:
+    """Collect young objects often and everything seldom, until cancelled."""
+    loop = asyncio.get_running_loop()
+    next_full = loop.time() + full_seconds
+    while True:
+        await asyncio.sleep(young_seconds)
+        if loop.time() >= next_full:
+            gc.unfreeze()
+            gc.collect()
+            next_full = loop.time() + full_seconds
+        else:
+            gc.collect(0)
+        gc.freeze()
