@@ -145,6 +145,21 @@ def ai_player(level: str) -> dict[str, Any]:
     return {"kind": "ai", "level": level, "name": translate("en", "ai.name", level=level)}
 
 
+def quick_level(module: GameModule, level: str) -> bool:
+    """A computer level whose move costs about a millisecond (the engine's
+    ``QUICK_LEVELS``): played on the event loop, where a worker would cost more."""
+    return level in getattr(module, "QUICK_LEVELS", ())
+
+
+def needs_pool(module: GameModule, players: list[dict[str, Any]]) -> bool:
+    """Whether a new game waits for the CPU pool: creating it is CPU work (a Turing puzzle
+    and the machine's scores), or a computer in it thinks there at every move. While the
+    pool is full such games are refused; other games cost nothing to create."""
+    return getattr(module, "COSTLY_NEW_GAME", False) or any(
+        p.get("kind") == "ai" and not quick_level(module, str(p.get("level")))
+        for p in players)
+
+
 def agent_seed(record: GameRecord) -> int:
     """The computer's randomness for one move: the same move again after a restart."""
     return record.seed * 7919 + record.version
@@ -498,9 +513,7 @@ class Service:
             await self._check_game_limits(place, players)
         except ServiceError as error:
             return error.notice
-        heavy = (getattr(module, "COSTLY_NEW_GAME", False)
-                 or any(p.get("kind") == "ai" for p in players))
-        if heavy and self.workers.busy:
+        if needs_pool(module, players) and self.workers.busy:
             return self._t(place, "error.workers_busy",
                            "🧠 The computer is busy thinking for other games. Try again in a "
                            "minute.")
@@ -525,12 +538,10 @@ class Service:
                       seed: int, players: list[dict[str, Any]]) -> Reply:
         status = "waiting" if any(p.get("kind") == "open" for p in players) else "active"
         await self._check_game_limits(place, players)
-        # Creating some games is CPU work (a Turing puzzle and the machine's scores), and a
-        # game against the computer adds to the pool's queue with every move: while the
-        # pool is full, those wait. Other games cost nothing to create.
-        against_computer = any(p.get("kind") == "ai" for p in players)
         try:
-            if getattr(module, "COSTLY_NEW_GAME", False) or against_computer:
+            if needs_pool(module, players) and self.workers.busy:
+                raise WorkersBusy
+            if getattr(module, "COSTLY_NEW_GAME", False):
                 state = module.State.from_dict(await self.workers.run(
                     new_game_state, module.NAME, parsed, len(players), seed,
                     refuse_when_busy=True))
@@ -954,13 +965,20 @@ class Service:
             chosen: str = gentle(seat, rng)
             return chosen
         try:
-            chosen = await self.workers.run(computer_move, record.game, "easy",
-                                            agent_seed(record),
-                                            state.to_dict(), seat,
-                                            timeout=AI_TIME_BUDGET_SECONDS)
+            chosen = await self._computer_move(record, state, seat, "easy")
         except TimeoutError:
             chosen = rng.choice(state.legal_actions(seat))
         return chosen
+
+    async def _computer_move(self, record: GameRecord, state: GameState, seat: int,
+                             level: str) -> str:
+        """The computer's move at ``level``: at once when the level is quick, else in the
+        pool, within the time budget (``TimeoutError`` past it)."""
+        if quick_level(get_game(record.game), level):
+            return computer_move(record.game, level, agent_seed(record), state.to_dict(),
+                                 seat)
+        return await self.workers.run(computer_move, record.game, level, agent_seed(record),
+                                      state.to_dict(), seat, timeout=AI_TIME_BUDGET_SECONDS)
 
     async def play_ai_turn(self, place: Place) -> Reply:
         """Let the computer move if it is its turn; the agent runs in a worker thread."""
@@ -971,10 +989,7 @@ class Service:
                 return self._board_reply(place, record, state)
             level = str(record.players[seat]["level"])
             try:
-                action = await self.workers.run(computer_move, record.game, level,
-                                                agent_seed(record),
-                                                state.to_dict(), seat,
-                                                timeout=AI_TIME_BUDGET_SECONDS)
+                action = await self._computer_move(record, state, seat, level)
             except TimeoutError:
                 log.warning("AI %s over its time budget in game %s; playing a random move",
                             level, record.id)

@@ -158,6 +158,10 @@ NAME = "booleo"
 ALIASES = ("boole", "pyramid")
 TITLE = "bOOleO"
 LEVELS = ("easy", "strong")
+# Levels whose move takes a millisecond or so (a random legal move): the bot plays them
+# on its event loop, where handing them to a worker process would cost more than the move
+# (``benchmarks/quick_levels.py`` prints their timings).
+QUICK_LEVELS = frozenset({"easy"})
 HIDDEN_INFORMATION = True
 OPTIONS = (
     OptionSpec("bits", int, 6, "start cards in the row: 6 is standard, 5 the short game",

@@ -178,6 +178,10 @@ NAME = "digitalo"
 ALIASES = ("digital", "digi")
 TITLE = "Digitalo"
 LEVELS = ("easy", "strong")
+# Levels whose move takes a millisecond or so (a random legal move): the bot plays them
+# on its event loop, where handing them to a worker process would cost more than the move
+# (``benchmarks/quick_levels.py`` prints their timings).
+QUICK_LEVELS = frozenset({"easy"})
 HIDDEN_INFORMATION = True
 OPTIONS = (
     OptionSpec("bits", int, 4, "bit cards in the row (4 is the seed's game)", minimum=4,

@@ -55,6 +55,10 @@ NAME = "lgame"
 ALIASES = ("l", "l-game", "lgame", "l_game")
 TITLE = "L-game"
 LEVELS = ("easy", "medium", "perfect", "strong")
+# Levels whose move takes a millisecond or so (a random legal move): the bot plays them
+# on its event loop, where handing them to a worker process would cost more than the move
+# (``benchmarks/quick_levels.py`` prints their timings).
+QUICK_LEVELS = frozenset({"easy"})
 OPTIONS = (
     OptionSpec("sudden_death", bool, False,
                "after the L move, both neutral pieces may be moved"),

@@ -118,6 +118,10 @@ NAME = "rithmomachia"
 ALIASES = ("rithmo", "rithmomachy", "boolean_rithmomachia")
 TITLE = "Boolean Rithmomachia"
 LEVELS = ("easy", "strong")
+# Levels whose move takes a millisecond or so (a random legal move): the bot plays them
+# on its event loop, where handing them to a worker process would cost more than the move
+# (``benchmarks/quick_levels.py`` prints their timings).
+QUICK_LEVELS = frozenset({"easy"})
 OPS = ("not", "and", "or", "xor", "nand", "nor")
 OPTIONS = (
     OptionSpec("setup", str, "standard",

@@ -19,7 +19,7 @@ from bot.limits import Limits, RateLimiter, Workers, WorkersBusy
 from bot.service import Opponent, Place, Service, User, agent_seed
 from bot.store import SQLiteStore
 from engines import lgame
-from engines.registry import get_game
+from engines.registry import game_names, get_game
 from renderers.i18n import translate
 from tests.conftest import ALICE, BOB, CAROL, PLACE
 
@@ -174,16 +174,21 @@ async def test_while_the_pool_is_full_only_games_that_need_it_wait(
     release = threading.Event()
     blocker = asyncio.ensure_future(service.workers.run(release.wait))
     await asyncio.sleep(0.01)
-    for game, opponent in [("lgame", Opponent("ai", "easy")), ("turing", Opponent("ai"))]:
+    for game, opponent in [("lgame", Opponent("ai", "strong")), ("turing", Opponent("ai"))]:
         refused = await service.start_game(PLACE, ALICE, game, opponent)
         assert not refused.ok and "busy thinking" in (refused.notice or ""), game
         assert await store.running_game(PLACE.platform, PLACE.channel) is None
-    # Two people need no computer: their game starts at once.
+    # Two people need no computer, and an easy computer plays at once without the pool:
+    # their games start and go on.
     assert (await service.start_game(PLACE, ALICE, "lgame", Opponent("user", user=BOB))).ok
+    easy = Place("test", "room-3")
+    assert (await service.start_game(easy, CAROL, "lgame", Opponent("ai", "easy"),
+                                     creator_seat=1)).ok
+    assert (await service.play_ai_turn(easy)).moved
     release.set()
     await blocker
     other = Place("test", "room-2")
-    assert (await service.start_game(other, ALICE, "lgame", Opponent("ai", "easy"))).ok
+    assert (await service.start_game(other, ALICE, "lgame", Opponent("ai", "strong"))).ok
     service.workers.shutdown()
 
 
@@ -270,10 +275,17 @@ async def test_a_refusal_is_known_before_anything_is_created(store: SQLiteStore)
     release = threading.Event()
     blocker = asyncio.ensure_future(service.workers.run(release.wait))
     await asyncio.sleep(0.01)
-    busy = await service.start_refusal(other, CAROL, "lgame", Opponent("ai", "easy"))
+    busy = await service.start_refusal(other, CAROL, "lgame", Opponent("ai", "strong"))
     assert busy is not None and "busy thinking" in busy
     assert await service.start_refusal(other, CAROL, "lgame", Opponent("open")) is None
     assert await store.running_game("test", "room-2") is None
     release.set()
     await blocker
     service.workers.shutdown()
+
+
+def test_every_quick_level_is_a_level_of_its_game() -> None:
+    """A misspelt quick level would silently send an easy computer to the pool."""
+    for name in game_names():
+        module = get_game(name)
+        assert set(getattr(module, "QUICK_LEVELS", ())) <= set(module.LEVELS), name
