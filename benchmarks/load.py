@@ -33,13 +33,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import gc
 import io
 import itertools
 import json
+import multiprocessing
 import os
 import pstats
+import random
 import resource
 import sqlite3
 import sys
@@ -47,6 +50,7 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +62,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.scripted_play import (  # noqa: E402
     ScriptedPlayer,
+    Table,
     make_table,
     play_table,
     table_spec,
@@ -68,7 +73,8 @@ from benchmarks.service_latency import (  # noqa: E402
     filesystem_of,
 )
 from benchmarks.timing import summary  # noqa: E402
-from bot.__main__ import tune_garbage_collector  # noqa: E402
+from bot.limits import Limits  # noqa: E402
+from bot.runtime import FULL_SECONDS, collect_garbage, prepare_interpreter  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store import MIGRATIONS, SQLiteStore, sql_statements  # noqa: E402
 
@@ -79,12 +85,36 @@ SAMPLE_STATE = "x" * 900  # as long as a typical stored state (250 to 950 charac
 BARE_COMMITS = 300
 # Commands a person waits for; start and rematch are listed, and count, too.
 COMMANDS = ("board", "start", "rematch", "hand", "press", "press_move", "move", "ai_turn")
+SAVING_COMMANDS = ("press_move", "move", "ai_turn")
 TARGETS = {"p99_ms": 50.0, "moves_per_s": 300.0, "rss_mb": 200.0}
 
 
 def peak_rss_mb() -> float:
     """The process's peak resident set so far; Linux reports kilobytes."""
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def worker_peak_rss_mb() -> list[float]:
+    """Each live worker process's peak resident set (``VmHWM``), where /proc has it."""
+    peaks = []
+    for child in multiprocessing.active_children():
+        with contextlib.suppress(OSError):
+            status = Path(f"/proc/{child.pid}/status").read_text()
+            kilobytes = next(int(line.split()[1]) for line in status.splitlines()
+                             if line.startswith("VmHWM:"))
+            peaks.append(round(kilobytes / 1024, 1))
+    return peaks
+
+
+def steady_rate(saved_at: list[float], all_started: float, first_done: float) -> float | None:
+    """Moves per second while every table was playing: after the last one had started its
+    first game and before the first one had played all its moves. The whole run's rate
+    also counts the start, when a thousand games are created at once, and the end, when
+    the last tables play on alone."""
+    if first_done <= all_started:
+        return None
+    inside = sum(1 for moment in saved_at if all_started <= moment <= first_done)
+    return round(inside / (first_done - all_started), 1)
 
 
 async def sample_loop_lag(lags: list[float], stop: asyncio.Event) -> None:
@@ -153,17 +183,51 @@ class CommitSampler(threading.Thread):
             db.close()
 
 
+def full_collection() -> dict[str, float]:
+    """One full collection with every game in memory, as ``collect_garbage`` makes every
+    ``FULL_SECONDS``: how long it stops the bot, and how much garbage had waited for it."""
+    started = time.perf_counter()
+    gc.unfreeze()
+    found = gc.collect()
+    gc.freeze()
+    return {"ms": round((time.perf_counter() - started) * 1000, 1), "unreachable": found}
+
+
 async def load_run(folder: Path, games: int, moves: int, seed: int, think: float,
-                   click: float) -> dict[str, Any]:
+                   click: float, ramp: float, processes: bool,
+                   bot_gc: bool) -> dict[str, Any]:
     """Play every table to ``moves`` saved moves at once; return the timings and counts."""
     store = await SQLiteStore.open(folder / "load.sqlite3")
     timings: dict[str, list[float]] = defaultdict(list)
+    finished_at: list[tuple[float, float]] = []  # (when, how long) of every command
+    saved_at: list[float] = []
+    opened: list[float] = []
+    done: list[float] = []
+
+    def record(command: str, seconds: float) -> None:
+        moment = time.perf_counter()
+        timings[command].append(seconds)
+        finished_at.append((moment, seconds))
+        if command in SAVING_COMMANDS:  # the script fails the run when one saves nothing
+            saved_at.append(moment)
+        elif command in ("start", "board") and len(opened) < games:
+            opened.append(moment)
+
+    async def play(table: Table) -> None:
+        # Tables open at random moments over the ramp, not all in the same second.
+        await asyncio.sleep(random.Random(f"{seed}-{table.place.channel}").uniform(0, ramp))
+        await play_table(player, table, moves)
+        done.append(time.perf_counter())
+
     try:
         seeds = itertools.count(seed * 1_000_000)
-        service = Service(store, seed_source=lambda: next(seeds))
-        player = ScriptedPlayer(service, store,
-                                recorder=lambda command, s: timings[command].append(s),
-                                think=think, click=click)
+        # The bot's pool for computer moves; no rate or game limits, which would refuse
+        # the script's commands rather than time them.
+        limits = replace(Limits.unlimited(), cpu_workers=Limits().cpu_workers,
+                         cpu_processes=processes)
+        service = Service(store, seed_source=lambda: next(seeds), limits=limits)
+        service.workers.start()
+        player = ScriptedPlayer(service, store, recorder=record, think=think, click=click)
         tables = [make_table(i, seed, PLATFORM) for i in range(games)]
         lags: list[float] = []
         stop = asyncio.Event()
@@ -174,9 +238,14 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         process_cpu = time.process_time()
         collections = GcPauses()
         gc.callbacks.append(collections)
+        collector = asyncio.ensure_future(collect_garbage()) if bot_gc else None
         try:
-            await asyncio.gather(*(play_table(player, table, moves) for table in tables))
+            await asyncio.gather(*(play(table) for table in tables))
+            workers_rss = worker_peak_rss_mb()
         finally:
+            if collector is not None:
+                collector.cancel()
+            service.workers.shutdown()
             gc.callbacks.remove(collections)
             commits.stop.set()
             stop.set()
@@ -184,6 +253,7 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         process_cpu = time.process_time() - process_cpu
         await sampler
         commits.join()
+        full = full_collection() if bot_gc else None
         integrity = await store.integrity_ok()
         states = [json.dumps(r.state, separators=(",", ":"), sort_keys=True)
                   for r in await store.games_with_status("active", "finished")]
@@ -198,6 +268,10 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         "moves": saved,
         "ai_moves": len(timings["ai_turn"]),
         "moves_per_s": round(saved / wall, 1),
+        "steady_moves_per_s": steady_rate(saved_at, max(opened), min(done)),
+        "steady_commands": summary([seconds for moment, seconds in finished_at
+                                    if max(opened) <= moment <= min(done)] or [0.0]),
+        "workers_peak_rss_mb": workers_rss,
         "command_count": sum(len(v) for v in timings.values()),
         "games_played": sum(t.games for t in tables),
         "db_thread_cpu_ms_per_move": round(worker_cpu * 1000 / max(saved, 1), 4),
@@ -205,6 +279,7 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         "process_cpu_percent": round(100 * process_cpu / wall, 1),
         "loop_lag": summary(lags or [0.0]),
         "gc_pauses": collections.summary(),
+        "full_collection": full,
         "bare_commit_during": summary(commits.timings),
         "integrity_ok": integrity,
         "payload": payload,
@@ -227,34 +302,43 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "times it; 0: none)")
     parser.add_argument("--click", type=float, default=0.1,
                         help="pause between the presses of one move, seconds")
+    parser.add_argument("--ramp", type=float, default=20.0,
+                        help="tables open at random moments within this many seconds")
     parser.add_argument("--tmpdir", default=None,
                         help="where the temporary databases go (default: the system's)")
     parser.add_argument("--profile", type=int, default=0, metavar="TOP",
                         help="also cProfile the run and print the TOP functions by own and "
                              "cumulative time")
-    parser.add_argument("--gc", choices=("bot", "python"), default="bot",
-                        help="garbage collection as python -m bot sets it up (frozen start-up "
-                             "objects, fewer young collections) or Python's defaults")
+    parser.add_argument("--runtime", choices=("bot", "python"), default="bot",
+                        help="the interpreter as python -m bot runs it (bot.runtime: a short "
+                             "thread switch, frozen start-up, young collections on a timer) "
+                             "or Python's defaults")
+    parser.add_argument("--workers", choices=("process", "thread"), default="process",
+                        help="computer moves in worker processes, as the bot runs them, or "
+                             "in threads of this process")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.moves < 1 or args.think < 0 or args.click < 0:
-        parser.error("--games and --moves must be at least 1, --think and --click >= 0")
+    if (args.games < 1 or args.moves < 1 or args.think < 0 or args.click < 0
+            or args.ramp < 0):
+        parser.error("--games and --moves must be at least 1, --think, --click and --ramp "
+                     ">= 0")
     return args
 
 
 def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     """The benchmark's result, and the profile's text when ``--profile`` asked for one."""
     rss_before = peak_rss_mb()
-    if args.gc == "bot":
+    if args.runtime == "bot":
         # As ``python -m bot`` does: once the imports are done, before the event loop.
-        tune_garbage_collector()
+        prepare_interpreter()
     profiler = cProfile.Profile() if args.profile else None
     with tempfile.TemporaryDirectory(prefix="load-", dir=args.tmpdir) as name:
         folder = Path(name)
         if profiler is not None:
             profiler.enable()
         played = asyncio.run(load_run(folder, args.games, args.moves, args.seed, args.think,
-                                      args.click))
+                                      args.click, args.ramp, args.workers == "process",
+                                      args.runtime == "bot"))
         if profiler is not None:
             profiler.disable()
         rss = peak_rss_mb()  # before the bare commits, which would only add their own
@@ -267,7 +351,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     result: dict[str, Any] = {
         "config": {
             "games": args.games, "moves": args.moves, "seed": args.seed,
-            "think_s": args.think, "click_s": args.click, "gc": args.gc,
+            "think_s": args.think, "click_s": args.click, "ramp_s": args.ramp,
+            "runtime": args.runtime, "workers": args.workers,
             "mix": dict(Counter(f"{s.game}{' vs AI' if s.versus_ai else ''}"
                                 for s in map(table_spec, range(args.games)))),
             "cpus": os.cpu_count(), "filesystem": filesystem,
@@ -285,7 +370,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     }
     result["targets"] = {
         "p99_under_50_ms": commands["all"]["p99_ms"] < TARGETS["p99_ms"],
-        "at_least_300_moves_per_s": played["moves_per_s"] >= TARGETS["moves_per_s"],
+        "at_least_300_moves_per_s": (played["steady_moves_per_s"] or 0.0)
+        >= TARGETS["moves_per_s"],
         "rss_under_200_mb": rss < TARGETS["rss_mb"],
     }
     text = ""
@@ -301,7 +387,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 def print_human(result: dict[str, Any]) -> None:
     config = result["config"]
     print(f"load: {config['games']} games x {config['moves']} moves, seed {config['seed']}, "
-          f"think {config['think_s']} s, click {config['click_s']} s; {config['cpus']} CPUs, "
+          f"think {config['think_s']} s, click {config['click_s']} s, ramp {config['ramp_s']} s; "
+          f"{config['cpus']} CPUs, "
           f"{config['filesystem']} ({config['tmpdir']}), Python {config['python']}, "
           f"SQLite {config['sqlite']}")
     print("tables: " + ", ".join(f"{n} {k}" for k, n in config["mix"].items()))
@@ -309,14 +396,22 @@ def print_human(result: dict[str, Any]) -> None:
           f"{result['wall_s']:.1f} s: {result['moves_per_s']:.1f} moves/s, "
           f"{result['command_count']} commands, {result['games_played']} games started or resumed; "
           f"db thread {result['db_thread_cpu_ms_per_move']:.3f} ms CPU per move")
+    steady = result["steady_commands"]
+    print(f"while every table played: {result['steady_moves_per_s']} moves/s; commands p50 "
+          f"{steady['p50_ms']:.3f} ms, p99 {steady['p99_ms']:.3f} ms (n={steady['n']})")
     lag = result["loop_lag"]
     print(f"process CPU {result['process_cpu_percent']:.0f}% of one core, "
           f"{result['process_cpu_ms_per_move']:.2f} ms per move (script included); event loop "
           f"lag p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms")
-    print(f"garbage collection ({config['gc']}): " + ", ".join(
+    print(f"garbage collection ({config['runtime']}): " + ", ".join(
         f"{name} {row['n']}x" + (f" p50 {row['p50_ms']:.1f} / max {row['max_ms']:.1f} ms"
                                  if row["n"] else "")
         for name, row in result["gc_pauses"].items()))
+    if result["full_collection"] is not None:
+        full = result["full_collection"]
+        print(f"a full collection at the end, with every game in memory (the bot makes one "
+              f"every {FULL_SECONDS / 60:.0f} min): {full['ms']} ms, "
+              f"{full['unreachable']} unreachable objects found")
     print(f"  {'command':<11} {'n':>7} {'p50 ms':>9} {'p99 ms':>9} {'mean ms':>9} "
           f"{'max ms':>9}")
     for name, row in result["commands"].items():
@@ -331,7 +426,8 @@ def print_human(result: dict[str, Any]) -> None:
           f"p50 {during['p50_ms']:.3f} ms, p99 {during['p99_ms']:.3f} ms; press_move / bare: "
           f"p50 {ratios['p50']:.2f}x, p99 {ratios['p99']:.2f}x")
     rss = result["rss_mb"]
-    print(f"peak RSS {rss['peak']:.1f} MB ({rss['after_imports']:.1f} MB after imports); "
+    print(f"peak RSS {rss['peak']:.1f} MB ({rss['after_imports']:.1f} MB after imports), "
+          f"worker processes {result['workers_peak_rss_mb']} MB; "
           f"integrity_check {'ok' if result['integrity_ok'] else 'FAILED'}")
     print("targets: " + ", ".join(f"{k} {'met' if v else 'MISSED'}"
                                   for k, v in result["targets"].items()))

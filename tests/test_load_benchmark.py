@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_load_benchmark_runs_every_game_and_reports(tmp_path: Path) -> None:
     # Ten tables: each of the five games with two people and against the computer.
     command = [sys.executable, "benchmarks/load.py", "--games", "10", "--moves", "3",
-               "--seed", "7", "--think", "0", "--click", "0", "--tmpdir", str(tmp_path),
+               "--seed", "7", "--think", "0", "--click", "0", "--ramp", "0",
+               "--tmpdir", str(tmp_path),
                "--json"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120,
                           check=True)
@@ -31,9 +32,11 @@ def test_load_benchmark_runs_every_game_and_reports(tmp_path: Path) -> None:
     assert result["bare_commit_during"]["n"] > 0
     assert result["ratio_press_move_over_bare_during"]["p99"] > 0
     assert result["loop_lag"]["n"] > 0 and result["process_cpu_ms_per_move"] > 0
-    # Collected as the bot collects (bot.__main__.tune_garbage_collector); a run this short
-    # may see no collection at all, so only the shape is checked.
-    assert result["config"]["gc"] == "bot" and set(result["gc_pauses"]) == {"gen0", "gen1",
+    # Run as the bot runs (bot.runtime); a run this short may see few collections, so only
+    # the shape is checked.
+    assert result["full_collection"]["ms"] > 0 and result["steady_commands"]["n"] > 0
+    assert len(result["workers_peak_rss_mb"]) == 2, "the bot's two worker processes"
+    assert result["config"]["runtime"] == "bot" and set(result["gc_pauses"]) == {"gen0", "gen1",
                                                                             "gen2"}
     assert set(result["config"]["mix"]) == {
         f"{game}{suffix}" for game in ("lgame", "turing", "booleo", "digitalo", "rithmomachia")
