@@ -465,10 +465,14 @@ MAX_BATCH = 500
 # is left to copy when saves are held (below), seldom enough to cost nothing when idle.
 CHECKPOINT_SECONDS = 1.0
 # The WAL only starts again from its beginning when a save finds it all copied, which never
-# happens while saves follow each other without a gap. Past this many pages (40 MB) the
-# checkpointer holds saves back for one checkpoint of what is left, so the file stays
-# bounded; at a thousand games that is a pause of a few milliseconds every ten seconds.
-WAL_RESTART_PAGES = 10_000
+# happens while saves follow each other without a gap, and at once in any lull. Past this
+# many pages (200 MB; 40 s of a thousand games without a lull) the checkpointer holds saves
+# back for one checkpoint of what is left, so the file stays bounded. Holding saves costs
+# a sync of the database file, which this machine's disk can stretch to seconds, so it
+# is kept for when the WAL has grown large, and what is left to copy is made small first.
+WAL_RESTART_PAGES = 50_000
+# Pages left uncopied below which the held checkpoint may start.
+HOLD_PAGES = 256
 # UPDATE … FROM needs SQLite 3.33 and RETURNING 3.35; older libraries save one at a time.
 _CAN_BATCH = sqlite3.sqlite_version_info >= (3, 35)
 
@@ -526,6 +530,7 @@ class SQLiteStore:
         Never cancelled mid-statement: ``close`` asks it to stop and waits."""
 
         async def checkpoint() -> int:
+            """Checkpoint what it can; the pages the WAL held."""
             rows = await checkpoints.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
             _, pages, _ = next(iter(rows))
             return int(pages)
@@ -538,8 +543,14 @@ class SQLiteStore:
                 if self._closing.is_set():
                     return
                 try:
-                    if await checkpoint() >= restart_pages:
-                        await checkpoint()  # copies what came meanwhile, saves still going
+                    pages = await checkpoint()
+                    if pages >= restart_pages:
+                        # Copy what came meanwhile, saves still going, until little is left.
+                        for _ in range(3):
+                            grown = await checkpoint() - pages
+                            pages += grown
+                            if grown <= HOLD_PAGES:
+                                break
                         async with self._saving:
                             await checkpoint()
                 except sqlite3.Error as error:  # tried again next time; saves go on
