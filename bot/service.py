@@ -433,6 +433,18 @@ class Service:
                 log.exception("could not render game %s", record.id)
         return Reply(ok=False, notice=error.notice)
 
+    def rate_refusal(self, place: Place, actor: User) -> str | None:
+        """Count a command against ``actor``'s rate limit: ``None`` when they may go on,
+        else the answer to give instead. Game commands get it through ``_guard``; adapters
+        ask it for the commands that only read (stats, leaderboards, the game list, the
+        export), which cost a query each."""
+        wait = self.rate.wait_seconds(actor.platform, actor.id)
+        if not wait:
+            return None
+        return self._t(place, "error.rate_limited",
+                       "⏳ That is a lot of commands at once. Try again in {seconds} s.",
+                       seconds=wait)
+
     async def _guard(self, place: Place, work: Callable[[], Any],
                      user: User | None = None, *, actor: User | None = None) -> Reply:
         """Run a command; turn refusals into notices and crashes into a logged apology.
@@ -442,11 +454,8 @@ class Service:
         fast is answered like any other, with the board and hand as they are, so that an
         adapter redrawing the clicked message loses nothing."""
         if actor is not None:
-            wait = self.rate.wait_seconds(actor.platform, actor.id)
-            if wait:
-                notice = self._t(place, "error.rate_limited",
-                                 "⏳ That is a lot of commands at once. Try again in {seconds} "
-                                 "s.", seconds=wait)
+            notice = self.rate_refusal(place, actor)
+            if notice is not None:
                 return await self._refusal(place, ServiceError(notice,
                                                                await self._running(place)),
                                            user)

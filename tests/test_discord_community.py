@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot.limits import RateLimiter
 from tests.discord_world import discord_world
 
 
@@ -63,3 +64,19 @@ async def test_stats_leaderboard_rematch_games_and_forget_me(tmp_path: Path) -> 
             assert await cursor.fetchone() == (0,)
         mine = await world.alice.slash(world.channel, "stats")
         assert "no finished games" in mine.response.content
+
+
+async def test_reading_commands_count_against_the_rate_limit(tmp_path: Path) -> None:
+    """/stats, /leaderboard, /games and /export cost a query each: a flood of them is
+    answered like a flood of moves, and the others are not slowed down."""
+    async with discord_world(tmp_path) as world:
+        world.bot.service.rate = RateLimiter(4, 0.001)
+        for command, options in [("stats", {}), ("leaderboard", {"game": "lgame"}),
+                                 ("games", {}), ("leaderboard", {})]:
+            answer = await world.alice.slash(world.channel, command, **options)
+            assert "lot of commands" not in answer.response.content, command
+        for command in ("stats", "leaderboard", "games", "export"):
+            refused = await world.alice.slash(world.channel, command)
+            assert refused.ephemeral and "lot of commands" in refused.response.content, command
+        other = await world.bob.slash(world.channel, "stats")
+        assert "lot of commands" not in other.response.content

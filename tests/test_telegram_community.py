@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot.limits import RateLimiter
 from tests.telegram_world import ALICE, BOB, CAROL, GROUP, telegram_world
 
 
@@ -56,3 +57,18 @@ async def test_stats_leaderboard_rematch_games_and_forget_me(tmp_path: Path) -> 
             assert await cursor.fetchone() == (0,)
         await world.say(ALICE, GROUP, "/games")
         assert "No game is running here" in world.last(GROUP).text
+
+
+async def test_reading_commands_count_against_the_rate_limit(tmp_path: Path) -> None:
+    """/stats, /leaderboard, /games and /export cost a query each: a flood of them is
+    answered like a flood of moves, and the others are not slowed down."""
+    async with telegram_world(tmp_path) as world:
+        world.bot.service.rate = RateLimiter(4, 0.001)
+        for command in ("/stats", "/leaderboard lgame", "/games", "/leaderboard"):
+            await world.say(ALICE, GROUP, command)
+            assert "lot of commands" not in world.last(GROUP).text, command
+        for command in ("/stats", "/leaderboard", "/games", "/export"):
+            await world.say(ALICE, GROUP, command)
+            assert "lot of commands" in world.last(GROUP).text, command
+        await world.say(BOB, GROUP, "/stats")
+        assert "lot of commands" not in world.last(GROUP).text

@@ -90,6 +90,13 @@ def register_commands(bot: LogicBot) -> None:
                                                AUTOCOMPLETE_LIMIT)
         return [app_commands.Choice(name=t[:100], value=t[:100]) for t in texts]
 
+    async def refused_for_speed(interaction: discord.Interaction, place: Place) -> bool:
+        """For commands that only read: past the person's rate limit, say so instead."""
+        refusal = service.rate_refusal(place, bot.actor(interaction))
+        if refusal is not None:
+            await bot.notify(interaction, refusal)
+        return refusal is not None
+
     async def post_new_game(interaction: discord.Interaction, place: Place,
                             work: Awaitable[Reply]) -> None:
         """A new game (/play, /rematch): its board here, or why it did not start."""
@@ -328,6 +335,8 @@ def register_commands(bot: LogicBot) -> None:
     @app_commands.autocomplete(game=complete_game)
     async def leaderboard(interaction: discord.Interaction, game: str | None = None) -> None:
         place = await bot.place_for(interaction)
+        if await refused_for_speed(interaction, place):
+            return
         parts = []
         if game:
             if interaction.guild_id is not None:
@@ -351,6 +360,8 @@ def register_commands(bot: LogicBot) -> None:
     async def stats(interaction: discord.Interaction,
                     player: discord.User | None = None) -> None:
         place = await bot.place_for(interaction)
+        if await refused_for_speed(interaction, place):
+            return
         person = bot.user_for(player or interaction.user)
         await bot.notify(interaction, await bot.community.stats_text(place, person.id,
                                                                      person.name))
@@ -372,6 +383,8 @@ def register_commands(bot: LogicBot) -> None:
                                    "cmd.games.description"))
     async def games(interaction: discord.Interaction) -> None:
         place = await bot.place_for(interaction)
+        if await refused_for_speed(interaction, place):
+            return
         await bot.notify(interaction, await bot.community.games_text(place, bot.board_link))
 
     @tree.command(name=text("forget-me", "cmd.forget_me.name"),
@@ -441,6 +454,8 @@ def register_commands(bot: LogicBot) -> None:
                                    "cmd.export.description"))
     async def export(interaction: discord.Interaction) -> None:
         place = await bot.place_for(interaction)
+        if await refused_for_speed(interaction, place):
+            return
         if not await bot.is_moderator(interaction):
             await bot.notify(interaction, moderators_only(place))
             return

@@ -224,9 +224,18 @@ class Commands:
         await self.client.post_board(place, reply, reply.announcements,
                                      reply_to=message.message_id, new_game=True)
 
+    async def refused_for_speed(self, message: TgMessage, place: Place, user: User) -> bool:
+        """For commands that only read: past the person's rate limit, say so instead."""
+        refusal = self.service.rate_refusal(place, user)
+        if refusal is not None:
+            await self.client.reply_text(message, place, refusal)
+        return refusal is not None
+
     async def leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/leaderboard <game>``: that game's rankings; alone, the daily challenge's."""
-        message, place, _ = await self._context(update)
+        message, place, user = await self._context(update)
+        if await self.refused_for_speed(message, place, user):
+            return
         community = self.client.community
         parts = []
         if context.args:
@@ -248,6 +257,8 @@ class Commands:
     async def stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Your own results, or, replying to someone's message, theirs."""
         message, place, user = await self._context(update)
+        if await self.refused_for_speed(message, place, user):
+            return
         replied = message.reply_to_message
         person = replied.from_user if replied is not None else None
         if (person is not None and not person.is_bot
@@ -264,7 +275,9 @@ class Commands:
         await self.post_new_game(message, place, await self.service.rematch(place, user))
 
     async def games(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        message, place, _ = await self._context(update)
+        message, place, user = await self._context(update)
+        if await self.refused_for_speed(message, place, user):
+            return
         here = translate(place.language, "games.here", "in this chat")
         supergroup = message.chat.type == Chat.SUPERGROUP
         await self.client.reply_text(message, place, await self.client.community.games_text(
@@ -319,7 +332,9 @@ class Commands:
 
     async def export(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The group's results as a CSV document (admins)."""
-        message, place, _ = await self._context(update)
+        message, place, user = await self._context(update)
+        if await self.refused_for_speed(message, place, user):
+            return
         if not await self.moderator(update, place):
             return
         classroom = self.client.classroom
