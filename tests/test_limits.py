@@ -8,6 +8,7 @@ import itertools
 import os
 import signal
 import threading
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -201,6 +202,21 @@ async def test_worker_processes_do_the_work_and_a_killed_one_is_replaced() -> No
         second = await workers.run(os.getpid)
         assert second not in (first, os.getpid()), "a new worker took the job"
         assert await workers.run(sum, [1, 2]) == 3
+        assert workers.pending == 0
+    finally:
+        workers.shutdown()
+
+
+async def test_a_worker_process_over_its_time_budget_is_given_up_on() -> None:
+    """The computer's time budget holds in a process as in a thread: the caller stops
+    waiting, and the job stays counted until the process has finished it."""
+    workers = Workers(1, queue_limit=None, processes=True)
+    try:
+        await workers.run(int)  # the worker process is up: its start-up is not the budget's
+        with pytest.raises(TimeoutError):
+            await workers.run(time.sleep, 0.5, timeout=0.05)
+        assert workers.pending == 1
+        assert await workers.run(sum, [1, 2]) == 3, "the next job runs once it is free"
         assert workers.pending == 0
     finally:
         workers.shutdown()
