@@ -22,7 +22,9 @@ SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 def expected(rating: float, other: float) -> float:
     """The expected score of a player rated ``rating`` against one rated ``other``."""
-    return 1.0 / (1.0 + 10.0 ** ((other - rating) / 400.0))
+    # typeshed types float ** float as Any (a negative base can give a complex); 10.0 cannot.
+    power: float = 10.0 ** ((other - rating) / 400.0)
+    return 1.0 / (1.0 + power)
 
 
 def updated(rating: float, other: float, outcome: str) -> float:

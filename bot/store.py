@@ -26,6 +26,7 @@ import json
 import logging
 import secrets
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -838,7 +839,8 @@ class SQLiteStore:
                 "SELECT day, platform, user_id, name, server, game_id, status, rounds, tests, "
                 f"beat_machine, finished_at FROM daily_attempts WHERE {where}",
                 params) as cursor:
-            return [DailyAttempt(*row[:7], rounds=row[7], tests=row[8],
+            return [DailyAttempt(row[0], row[1], row[2], row[3], row[4], row[5], row[6],
+                                 rounds=row[7], tests=row[8],
                                  beat_machine=bool(row[9]), finished_at=row[10])
                     for row in await cursor.fetchall()]
 
@@ -916,11 +918,11 @@ class SQLiteStore:
         "SUM(r.opponent='ai' AND r.outcome='draw') FROM results r ")
 
     @staticmethod
-    def _stats(row: tuple[Any, ...]) -> PlayerStats:
+    def _stats(row: Sequence[Any]) -> PlayerStats:
         return PlayerStats(str(row[0]), str(row[1]), str(row[2]), str(row[3]),
-                           *(int(n or 0) for n in row[4:7]),
+                           int(row[4] or 0), int(row[5] or 0), int(row[6] or 0),
                            None if row[7] is None else float(row[7]),
-                           *(int(n or 0) for n in row[8:11]))
+                           int(row[8] or 0), int(row[9] or 0), int(row[10] or 0))
 
     async def player_stats(self, platform: str, user_id: str) -> list[PlayerStats]:
         async with self._db.execute(
@@ -1030,4 +1032,4 @@ class SQLiteStore:
     async def integrity_ok(self) -> bool:
         async with self._db.execute("PRAGMA integrity_check") as cursor:
             row = await cursor.fetchone()
-        return bool(row) and row[0] == "ok"
+        return row is not None and bool(row) and row[0] == "ok"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from bot.service import Board, Place, Reply, Service
@@ -42,7 +42,7 @@ def valid_unicode(text: str) -> str:
     return text
 
 
-def pick_language(candidates: list[str | None]) -> str:
+def pick_language(candidates: Sequence[str | None]) -> str:
     """The first candidate locale the catalogue has, else English."""
     for code in candidates:
         if not code:

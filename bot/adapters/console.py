@@ -84,11 +84,11 @@ class ConsoleSession:
             if not await self.play(reply):
                 return
         while True:
-            reply = await self.main_menu()
-            if reply is None:
+            chosen = await self.main_menu()
+            if chosen is None:
                 self.write(self.t("console.bye"))
                 return
-            if not await self.play(reply):
+            if not await self.play(chosen):
                 return
 
     async def main_menu(self) -> Reply | None:
@@ -202,7 +202,8 @@ class ConsoleSession:
         while True:
             self.show(reply, force_board)
             force_board = False
-            if reply.finished or reply.board is None:
+            board = reply.board
+            if reply.finished or board is None:
                 self.write("")
                 return True
             if reply.ai_to_move:
@@ -210,7 +211,6 @@ class ConsoleSession:
                 reply = await self.service.play_ai_turn(self.place)
                 continue
             user = self.actor(reply)
-            board = reply.board
             menu: Board | Hand = board
             if board.hand_button is not None:
                 # Hidden information (a hand, a Turing notes sheet) shows at the prompt of

@@ -20,7 +20,7 @@ import datetime as dt
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from typing import Any
 
 import discord
@@ -184,7 +184,7 @@ class LogicBot(BackgroundWork, discord.Client):
         """
         guild_id = interaction.guild_id
         chosen = await self.guild_setting(guild_id, "language")
-        candidates = [chosen] if chosen and chosen != "auto" else []
+        candidates: list[str | None] = [chosen] if chosen and chosen != "auto" else []
         candidates += [interaction.locale.value,
                        interaction.guild_locale.value if interaction.guild_locale else None,
                        self.settings.language]
@@ -597,7 +597,7 @@ class LogicBot(BackgroundWork, discord.Client):
         """
         if interaction.type is not discord.InteractionType.component:
             return
-        data = interaction.data or {}
+        data: Mapping[str, Any] = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         component_type = data.get("component_type")
         message = interaction.message
@@ -650,9 +650,10 @@ class LogicBot(BackgroundWork, discord.Client):
         text = await self.daily.post_for(schedule, dt.date.fromisoformat(day))
         layout = self.daily_layout(text, schedule.server, schedule.language)
         channel = self.get_partial_messageable(int(schedule.channel))
+        view = build_view(layout)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
-            await channel.send(layout.content, view=build_view(layout),
-                               allowed_mentions=NO_MENTIONS)
+            await channel.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
         except discord.HTTPException as error:
             log.warning("daily post to %s refused: %s", schedule.channel, error)
             return False
@@ -673,9 +674,10 @@ class LogicBot(BackgroundWork, discord.Client):
             await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
             return
         layout = self.board_for(private, reply.board, False, reply.announcements)
+        view = build_view(layout)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
-            message = await dm.send(layout.content, view=build_view(layout),
-                                    allowed_mentions=NO_MENTIONS)
+            message = await dm.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
         except discord.HTTPException:
             await self.notify(interaction, self.t(place, "discord.daily.no_dm"))
             return

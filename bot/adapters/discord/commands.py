@@ -287,7 +287,9 @@ def register_commands(bot: LogicBot) -> None:
         assist=text("Show which criteria are still possible (for learning)",
                     "cmd.puzzle.assist"),
         code=text("A puzzle code to replay, such as TM-C4E-23NNR2QV", "cmd.puzzle.code"))
-    @app_commands.choices(
+    # discord.py types every list of one choices() call alike; mixing str and int choices
+    # is valid at runtime.
+    @app_commands.choices(  # type: ignore[misc]
         difficulty=[app_commands.Choice(name=d, value=d) for d in ("easy", "standard", "hard")],
         verifiers=[app_commands.Choice(name=str(n), value=n) for n in (4, 5, 6)],
         mode=[app_commands.Choice(name=m, value=m) for m in ("classic", "extreme", "nightmare")])

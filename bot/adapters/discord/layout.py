@@ -9,7 +9,9 @@ it fits in four rows, otherwise select menus of 25; the fifth row holds navigati
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -226,7 +228,8 @@ class BoardSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
         return cls(match["payload"], int(match["chunk"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
+        data: Mapping[str, Any] = interaction.data or {}
+        values = data.get("values") or []
         handler = getattr(interaction.client, "handle_component", None)
         if handler is not None:
             value = str(values[0]) if len(values) == 1 else ""

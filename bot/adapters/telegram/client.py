@@ -358,7 +358,7 @@ class TelegramBot(BackgroundWork):
         """The chat (or forum topic) as a service place, in the language to answer in: the
         one the group's admins chose, else the person's own, else the bot's default."""
         chosen = await self.chat_setting(chat.id, "language")
-        candidates = [chosen] if chosen and chosen != "auto" else []
+        candidates: list[str | None] = [chosen] if chosen and chosen != "auto" else []
         candidates += [person.language_code if person else None, self.settings.language]
         style = await self.chat_setting(chat.id, "board")
         return Place(PLATFORM, channel_of(chat.id, topic), pick_language(candidates),

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 from telegram import CallbackQuery, Chat, Update
 from telegram import Message as TgMessage
@@ -32,7 +32,7 @@ from renderers.i18n import supported_languages, translate
 if TYPE_CHECKING:
     from bot.adapters.telegram.client import TelegramBot
 
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 FIRST_SEATS = {"me": 0, "opponent": 1, "random": None}
 AI_WORDS = {"ai", "bot", "computer", "cpu"}
 BOARD_STYLES = ("emoji", "text")
