@@ -153,16 +153,17 @@ class CommitSampler(threading.Thread):
     shared machine changes from minute to minute, so a baseline taken before or after the
     run alone can be off by an order of magnitude."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, sync: str) -> None:
         super().__init__(daemon=True)
         self.path = path
+        self.sync = sync
         self.timings: list[float] = []
         self.stop = threading.Event()
 
     def run(self) -> None:
         db = sqlite3.connect(self.path, isolation_level=None)
         try:
-            for pragma in ("journal_mode=WAL", "synchronous=FULL"):  # as the store
+            for pragma in ("journal_mode=WAL", f"synchronous={self.sync}"):  # as the store
                 db.execute(f"PRAGMA {pragma}")
             for statement in sql_statements(MIGRATIONS[0]):
                 db.execute(statement)
@@ -194,10 +195,10 @@ def full_collection() -> dict[str, float]:
 
 
 async def load_run(folder: Path, games: int, moves: int, seed: int, think: float,
-                   click: float, ramp: float, processes: bool,
-                   bot_gc: bool) -> dict[str, Any]:
+                   click: float, ramp: float, processes: bool, bot_gc: bool,
+                   sync: str) -> dict[str, Any]:
     """Play every table to ``moves`` saved moves at once; return the timings and counts."""
-    store = await SQLiteStore.open(folder / "load.sqlite3")
+    store = await SQLiteStore.open(folder / "load.sqlite3", sync=sync)
     timings: dict[str, list[float]] = defaultdict(list)
     finished_at: list[tuple[float, float]] = []  # (when, how long) of every command
     saved_at: list[float] = []
@@ -232,7 +233,7 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         lags: list[float] = []
         stop = asyncio.Event()
         sampler = asyncio.create_task(sample_loop_lag(lags, stop))
-        commits = CommitSampler(folder / "sampler.sqlite3")
+        commits = CommitSampler(folder / "sampler.sqlite3", sync)
         commits.start()
         clock = CpuClock()
         process_cpu = time.process_time()
@@ -302,6 +303,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "times it; 0: none)")
     parser.add_argument("--click", type=float, default=0.1,
                         help="pause between the presses of one move, seconds")
+    parser.add_argument("--sync", choices=("full", "normal"), default="full",
+                        help="the store's DATABASE_SYNC (full: every commit synced)")
     parser.add_argument("--ramp", type=float, default=20.0,
                         help="tables open at random moments within this many seconds")
     parser.add_argument("--tmpdir", default=None,
@@ -338,7 +341,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             profiler.enable()
         played = asyncio.run(load_run(folder, args.games, args.moves, args.seed, args.think,
                                       args.click, args.ramp, args.workers == "process",
-                                      args.runtime == "bot"))
+                                      args.runtime == "bot", args.sync))
         if profiler is not None:
             profiler.disable()
         rss = peak_rss_mb()  # before the bare commits, which would only add their own
@@ -352,7 +355,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         "config": {
             "games": args.games, "moves": args.moves, "seed": args.seed,
             "think_s": args.think, "click_s": args.click, "ramp_s": args.ramp,
-            "runtime": args.runtime, "workers": args.workers,
+            "runtime": args.runtime, "workers": args.workers, "sync": args.sync,
             "mix": dict(Counter(f"{s.game}{' vs AI' if s.versus_ai else ''}"
                                 for s in map(table_spec, range(args.games)))),
             "cpus": os.cpu_count(), "filesystem": filesystem,

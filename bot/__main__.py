@@ -68,7 +68,7 @@ async def run_platforms(service: Service, settings: Settings) -> int:
 
 async def run(settings: Settings) -> int:
     try:
-        store = await SQLiteStore.open(settings.database_path)
+        store = await SQLiteStore.open(settings.database_path, sync=settings.database_sync)
     except NewerSchema as error:
         print(f"Cannot open {settings.database_path}: {error}", file=sys.stderr)
         return 1

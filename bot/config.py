@@ -8,11 +8,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_DATABASE = "data/logic-bot.sqlite3"
+# How far a saved move is synced before the player sees it (SQLite's ``synchronous``):
+# "full" keeps it through a power cut, "normal" through a crash of the bot only, and
+# answers faster on a slow disk (docs/performance.md).
+DATABASE_SYNCS = ("full", "normal")
 
 
 @dataclass(frozen=True)
 class Settings:
     database_path: str = DEFAULT_DATABASE
+    database_sync: str = "full"
     discord_token: str = ""
     discord_dev_guild: str = ""
     telegram_token: str = ""
@@ -62,12 +67,20 @@ def _count(text: str, default: int) -> int:
     return int(text) if text.isdigit() else default
 
 
+def _choice(text: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices``, any case; anything else is the first, the safe default, as a
+    typo must not stop the bot."""
+    text = text.strip().lower()
+    return text if text in choices else choices[0]
+
+
 def load_settings(environ: Mapping[str, str] | None = None,
                   env_file: Path | None = Path(".env")) -> Settings:
     merged = read_env_file(env_file) if env_file is not None else {}
     merged.update(os.environ if environ is None else environ)
     return Settings(
         database_path=merged.get("DATABASE_PATH") or DEFAULT_DATABASE,
+        database_sync=_choice(merged.get("DATABASE_SYNC", ""), DATABASE_SYNCS),
         discord_token=merged.get("DISCORD_TOKEN", ""),
         discord_dev_guild=merged.get("DISCORD_DEV_GUILD", ""),
         telegram_token=merged.get("TELEGRAM_TOKEN", ""),

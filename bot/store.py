@@ -1,6 +1,7 @@
 """Persistent storage: SQLite through aiosqlite, behind a small interface.
 
 * WAL journal, ``synchronous=FULL``: a move acknowledged to a player survives a power cut.
+  A host may choose ``normal`` (``DATABASE_SYNC``): a crash of the bot, not a power cut.
 * The schema version is SQLite's ``user_version``; ``MIGRATIONS`` upgrade older files.
 * Every game write is one statement guarded by the row's version
   (``UPDATE … WHERE id=? AND version=?``), so a lost race is reported, never overwritten.
@@ -499,7 +500,13 @@ class SQLiteStore:
 
     @classmethod
     async def open(cls, path: str | Path, checkpoint_seconds: float = CHECKPOINT_SECONDS,
-                   wal_restart_pages: int = WAL_RESTART_PAGES) -> SQLiteStore:
+                   wal_restart_pages: int = WAL_RESTART_PAGES,
+                   sync: str = "full") -> SQLiteStore:
+        """``sync`` "full" (the default) syncs every commit, so an acknowledged move
+        survives a power cut; "normal" leaves the sync to checkpoints, so it survives a
+        crash of the bot but perhaps not a power cut (``bot.config.DATABASE_SYNCS``)."""
+        if sync not in ("full", "normal"):
+            raise ValueError(f"sync must be 'full' or 'normal', not {sync!r}")
         in_memory = str(path) == ":memory:"
         if not in_memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -507,7 +514,7 @@ class SQLiteStore:
         store = cls(connection)
         try:
             await connection.execute("PRAGMA journal_mode=WAL")
-            await connection.execute("PRAGMA synchronous=FULL")
+            await connection.execute(f"PRAGMA synchronous={sync.upper()}")
             await connection.execute("PRAGMA foreign_keys=ON")
             await connection.execute("PRAGMA busy_timeout=5000")
             await store._migrate()

@@ -47,8 +47,8 @@ async def run_table(player: ScriptedPlayer, table: Table, moves: int) -> None:
         await player.play_move(table)
 
 
-async def play(db: Path, tables: int, moves: int, seed: int) -> None:
-    store = await SQLiteStore.open(db)
+async def play(db: Path, tables: int, moves: int, seed: int, sync: str) -> None:
+    store = await SQLiteStore.open(db, sync=sync)
     try:
         player = ScriptedPlayer(Service(store), store, on_move=acknowledge)
         await asyncio.gather(*(run_table(player, make_table(i, seed, PLATFORM), moves)
@@ -64,8 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--moves", type=int, default=1000, help="saved moves per table")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sync", choices=("full", "normal"), default="full")
     args = parser.parse_args(argv)
-    asyncio.run(play(args.db, args.tables, args.moves, args.seed))
+    asyncio.run(play(args.db, args.tables, args.moves, args.seed, args.sync))
     return 0
 
 

@@ -14,9 +14,10 @@ from telegram.error import InvalidToken
 import bot.adapters.discord as discord_adapter
 import bot.adapters.telegram as telegram_adapter
 from bot.__main__ import run
-from bot.config import Settings
+from bot.config import Settings, load_settings
 from bot.limits import Limits
 from bot.service import Service
+from bot.store import SQLiteStore
 from tests.telegram_fake import FakeTelegram
 
 
@@ -139,3 +140,27 @@ def test_the_bot_collects_garbage_on_its_own_schedule() -> None:
                           text=True, check=True, timeout=60,
                           cwd=Path(__file__).resolve().parent.parent)
     assert done.stdout.split() == ["True"] * 4, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("value", "pragma"), [("", 2), ("normal", 1), (" Normal ", 1),
+                                                ("fast", 2), ("full", 2)])
+async def test_the_host_chooses_how_far_moves_are_synced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, pragma: int) -> None:
+    """DATABASE_SYNC: full (SQLite's 2) unless the host says normal (1); a typo keeps the
+    safe default."""
+    seen: list[int] = []
+
+    async def fake_run(service: Service, settings: Settings) -> None:
+        store = service.store
+        assert isinstance(store, SQLiteStore)
+        async with store._db.execute("PRAGMA synchronous") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        seen.append(int(row[0]))
+
+    monkeypatch.setattr(discord_adapter, "run_discord", fake_run)
+    settings = load_settings({"DATABASE_PATH": str(tmp_path / "db.sqlite3"),
+                              "DISCORD_TOKEN": "token-1", "DATABASE_SYNC": value},
+                             env_file=None)
+    assert await run(settings) == 0
+    assert seen == [pragma]
