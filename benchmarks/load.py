@@ -3,7 +3,9 @@
 Run from the repository root::
 
     python benchmarks/load.py [--games 1000] [--moves 20] [--seed 1] [--think 2.5]
-                              [--click 0.1] [--json] [--profile TOP]
+                              [--click 0.1] [--ramp 20] [--sync full|normal]
+                              [--workers process|thread] [--runtime bot|python]
+                              [--tmpdir DIR] [--json] [--profile TOP]
 
 ``--games`` channels play at once, each its own coroutine, in turn L-game, Turing Machine,
 bOOleO, Digitalo and Rithmomachia; one table in three of each game is a person against
@@ -16,11 +18,15 @@ the numbers are the bot's and not an agent's.
 
 Players pause as people do: ``--think`` seconds on average before each move (uniform
 from half to one and a half times it, so the tables stay in step)
-and ``--click`` between the presses of one move. With no pauses every coroutine queues a
-new command the moment the last one returns, which measures capacity (moves/s) but makes
-the latency just the queue length divided by the rate; ``--think 0 --click 0`` does that.
+and ``--click`` between the presses of one move; tables open at random moments within
+``--ramp`` seconds. With no pauses every coroutine queues a new command the moment the last
+one returns, which measures capacity (moves/s) but makes the latency just the queue length
+divided by the rate; ``--think 0 --click 0 --ramp 0`` does that. The bot's set-up is used
+throughout: its two worker processes, its interpreter set-up (``bot.runtime``) and its
+store, synced as ``--sync`` says (the host's ``DATABASE_SYNC``).
 
-Printed: moves per second over the whole run, p50/p99 per command (every command is timed
+Printed: moves per second over the whole run and while every table plays (with that
+window's p50/p99), p50/p99 per command (every command is timed
 from the call to the returned ``Reply``), the process's peak RSS (``ru_maxrss``), its CPU
 time per move and the event loop's lag, and two baselines for a saved move (``press_move``):
 a bare aiosqlite commit of the store's own write right after the run on a fresh file of
