@@ -43,7 +43,7 @@ from benchmarks.timing import summary
 from bot.limits import Limits, RateLimiter, Workers
 from bot.service import Opponent, Place, Reply, Service, User
 from engines.registry import get_game
-from tests.discord_world import World, discord_world, stamp_requests
+from tests.helpers.discord_world import World, discord_world, stamp_requests
 
 DISCORD_ACK_SECONDS = 3.0
 

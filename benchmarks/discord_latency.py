@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.timing import click_benchmark_arguments, slow_lgame_agent, summary
 from engines import lgame
-from tests.discord_world import World, components_of, discord_world, stamp_requests
+from tests.helpers.discord_world import World, components_of, discord_world, stamp_requests
 
 
 async def board(world: World) -> Any:

@@ -1,7 +1,7 @@
 """Seeded random play through the game service, the way players do it: button presses.
 
 Shared by ``benchmarks/load.py`` (many games at once, every command timed) and the
-crash-safety test's player (``tests/crash_player.py``, which reports every acknowledged
+crash-safety test's player (``tests/helpers/crash_player.py``, which reports every acknowledged
 move). One ``Table`` is one channel; its games alternate between the five games, two
 people or one person against the computer at the ``easy`` level (see ``table_spec``).
 

@@ -5,7 +5,7 @@ Run from the repository root (needs the dev extras)::
 
     python benchmarks/telegram_latency.py [--games 20] [--ai-seconds 0.5] [--json]
 
-The bot long-polls a loopback fake of the Bot API (``tests/telegram_fake.py``), so the
+The bot long-polls a loopback fake of the Bot API (``tests/helpers/telegram_fake.py``), so the
 numbers are the bot's own work per press (the poll's return, PTB's parsing and dispatch,
 the service call with its SQLite commit, the edit and the callback answer) without
 Telegram's network time. Two cases:
@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.timing import click_benchmark_arguments, slow_lgame_agent, summary
 from engines import lgame
-from tests.telegram_fake import Person
-from tests.telegram_world import ALICE, BOB, GROUP, World, telegram_world
+from tests.helpers.telegram_fake import Person
+from tests.helpers.telegram_world import ALICE, BOB, GROUP, World, telegram_world
 
 
 async def press_once(world: World, person: Person, chat: dict[str, Any],

@@ -20,7 +20,7 @@ script, translate the new empty (or fuzzy) entries in every language, run it aga
 
 ``--check`` exits non-zero when the English catalogue lacks a message of the code, when a
 language misses a key (or leaves it empty or fuzzy), or when a translation's
-``{placeholder}`` set differs from the English one. ``tests/test_i18n.py`` runs the same
+``{placeholder}`` set differs from the English one. ``tests/renderers/test_i18n.py`` runs the same
 checks.
 
 What is collected, by walking ``bot/``, ``renderers/`` and ``engines/`` with ``ast``:

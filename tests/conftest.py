@@ -7,15 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Place, Service, User
+from bot.service import Service
 from bot.store import SQLiteStore
 from engines.registry import register_game, unregister_game
 from renderers import register_renderer
-
-ALICE = User("test", "alice", "Alice")
-BOB = User("test", "bob", "Bob")
-CAROL = User("test", "carol", "Carol")
-PLACE = Place("test", "channel-1", emoji=False)
 
 
 @pytest.fixture
@@ -38,10 +33,10 @@ def service(store: SQLiteStore) -> Service:
 
 @pytest.fixture
 def secret_cards() -> Iterator[None]:
-    """Registers Secret Cards, the test-only game with hidden hands (tests/hidden_game.py),
+    """Registers Secret Cards, the test-only game with hidden hands (tests/helpers/hidden_game.py),
     for the length of one test."""
-    register_game("secrets", "tests.hidden_game", ("secret",))
-    register_renderer("secrets", "tests.hidden_game_renderer")
+    register_game("secrets", "tests.helpers.hidden_game", ("secret",))
+    register_renderer("secrets", "tests.helpers.hidden_game_renderer")
     try:
         yield
     finally:

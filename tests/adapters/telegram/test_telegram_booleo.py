@@ -1,0 +1,66 @@
+"""bOOleO on Telegram: a game against the computer in a private chat, and a group game in
+which every hand stays in its player's private chat."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from engines import booleo
+from renderers.booleo import hand_text
+from tests.helpers import telegram_cards as cards
+from tests.helpers.telegram_world import ALICE, BOB, CAROL, GROUP, World, telegram_world
+
+
+async def state_of(world: World, chat: dict[str, Any]) -> booleo.BooleoState:
+    return await cards.state_of(world, chat, booleo.BooleoState)
+
+
+async def play_a_move(world: World, person: Any, game_chat: dict[str, Any],
+                      rng: random.Random) -> None:
+    await cards.play_a_move(world, person, game_chat, rng)
+
+
+async def test_a_game_against_the_computer_in_a_private_chat(tmp_path: Path) -> None:
+    async with telegram_world(tmp_path) as world:
+        chat = ALICE.private_chat
+        await world.say(ALICE, chat, "/start")
+        await world.say(ALICE, chat, "/play booleo strong bits=4")
+        rng = random.Random(4)
+        for _ in range(200):
+            state = await state_of(world, chat)
+            if state.outcome() is not None:
+                break
+            assert state.to_move() == [0], "the computer has answered before Alice's turn"
+            assert hand_text(state.view(0)["hand"]) in world.last(chat).text
+            await play_a_move(world, ALICE, chat, rng)
+        assert (await state_of(world, chat)).outcome() is not None
+        assert "Game over" in (await world.board(chat)).text
+
+
+async def test_a_group_game_never_shows_a_hand_in_the_group(tmp_path: Path) -> None:
+    async with telegram_world(tmp_path) as world:
+        for person in (ALICE, BOB):
+            await world.say(person, person.private_chat, "/start")
+        await world.say(ALICE, GROUP, "/play booleo bits=4")  # open to whoever joins
+        await world.click(BOB, await world.board(GROUP), "Join")
+        rng = random.Random(8)
+        seen_hands: set[str] = set()
+        for _ in range(60):
+            state = await state_of(world, GROUP)
+            if state.outcome() is not None:
+                break
+            person, hand = await cards.hand_of_the_player_to_move(world, GROUP, (ALICE, BOB),
+                                                                  state, hand_text)
+            seen_hands.add(hand)
+            posted = len(world.fake.bot_messages(GROUP["id"]))
+            stranger = await world.click(CAROL, await world.board(GROUP), "🂠 My hand")
+            assert stranger and stranger[0].get("show_alert"), "a stranger is refused"
+            assert "not playing" in stranger[0]["text"]
+            assert len(world.fake.bot_messages(GROUP["id"])) == posted, "and quietly"
+            await play_a_move(world, person, GROUP, rng)
+        for message in world.fake.bot_messages(GROUP["id"]):
+            assert "Your hand" not in message.text
+            assert not any(hand in message.text for hand in seen_hands), message.text
+        assert len((await state_of(world, GROUP)).actions) >= 20

@@ -1,0 +1,405 @@
+"""Authorisation and privacy, swept over scripted games of every kind on both platforms.
+
+Two players with hostile display names (HTML, Markdown, mentions) play a few moves of each
+game in a server channel or a Telegram group, through the real clients and the offline
+worlds; a third member with a hostile name presses every button she can reach, and forges
+the buttons she cannot. Every public text that ever reached the channel (each post and each
+edit, as recorded) is then checked:
+
+* no private field: a hand's cards (bOOleO, Digitalo) or a Turing player's own notes and
+  test results, i.e. any line of a player's private view that the public view lacks;
+* no non-player can act: each stranger press changes no stored game and gets a clear,
+  private answer;
+* no mention can ping: every Discord message and edit carries ``allowed_mentions`` that
+  allows nothing;
+* names stay inert: on Telegram they show as typed from escaped HTML (the fake refuses
+  HTML it cannot parse), on Discord their Markdown and mentions are escaped outside code
+  blocks, and no name breaks out of a code block.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from simcord.actors import _component_interaction  # forging needs the raw dispatcher
+
+from bot.adapters.common import clean_name
+from bot.adapters.discord.layout import inert
+from bot.adapters.telegram.layout import neutral
+from bot.service import Service
+from bot.store import GameRecord
+from engines.registry import game_names
+from renderers import renderer_for
+from tests.helpers import hostile
+from tests.helpers import telegram_cards as cards
+from tests.helpers.discord_cards import (
+    Shown,
+    board_message,
+    check_shown,
+    game_record,
+    hand_button,
+    menu_items,
+    record_messages,
+)
+from tests.helpers.discord_world import World as DiscordWorld
+from tests.helpers.discord_world import components_of, discord_world
+from tests.helpers.telegram_fake import Person, group_chat, plain_text
+from tests.helpers.telegram_world import World as TelegramWorld
+from tests.helpers.telegram_world import telegram_world
+
+# Display names that would be markup if the bot passed them on: HTML for Telegram,
+# Markdown, masked links and mentions for Discord.
+HOSTILE_NAMES = ("<b>x</b> *bold* @everyone", "</code> [a](http://x) <@123>",
+                 "@here _u_ ~~s~~ ||sp|| `c`")
+# The pieces of those names that must never reach Discord unescaped (outside code blocks).
+MARKUP = ("*bold*", "[a](http://x)", "@everyone", "@here", "_u_", "~~s~~", "||sp||")
+MOVES = 4
+# A Turing Machine player's first steps, by their buttons: a proposal, then a test, whose
+# result only that player may see. Random clicks would often guess or end the round first.
+TURING_OPENING = ("Propose a code", "▲2", "■4", "241", "Test A")
+STRANGER_PRESSES = 4  # per position, besides the hand and navigation buttons
+
+
+# ------------------------------------------------------------------ private fields
+def private_lines(record: GameRecord) -> set[str]:
+    """What only a player may read: each line of a player's private view (their hand or
+    notes sheet) that the public view does not show, and the cards of a hand."""
+    if not Service.hides_hands(record):
+        return set()
+    state = hostile.state_of(record)
+    renderer = renderer_for(record.game)
+    names = Service.names(record)
+    public = {line.strip() for emoji in (True, False)
+              for line in renderer.render(state.view(None), names, "en", emoji).splitlines()}
+    # A game that hides hands renders them with render_private (as the service does).
+    render_private = getattr(renderer, "render_private", renderer.render)
+    lines: set[str] = set()
+    for seat in range(len(record.players)):
+        view = state.view(seat)
+        for emoji in (True, False):
+            text = render_private(view, names, "en", emoji)
+            lines |= {line.strip() for line in text.splitlines() if len(line.strip()) >= 10}
+        hand_text = getattr(renderer, "hand_text", None)
+        if hand_text is not None and view.get("hand"):
+            cards_text = hand_text(view["hand"])
+            if ", " in cards_text:  # a single card is also what a move line may name
+                lines.add(cards_text)
+    return lines - public
+
+
+def assert_private(texts: Iterable[str], secrets: set[str], where: str) -> None:
+    for text in texts:
+        for secret in secrets:
+            assert secret not in text and inert(secret) not in text, \
+                f"{where} shows the private line {secret!r}: {text!r}"
+
+
+# ------------------------------------------------------------------------- Discord
+def outside_code(content: str) -> str:
+    """Discord content without its code blocks and inline code, where Markdown is inert."""
+    return re.sub(r"`[^`]*`", "", re.sub(r"```.*?```", "", content, flags=re.S))
+
+
+def check_discord_markup(shown: list[Shown]) -> None:
+    for message in shown:
+        assert message.content.count("```") % 2 == 0, message.content
+        prose = outside_code(message.content)
+        for piece in MARKUP:
+            assert not re.search(r"(?<!\\)" + re.escape(piece), prose), \
+                f"{piece!r} is live Markdown or a mention in {message.content!r}"
+
+
+def mentions_blocked(body: Any) -> bool:
+    """Every message body in a request (a send, an edit, an interaction response or
+    follow-up) carries ``allowed_mentions`` that parses nothing and names nobody."""
+    if isinstance(body, dict):
+        if "content" in body:
+            allowed = body.get("allowed_mentions")
+            if not isinstance(allowed, dict) or allowed.get("parse") != [] \
+                    or allowed.get("users") or allowed.get("roles"):
+                return False
+        return all(mentions_blocked(value) for value in body.values())
+    if isinstance(body, list):
+        return all(mentions_blocked(value) for value in body)
+    return True
+
+
+async def stranger_clicks_discord(world: DiscordWorld, stranger: Any, channel: Any,
+                                  forged: list[str], rng: random.Random) -> None:
+    """The stranger clicks a sample of the board's components and forges ``forged`` custom
+    ids (from a player's private hand) onto it: each is refused privately, changing nothing."""
+    board = await board_message(world, channel)
+    items = components_of(board)
+    menu = [c for c in items if c["type"] == 3 or c.get("style") == 1]
+    others = [c for c in items if c not in menu]
+    chosen = rng.sample(menu, min(STRANGER_PRESSES, len(menu))) + others
+    before = await hostile.snapshot(world.store)
+    results = []
+    for item in chosen:
+        if item["type"] == 3:
+            results.append(await stranger.select(board, [item["options"][0]["value"]],
+                                                 custom_id=item["custom_id"]))
+        else:
+            results.append(await stranger.click(board, custom_id=item["custom_id"]))
+    stored = world.env.backend.get_message(channel.id, board.id)
+    for custom_id in forged:
+        results.append(await _component_interaction(
+            stranger, stored, {"custom_id": custom_id, "component_type": 2}))
+    await world.bot.wait_for_background()
+    for result in results:
+        assert result.acknowledged and result.ephemeral and result.response is not None
+        hostile.assert_clear(result.response.content, "a stranger's click")
+    assert await hostile.snapshot(world.store) == before, "a stranger changed a game"
+
+
+async def stranger_commands_discord(world: DiscordWorld, stranger: Any, channel: Any) -> None:
+    """The stranger types a legal move of the player to move, asks for a hand, resigns and
+    abandons: each refused privately, changing nothing."""
+    record = await game_record(world, channel)
+    state = hostile.state_of(record)
+    seat = state.to_move()[0]
+    legal = str(state.action_text(state.legal_actions(seat)[0]))
+    before = await hostile.snapshot(world.store)
+    for name, options in (("move", {"notation": legal}), ("hand", {}), ("resign", {}),
+                          ("abandon", {})):
+        result = await stranger.slash(channel, name, **options)
+        assert result.acknowledged and result.ephemeral and result.response is not None, name
+        hostile.assert_clear(result.response.content, name)
+    assert await hostile.snapshot(world.store) == before, "a stranger's command changed a game"
+
+
+async def discord_move(world: DiscordWorld, actor: Any, stranger: Any, channel: Any,
+                       rng: random.Random) -> None:
+    """One move by ``actor``, clicked through the board or, in a game with hidden hands,
+    through their private hand; the stranger first tries the hand's buttons herself."""
+    start = await game_record(world, channel)
+    board = await board_message(world, channel)
+    if not Service.hides_hands(start):
+        items = [c for c in components_of(board) if c["type"] == 3 or c.get("style") == 1]
+        for _ in range(12):
+            board = await board_message(world, channel)
+            items = [c for c in components_of(board) if c["type"] == 3 or c.get("style") == 1]
+            item = rng.choice(items)
+            if item["type"] == 3:
+                await actor.select(board, [rng.choice(item["options"])["value"]],
+                                   custom_id=item["custom_id"])
+            else:
+                await actor.click(board, custom_id=item["custom_id"])
+            if (await game_record(world, channel)).version > start.version:
+                return
+        raise AssertionError("the board's menu never completed a move")
+    opened = await actor.click(board, custom_id=hand_button(board))
+    hand = opened.response
+    assert hand is not None and hand.ephemeral
+    await stranger_clicks_discord(world, stranger, channel,
+                                  [c["custom_id"] for c in menu_items(hand)], rng)
+    for _ in range(40):
+        items = menu_items(hand) or [c for c in components_of(hand) if c["type"] == 2]
+        assert items, hand.content
+        item = rng.choice(items)
+        if item["type"] == 3:
+            await actor.select(hand, [rng.choice(item["options"])["value"]],
+                               custom_id=item["custom_id"])
+        else:
+            await actor.click(hand, custom_id=item["custom_id"])
+        await world.bot.wait_for_background()
+        if (await game_record(world, channel)).version > start.version:
+            return
+    raise AssertionError("the hand's menu never completed a move")
+
+
+async def sweep_discord(tmp_path: Path, game: str, moves: int) -> None:
+    rng = random.Random(game)
+    async with discord_world(tmp_path) as world:
+        one, two, stranger = (world.guild.add_member(world.env.create_user(
+            f"player{index}", global_name=name)) for index, name in enumerate(HOSTILE_NAMES))
+        shown = record_messages(world)
+        channel = world.channel
+        options = hostile.GAME_OPTIONS[game]
+        started = await one.slash(channel, "play", game=game, opponent=two,
+                                  **({"options": options} if options else {}))
+        assert started.acknowledged and not started.ephemeral, started
+        secrets: set[str] = set()
+        seats = {str(one.id): one, str(two.id): two}
+        if game == "turing":
+            for player in (one, two):
+                hand = (await player.click(await board_message(world, channel),
+                                           custom_id=hand_button(await board_message(
+                                               world, channel)))).response
+                assert hand is not None
+                for label in TURING_OPENING:
+                    await player.click(hand, label=label)
+                await world.bot.wait_for_background()
+        await stranger_commands_discord(world, stranger, channel)
+        for _ in range(moves):
+            record = await game_record(world, channel)
+            secrets |= private_lines(record)
+            if not record.running:
+                break
+            await stranger_clicks_discord(world, stranger, channel, [], rng)
+            state = hostile.state_of(record)
+            mover = seats[record.players[state.to_move()[0]]["id"]]
+            await discord_move(world, mover, stranger, channel, rng)
+        secrets |= private_lines(await game_record(world, channel))
+        public = [m.content for m in shown if not m.ephemeral]
+        assert public, "the game was played in public"
+        if secrets:  # the check can fail: the players did see their private lines
+            assert any(secret in m.content for m in shown if m.ephemeral for secret in secrets)
+        assert_private(public, secrets, "a public Discord message")
+        assert_private([m.content for m in shown if m.viewer == str(stranger.id)], secrets,
+                       "an answer to the stranger")
+        check_discord_markup(shown)
+        check_shown(shown)
+        # Whoever's name it is, the board names them as typed, escaped.
+        assert any(inert(clean_name(HOSTILE_NAMES[0])) in text for text in public)
+        requests = world.env.backend.http_requests
+        assert sum("content" in str(r.json) for r in requests) >= moves, "messages were sent"
+        assert requests and all(mentions_blocked(r.json) for r in requests), [
+            r.json for r in requests if not mentions_blocked(r.json)][:1]
+
+
+@pytest.mark.parametrize("game", game_names())
+async def test_discord_privacy_sweep(tmp_path: Path, game: str) -> None:
+    await sweep_discord(tmp_path, game, MOVES)
+
+
+# ------------------------------------------------------------------------ Telegram
+ONE = Person(2001, "<b>x</b> *bold*", last_name="@everyone")
+TWO = Person(2002, "</code> [a](http://x)", last_name="<@123>")
+STRANGER = Person(2003, "@here _u_", last_name="<i>~~s~~</i>")
+CHAT = group_chat(-1009001, "Class <4> & co")
+
+
+def group_texts(world: TelegramWorld, chat_id: int) -> list[str]:
+    """Every text the bot sent or edited into the chat, as Telegram would show it."""
+    return [plain_text(str(params["text"]))
+            for method in ("sendMessage", "editMessageText")
+            for params in world.fake.calls(method) if int(params["chat_id"]) == chat_id]
+
+
+async def stranger_presses_telegram(world: TelegramWorld, rng: random.Random,
+                                    forged: list[str]) -> list[dict[str, Any]]:
+    board = await world.board(CHAT)
+    keys = [b["callback_data"] for b in board.buttons if "callback_data" in b]
+    chosen = rng.sample(keys, min(STRANGER_PRESSES, len(keys))) + [
+        b["callback_data"] for b in board.buttons[-3:] if "callback_data" in b] + forged
+    before = await hostile.snapshot(world.store)
+    answers = []
+    for data in chosen:
+        [answer] = await world.press(STRANGER, board, data)
+        assert answer.get("show_alert"), answer
+        hostile.assert_clear(answer.get("text"), "a stranger's press")
+        answers.append(answer)
+    assert await hostile.snapshot(world.store) == before, "a stranger changed a game"
+    return answers
+
+
+async def stranger_commands_telegram(world: TelegramWorld) -> None:
+    """The stranger types a legal move of the player to move, asks for a hand, resigns and
+    abandons in the group: each refused, changing nothing."""
+    record = await cards.latest_record(world, CHAT)
+    state = hostile.state_of(record)
+    legal = str(state.action_text(state.legal_actions(state.to_move()[0])[0]))
+    before = await hostile.snapshot(world.store)
+    for command in (f"/move {legal}", "/hand", "/resign", "/abandon"):
+        posted = len(world.fake.bot_messages(CHAT["id"]))
+        await world.say(STRANGER, CHAT, command)
+        assert len(world.fake.bot_messages(CHAT["id"])) == posted + 1, command
+        hostile.assert_clear(world.last(CHAT).text, command)
+    assert await hostile.snapshot(world.store) == before, "a stranger's command changed a game"
+
+
+async def telegram_move(world: TelegramWorld, person: Person, record: GameRecord,
+                        rng: random.Random) -> list[dict[str, Any]]:
+    """One move; in a game with hidden hands through the private hand (which the stranger
+    first tries to use on the group board), else through the group board."""
+    if Service.hides_hands(record):
+        hand = world.last(person.private_chat)
+        answers = await stranger_presses_telegram(
+            world, rng, [b["callback_data"] for b in hand.buttons if "callback_data" in b])
+        await cards.play_a_move(world, person, CHAT, rng)
+        return answers
+    answers = await stranger_presses_telegram(world, rng, [])
+    for _ in range(12):
+        board = await world.board(CHAT)
+        keys = [b for b in board.buttons if "callback_data" in b][:-1] or board.buttons
+        await world.press(person, board, rng.choice(keys)["callback_data"])
+        if (await world.store.get_game(record.id)).version > record.version:  # type: ignore[union-attr]
+            return answers
+    raise AssertionError("the board's menu never completed a move")
+
+
+async def sweep_telegram(tmp_path: Path, game: str, moves: int) -> None:
+    rng = random.Random(game)
+    async with telegram_world(tmp_path) as world:
+        for person in (ONE, TWO, STRANGER):
+            await world.say(person, person.private_chat, "/start")
+        invitation = await world.say(TWO, CHAT, "let's play")
+        await world.say(ONE, CHAT, f"/play {game} {hostile.GAME_OPTIONS[game]}".strip(),
+                        reply_to=invitation)
+        record = await cards.latest_record(world, CHAT)
+        people = {str(ONE.id): ONE, str(TWO.id): TWO}
+        secrets: set[str] = set()
+        answers: list[dict[str, Any]] = []
+        if game == "turing":
+            for person in (ONE, TWO):
+                for label in TURING_OPENING:
+                    await world.click(person, world.last(person.private_chat), label)
+        await stranger_commands_telegram(world)
+        for _ in range(moves):
+            record = await cards.latest_record(world, CHAT)
+            secrets |= private_lines(record)
+            if not record.running:
+                break
+            person = people[record.players[hostile.state_of(record).to_move()[0]]["id"]]
+            answers += await telegram_move(world, person, record, rng)
+        secrets |= private_lines(await cards.latest_record(world, CHAT))
+        public = group_texts(world, CHAT["id"])
+        assert public
+        if secrets:  # the check can fail: the players did see their private lines
+            assert any(secret in text for person in (ONE, TWO)
+                       for text in group_texts(world, person.id) for secret in secrets)
+        assert_private(public, secrets, "a group message")
+        assert_private([str(a.get("text", "")) for a in answers], secrets,
+                       "an alert to the stranger")
+        assert_private(group_texts(world, STRANGER.id), secrets, "the stranger's chat")
+        assert world.fake.refusals == []
+        for name in (ONE, TWO):
+            typed = neutral(clean_name(f"{name.first_name} {name.last_name}"))
+            assert any(typed in text for text in public), f"{typed!r} is not shown as typed"
+        for text in public:
+            assert not re.search(r"@\w", text), f"a live @mention in {text!r}"
+        for params in world.fake.calls("sendMessage") + world.fake.calls("editMessageText"):
+            assert "<b>x</b>" not in str(params["text"]), "a name's HTML was passed on"
+
+
+@pytest.mark.parametrize("game", game_names())
+async def test_telegram_privacy_sweep(tmp_path: Path, game: str) -> None:
+    await sweep_telegram(tmp_path, game, MOVES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", game_names())
+async def test_long_privacy_sweeps(tmp_path: Path, game: str) -> None:
+    await sweep_discord(tmp_path / "discord", game, 40)
+    await sweep_telegram(tmp_path / "telegram", game, 40)
+
+
+# ------------------------------------------------------------ fixes the sweep found
+def test_names_cannot_ping_or_link() -> None:
+    """Found by the sweep: Telegram makes "@name" in any text a mention that notifies that
+    user, and discord.py's escape_markdown takes a masked link as one greedy match to the
+    line's last ")", escaping nothing inside it: a second link and a "*bold*" after the
+    first link stayed live. Both are now inert wherever the adapters write text."""
+    from bot.adapters.telegram.layout import Block
+
+    assert Block("@teacher moved").html() == "@\u2060teacher moved"
+    assert inert("[a](http://x) vs [a](http://x)") == "\\[a\\](http://x) vs \\[a\\](http://x)"
+    assert inert("[a](http://x) wins (*bold* lost)") == "\\[a\\](http://x) wins (\\*bold\\* lost)"
+    assert inert("<@123456789012345678>") == "<@\u200b123456789012345678>"
+    assert inert("https://discord.com/channels/1/2_3") == "https://discord.com/channels/1/2_3"

@@ -1,0 +1,46 @@
+"""The load benchmark still runs and reports sane numbers (not their size: the suite is no
+place for timing), so that it does not rot between the times someone measures."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.helpers.paths import REPO_ROOT
+
+ROOT = REPO_ROOT
+
+
+def test_load_benchmark_runs_every_game_and_reports(tmp_path: Path) -> None:
+    # Ten tables: each of the five games with two people and against the computer.
+    command = [sys.executable, "benchmarks/load.py", "--games", "10", "--moves", "3",
+               "--seed", "7", "--think", "0", "--click", "0", "--ramp", "0",
+               "--tmpdir", str(tmp_path),
+               "--json"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          check=True)
+    result = json.loads(done.stdout)
+    assert result["integrity_ok"]
+    assert result["moves"] == 30 and result["ai_moves"] > 0
+    assert result["moves_per_s"] > 0 and 0 < result["rss_mb"]["peak"] < 10_000
+    commands = result["commands"]
+    for name in ("start", "hand", "press", "press_move", "ai_turn", "all"):
+        row = commands[name]
+        assert row["n"] > 0 and 0 < row["p50_ms"] <= row["p99_ms"] <= row["max_ms"], name
+    assert commands["all"]["n"] == result["command_count"]
+    assert result["bare_commit"]["n"] > 0 and result["ratio_press_move_p50_over_bare_p50"] > 0
+    assert result["bare_commit_during"]["n"] > 0
+    assert result["ratio_press_move_over_bare_during"]["p99"] > 0
+    assert result["loop_lag"]["n"] > 0 and result["process_cpu_ms_per_move"] > 0
+    # Run as the bot runs (bot.runtime); a run this short may see few collections, so only
+    # the shape is checked.
+    assert result["full_collection"]["ms"] > 0 and result["steady_commands"]["n"] > 0
+    assert len(result["workers_peak_rss_mb"]) == 2, "the bot's two worker processes"
+    assert result["config"]["runtime"] == "bot" and set(result["gc_pauses"]) == {"gen0", "gen1",
+                                                                            "gen2"}
+    assert set(result["config"]["mix"]) == {
+        f"{game}{suffix}" for game in ("lgame", "turing", "booleo", "digitalo", "rithmomachia")
+        for suffix in ("", " vs AI")}
+    assert not list(tmp_path.iterdir())  # the databases went with their temporary folder

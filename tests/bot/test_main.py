@@ -1,0 +1,167 @@
+"""``python -m bot`` picks the adapter from the tokens it finds."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+from telegram.error import InvalidToken
+
+import bot.adapters.discord as discord_adapter
+import bot.adapters.telegram as telegram_adapter
+from bot.__main__ import run
+from bot.config import Settings, load_settings
+from bot.limits import Limits
+from bot.service import Service
+from bot.store import SQLiteStore
+from tests.helpers.paths import REPO_ROOT
+from tests.helpers.telegram_fake import FakeTelegram
+
+
+@pytest.mark.parametrize(("adapter", "runner", "token"), [
+    (discord_adapter, "run_discord", "discord_token"),
+    (telegram_adapter, "run_telegram", "telegram_token")])
+async def test_a_token_starts_its_adapter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          adapter: object, runner: str, token: str) -> None:
+    started: list[Settings] = []
+    limits: list[Limits] = []
+
+    async def fake_run(service: Service, settings: Settings) -> None:
+        started.append(settings)
+        limits.append(service.limits)
+
+    monkeypatch.setattr(adapter, runner, fake_run)
+    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), **{token: "token-1"})
+    assert await run(settings) == 0
+    assert [getattr(s, token) for s in started] == ["token-1"]
+    assert limits == [Limits()], "the bot runs with its resource bounds switched on"
+
+
+async def test_a_refused_token_is_a_message_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    async def refuse(service: Service, settings: Settings) -> None:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(discord_adapter, "run_discord", refuse)
+    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), discord_token="bad")
+    assert await run(settings) == 1
+    assert "Discord refused the token" in capsys.readouterr().err
+
+
+async def test_both_tokens_run_side_by_side_until_one_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    stopped: list[str] = []
+
+    async def serve_forever(service: Service, settings: Settings) -> None:
+        try:
+            await asyncio.Event().wait()
+        finally:
+            stopped.append("discord")
+
+    async def refuse(service: Service, settings: Settings) -> None:
+        await asyncio.sleep(0.01)
+        raise InvalidToken("Not Found")
+
+    monkeypatch.setattr(discord_adapter, "run_discord", serve_forever)
+    monkeypatch.setattr(telegram_adapter, "run_telegram", refuse)
+    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), discord_token="d",
+                        telegram_token="bad")
+    assert await run(settings) == 1
+    assert stopped == ["discord"], "a broken configuration stops the whole bot"
+    assert "Telegram refused the token" in capsys.readouterr().err
+
+
+async def test_a_refused_telegram_token_is_a_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = FakeTelegram()
+    url = await fake.start()
+    try:
+        settings = Settings(database_path=str(tmp_path / "db.sqlite3"),
+                            telegram_token="999:WRONG", telegram_base_url=url)
+        assert await run(settings) == 1
+    finally:
+        await fake.close()
+    assert "Telegram refused the token" in capsys.readouterr().err
+
+
+async def test_an_unreachable_telegram_is_a_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings(database_path=str(tmp_path / "db.sqlite3"), telegram_token="1:x",
+                        telegram_base_url="http://127.0.0.1:9")
+    assert await run(settings) == 1
+    assert "Could not reach Telegram" in capsys.readouterr().err
+
+
+GARBAGE_SCRIPT = """
+import asyncio, gc, sys, weakref
+from bot.runtime import collect_garbage, prepare_interpreter
+
+class Node:
+    pass
+
+def cycle():
+    node = Node()
+    node.me = node
+    return node
+
+async def main():
+    prepare_interpreter()
+    print(not gc.isenabled() and gc.get_freeze_count() > 1000
+          and sys.getswitchinterval() < 0.005)
+    collector = asyncio.ensure_future(collect_garbage(young_seconds=0.05, full_seconds=2.0))
+    young = weakref.ref(cycle())
+    await asyncio.sleep(0.3)
+    print(young() is None)
+    old = cycle()
+    survivor = weakref.ref(old)
+    await asyncio.sleep(0.3)
+    del old
+    await asyncio.sleep(0.3)
+    print(survivor() is not None)
+    await asyncio.sleep(2.5)
+    print(survivor() is None)
+    collector.cancel()
+
+asyncio.run(main())
+"""
+
+
+def test_the_bot_collects_garbage_on_its_own_schedule() -> None:
+    """Start-up is frozen, the automatic collector off and the thread switch shorter than
+    Python's 5 ms; a cycle that dies young is found by the next young collection, one
+    that dies old by the next full one."""
+    # In a process of its own: the set-up is global, and this test process keeps Python's.
+    done = subprocess.run([sys.executable, "-c", GARBAGE_SCRIPT], capture_output=True,
+                          text=True, check=True, timeout=60,
+                          cwd=REPO_ROOT)
+    assert done.stdout.split() == ["True"] * 4, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("value", "pragma"), [("", 2), ("normal", 1), (" Normal ", 1),
+                                                ("fast", 2), ("full", 2)])
+async def test_the_host_chooses_how_far_moves_are_synced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, pragma: int) -> None:
+    """DATABASE_SYNC: full (SQLite's 2) unless the host says normal (1); a typo keeps the
+    safe default."""
+    seen: list[int] = []
+
+    async def fake_run(service: Service, settings: Settings) -> None:
+        store = service.store
+        assert isinstance(store, SQLiteStore)
+        async with store._db.execute("PRAGMA synchronous") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        seen.append(int(row[0]))
+
+    monkeypatch.setattr(discord_adapter, "run_discord", fake_run)
+    settings = load_settings({"DATABASE_PATH": str(tmp_path / "db.sqlite3"),
+                              "DISCORD_TOKEN": "token-1", "DATABASE_SYNC": value},
+                             env_file=None)
+    assert await run(settings) == 0
+    assert seen == [pragma]

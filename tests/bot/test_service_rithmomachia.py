@@ -1,0 +1,124 @@
+"""Boolean Rithmomachia through the service: a whole game against the computer with buttons
+only, typed moves and their errors, forged and foreign presses, a double click, a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+from bot.service import Opponent, Place, Reply, Service
+from bot.store import SQLiteStore
+from engines import rithmomachia
+from renderers import rithmomachia as render
+from tests.helpers.people import ALICE, BOB, CAROL, PLACE
+from tests.helpers.service_play import press_one_move
+
+
+async def current_state(service: Service, place: Place) -> rithmomachia.RithmomachiaState:
+    records = [r for status in ("active", "finished")
+               for r in await service.store.games_with_status(status)
+               if r.channel == place.channel]
+    return rithmomachia.RithmomachiaState.from_dict(max(records, key=lambda r: r.id).state)
+
+
+async def two_player_game(service: Service) -> Reply:
+    reply = await service.start_game(PLACE, ALICE, "rithmo", Opponent("user", user=BOB))
+    assert reply.ok and reply.board is not None
+    return reply
+
+
+async def test_a_whole_game_against_the_strong_computer_with_buttons_only(
+        service: Service, store: SQLiteStore, fast_rithmomachia_agent: None) -> None:
+    rng = random.Random(4)
+    reply = await service.start_game(PLACE, ALICE, "rithmomachia", Opponent("ai", "strong"),
+                                     "move_limit=60")
+    assert reply.ok and reply.board is not None
+    names = ["Alice", "Computer · strong"]
+    for _ in range(200):
+        if reply.finished:
+            break
+        if reply.ai_to_move:
+            reply = await service.play_ai_turn(PLACE)
+        else:
+            reply = await press_one_move(service, PLACE, ALICE, reply, rng)
+        assert reply.ok, reply.notice
+        state = await current_state(service, PLACE)
+        assert reply.board is not None
+        assert reply.board.text == render.render(state.view(None), names, "en", PLACE.emoji)
+    state = await current_state(service, PLACE)
+    outcome = state.outcome()
+    assert outcome is not None and 0 not in outcome.winners, "random clicks never win"
+    assert reply.board is not None and "Game over" in reply.board.text
+    record = (await store.games_with_status("finished"))[0]
+    actions = [m.action for m in await store.moves(record.id) if m.kind == "action"]
+    assert rithmomachia.replay(record.options, record.seed, actions).to_dict() \
+        == state.to_dict()
+
+
+async def test_typed_moves_and_their_errors_leave_the_game_unchanged(service: Service) -> None:
+    await two_player_game(service)
+    before = (await current_state(service, PLACE)).to_dict()
+    for text in ("", "zz top", "9z9-1a1", "1b1-4b4", "2b2-3b3", "1a1-1a2", "💥" * 40,
+                 "1b1-2b2-3b3-4b4"):
+        reply = await service.move(PLACE, ALICE, text)
+        assert not reply.ok and reply.notice, text
+        assert reply.board is not None, "a refusal shows the board beside it"
+    refused = await service.move(PLACE, BOB, "4b1-3b1")
+    assert not refused.ok and refused.notice is not None and "not your turn" in refused.notice
+    outsider = await service.move(PLACE, CAROL, "1b1-2b1")
+    assert not outsider.ok and outsider.notice == "You are not playing in this game."
+    assert (await current_state(service, PLACE)).to_dict() == before
+    played = await service.move(PLACE, ALICE, "1B1 2B1")
+    assert played.ok and played.board is not None and "1b1 → 2b1" in played.board.text
+
+
+async def test_forged_and_foreign_presses_change_nothing(service: Service) -> None:
+    reply = await two_player_game(service)
+    assert reply.board is not None
+    game_id = reply.board.game_id
+    forged = ["", "garbage", "m:", f"m:{game_id}:1:9z9", f"m:{game_id}:1:1b1.4b4",
+              f"m:{game_id}:1:1b1.2b1.3b1.4b1", f"m:{game_id}:1:4b1", f"m:{game_id + 1}:1:1b1",
+              f"m:{game_id}:x:1b1", f"m:{game_id}:1:" + "1b1." * 30, "💥" * 30]
+    before = (await current_state(service, PLACE)).to_dict()
+    for payload in forged:
+        refused = await service.press(PLACE, ALICE, payload)
+        assert not refused.ok and refused.notice, payload
+    stranger = await service.press(PLACE, CAROL, reply.board.buttons[0].payload)
+    assert not stranger.ok and stranger.notice == "You are not playing in this game."
+    waiting = await service.press(PLACE, BOB, reply.board.buttons[0].payload)
+    assert not waiting.ok and waiting.notice is not None and "Alice is to move" in waiting.notice
+    assert (await current_state(service, PLACE)).to_dict() == before
+
+
+async def test_simultaneous_clicks_apply_exactly_one_move(service: Service) -> None:
+    reply = await two_player_game(service)
+    assert reply.board is not None
+    piece = await service.press(PLACE, ALICE, reply.board.buttons[0].payload)
+    assert piece.board is not None
+    destinations = [b.payload for b in piece.board.buttons]
+    attempts = [service.press(PLACE, (ALICE, BOB, CAROL)[i % 3], destinations[i % len(
+        destinations)]) for i in range(30)]
+    replies = await asyncio.gather(*attempts)
+    assert sum(r.ok and r.moved for r in replies) == 1
+    assert len((await current_state(service, PLACE)).actions) == 1
+
+
+async def test_a_restart_mid_game_keeps_the_board_and_its_buttons(db_path: Path) -> None:
+    store = await SQLiteStore.open(db_path)
+    service = Service(store)
+    reply = await service.start_game(PLACE, ALICE, "rithmomachia",
+                                     Opponent("user", user=BOB))
+    reply = await press_one_move(service, PLACE, ALICE, reply, random.Random(2))
+    assert reply.board is not None
+    text, buttons = reply.board.text, reply.board.buttons
+    await store.close()
+
+    store = await SQLiteStore.open(db_path)
+    restarted = Service(store)
+    board = await restarted.board(PLACE)
+    assert board.board is not None and board.board.text == text
+    after = await press_one_move(restarted, PLACE, BOB, board, random.Random(3))
+    assert after.ok and buttons
+    assert len((await current_state(restarted, PLACE)).actions) == 2
+    await store.close()

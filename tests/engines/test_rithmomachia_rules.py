@@ -1,0 +1,778 @@
+"""Boolean Rithmomachia rules: the field and its steps, the set-ups, every example of the seed
+(NOT, and the five two-piece equations by compiling and by filtering), pushes, removal and
+flipping, captures that do not chain, the ``ops`` option, the ways a game ends and the
+victory labels, notation and refusals, menus, views, corrupt states, perft counts against
+the plain reference in ``tests/helpers/rithmomachia_reference.py``, and the agents.
+
+Small positions are built with ``position(...)``: pieces written out as ``{"2c1": (owner,
+value)}``, loaded through ``from_dict``. Each side also gets a guard Pyramid far from the
+action (White's 1111 on 1a4, Black's 0000 on 4a4) so that the game is not over; the scenes
+are played in levels 1–3, files c–d, ranks 1–2, where no guard can reach nor be reached.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from engines import rithmomachia as r
+from engines.base import GameError, IllegalMove, InvalidMove, NotYourTurn, StateError
+from engines.rithmomachia import RithmomachiaState, new_game, replay
+from engines.rithmomachia_agent import RithmomachiaAgent
+from tests.helpers import rithmomachia_reference as ref
+from tests.helpers.rithmomachia_positions import BLACK, WHITE, Pieces, position
+
+
+def pieces_of(state: RithmomachiaState) -> Pieces:
+    return ref.board_of(state.to_dict())
+
+
+def captures(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {e["target"]: e for e in events if e["type"] == "capture"}
+
+
+def snapshot(state: RithmomachiaState) -> str:
+    return json.dumps(state.to_dict(), sort_keys=True)
+
+
+def refusal(state: RithmomachiaState, player: int, action: str) -> GameError:
+    before = snapshot(state)
+    with pytest.raises(GameError) as caught:
+        state.apply(player, action)
+    assert snapshot(state) == before
+    return caught.value
+
+
+def step(a: str, b: str) -> int:
+    """How many coordinates change between neighbouring cells, by the reference."""
+    for kinds in (1, 2, 3):
+        if b in ref.neighbours(a, frozenset({kinds})):
+            return kinds
+    return 0
+
+
+# --- the field and the set-up ---------------------------------------------------------------
+
+def test_cells_steps_and_shapes() -> None:
+    assert r.CELL_NAMES[0] == "1a1" and r.CELL_NAMES[63] == "4d4" and len(r.CELL_NAMES) == 64
+    corner, centre = r.CELL_BY_NAME["1a1"], r.CELL_BY_NAME["2b2"]
+    assert len(r.REACH[r.CIRCLE][corner]) == 3 + 3 and len(r.REACH[r.SQUARE][corner]) == 3 + 1
+    assert len(r.REACH[r.TRIANGLE][corner]) == 3 + 1 and len(r.REACH[r.PYRAMID][corner]) == 7
+    assert len(r.REACH[r.CIRCLE][centre]) == 6 + 12 and len(r.REACH[r.TRIANGLE][centre]) == 20
+    assert len(r.REACH[r.SQUARE][centre]) == 6 + 8 and len(r.REACH[r.PYRAMID][centre]) == 26
+    assert [r.SHAPE_NAMES[r.SHAPE_OF[v]] for v in (0, 1, 3, 7, 15)] == [
+        "Pyramid", "Circle", "Triangle", "Square", "Pyramid"]
+    for value in range(16):
+        for cell in range(64):
+            mine = {r.CELL_NAMES[c] for c in r.REACH[r.SHAPE_OF[value]][cell]}
+            assert mine == set(ref.reach_set(r.CELL_NAMES[cell], value))
+
+
+def test_standard_setup_follows_the_seed_layout_mirrored_for_black() -> None:
+    state = new_game({}, 2, 1)
+    view = state.view(None)
+    letters = {"square": "S", "circle": "C", "triangle": "T", "pyramid": "P"}
+    for owner, level in ((WHITE, "1"), (BLACK, "4")):
+        rows = []
+        for rank in "4321":
+            rows.append(" ".join(letters[p["shape"]] for f in "abcd" for p in view["board"]
+                                 if p["cell"] == level + f + rank and p["owner"] == owner))
+        assert rows == ["S C C S", "T T P T", "T P T T", "S C C S"]
+        assert sorted(p["value"] for p in view["board"] if p["owner"] == owner) == list(range(16))
+    assert pieces_of(state) == ref.standard_board()
+    assert view["counts"] == [{"pyramids": 2, "pieces": 16, "value": 120}] * 2
+    assert view["to_move"] == WHITE and view["phase"] == "play"
+
+
+# --- NOT: the seed's examples ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("source", "dest", "kind", "taken"), [
+    ("3d1", "2d1", 1, True),    # orthogonal
+    ("3d2", "2d2", 2, True),    # diagonal
+    ("1d1", "1d2", 3, False),   # triagonal: a Circle does not step so
+])
+def test_circle_0001_takes_square_1110_orthogonally_or_diagonally(
+        source: str, dest: str, kind: int, taken: bool) -> None:
+    state = position({source: (WHITE, 0b0001), "2c1": (BLACK, 0b1110)})
+    assert step(dest, "2c1") == kind
+    events = state.apply(WHITE, f"{source}-{dest}")
+    assert ("2c1" in captures(events)) is taken
+    assert pieces_of(state)["2c1"] == ((WHITE if taken else BLACK), 0b1110)
+    if taken:
+        capture = captures(events)["2c1"]
+        assert capture["equation"] == "NOT 0001 = 1110" and capture["form"] == "not"
+        assert capture["flipped"] and not capture["removed"] and capture["owner"] == BLACK
+
+
+@pytest.mark.parametrize(("source", "dest", "kind", "taken"), [
+    ("3c2", "2d2", 2, True),    # diagonal
+    ("2c2", "1d2", 3, True),    # triagonal
+    ("3d2", "2d1", 1, False),   # orthogonal: a Triangle does not step so
+])
+def test_triangle_0110_takes_triangle_1001_diagonally_or_triagonally(
+        source: str, dest: str, kind: int, taken: bool) -> None:
+    state = position({source: (WHITE, 0b0110), "2c1": (BLACK, 0b1001)})
+    assert step(dest, "2c1") == kind
+    events = state.apply(WHITE, f"{source}-{dest}")
+    assert ("2c1" in captures(events)) is taken
+    if taken:
+        assert captures(events)["2c1"]["equation"] == "NOT 0110 = 1001"
+
+
+def test_the_square_takes_the_circle_by_its_own_steps() -> None:
+    state = position({"3d1": (BLACK, 0b1110), "2c1": (WHITE, 0b0001)}, turn=BLACK)
+    assert "2c1" in captures(state.apply(BLACK, "3d1-2d1"))  # orthogonal
+    state = position({"3d2": (BLACK, 0b1110), "2c1": (WHITE, 0b0001)}, turn=BLACK)
+    assert "2c1" not in captures(state.apply(BLACK, "3d2-2d2"))  # diagonal
+
+
+# --- the two-piece equations: X = Circle 0100, Y = Triangle 1100 ----------------------------
+
+SEED_EQUATIONS = [("AND", 0b0100), ("OR", 0b1100), ("XOR", 0b1000), ("NAND", 0b1011),
+                  ("NOR", 0b0011)]
+# Compiling: X (3d1-2d1) and Y (3c2) both reach the target on 2c1; X does not reach Y.
+COMPILING = ("3d1-2d1", {"3d1": (WHITE, 0b0100), "3c2": (WHITE, 0b1100)}, "2c1", "3c2")
+# Filtering: X (3d1-3d2) reaches Y (2d2), which reaches the target on 1c1; X does not.
+FILTERING = ("3d1-3d2", {"3d1": (WHITE, 0b0100), "2d2": (WHITE, 0b1100)}, "1c1", "2d2")
+
+
+@pytest.mark.parametrize("scene", [COMPILING, FILTERING], ids=["compiling", "filtering"])
+@pytest.mark.parametrize(("op", "target_value"), SEED_EQUATIONS)
+def test_the_seed_equations(scene: tuple[str, Pieces, str, str], op: str,
+                            target_value: int) -> None:
+    action, pieces, target, helper = scene
+    form = "compiling" if scene is COMPILING else "filtering"
+    state = position({**pieces, target: (BLACK, target_value)})
+    found = captures(state.apply(WHITE, action))
+    assert list(found) == [target]
+    equations = {(e["form"], e["op"], e["equation"]) for e in found[target]["equations"]}
+    assert (form, op, f"0100 {op} 1100 = {r.bits(target_value)}") in equations
+    if op == "NAND" and form == "compiling":  # X reaches the target, and NOT 0100 = 1011
+        assert ("not", "NOT", "NOT 0100 = 1011") in equations
+    else:
+        assert len(equations) == 1
+    operands = next(e for e in found[target]["equations"] if e["op"] == op)["operands"]
+    assert operands == [{"cell": action[-3:], "value": 0b0100, "bits": "0100"},
+                        {"cell": helper, "value": 0b1100, "bits": "1100"}]
+    assert pieces_of(state)[target] == (WHITE, target_value)
+    # Only this equation enabled: still taken; everything but it: left alone.
+    alone = position({**pieces, target: (BLACK, target_value)}, ops=op.lower())
+    assert target in captures(alone.apply(WHITE, action))
+    others = ",".join(o for o in r.OPS if o not in (op.lower(), "not"))
+    without = position({**pieces, target: (BLACK, target_value)}, ops=others)
+    assert captures(without.apply(WHITE, action)) == {}
+
+
+def test_y_must_be_the_movers_own_piece() -> None:
+    action, pieces, target, helper = COMPILING
+    state = position({**pieces, helper: (BLACK, 0b1100), target: (BLACK, 0b0100)})
+    assert captures(state.apply(WHITE, action)) == {}
+
+
+def test_several_targets_are_taken_at_once_and_not_chained() -> None:
+    # X 0001 takes the Square 1110 by NOT. Flipped, that Square would make 0001 OR 1110 = 1111
+    # with X against Black's Pyramid on 1d1, which both reach: captures do not chain.
+    state = position({"3c1": (WHITE, 0b0001), "2d1": (BLACK, 0b1110), "1d1": (BLACK, 0b1111),
+                      "1c2": (BLACK, 0b1110)})
+    found = captures(state.apply(WHITE, "3c1-2c1"))
+    assert sorted(found) == ["1c2", "2d1"]  # both NOT 0001 = 1110, at once
+    assert pieces_of(state)["1d1"] == (BLACK, 0b1111)
+
+
+def test_a_captured_pyramid_is_removed_and_others_flip() -> None:
+    # White's Pyramid 1111 takes Black's Pyramid 0000 by NOT; with Y = 0101 (reaching 1c1)
+    # 1111 XOR 0101 = 1010 flips Black's 1010 on 1c1.
+    state = position({"3d1": (WHITE, 0b1111), "2c2": (WHITE, 0b0101), "2c1": (BLACK, 0b0000),
+                      "1c1": (BLACK, 0b1010), "4a4": (BLACK, 0b1111)}, guards=False)
+    events = state.apply(WHITE, "3d1-2d1")
+    found = captures(events)
+    assert found["2c1"]["removed"] and not found["2c1"]["flipped"]
+    assert found["2c1"]["shape"] == "pyramid"
+    assert found["1c1"]["flipped"] and not found["1c1"]["removed"]
+    after = pieces_of(state)
+    assert "2c1" not in after and after["1c1"] == (WHITE, 0b1010)
+    assert state.outcome() is None  # Black still has its 1111
+    assert state.view(None)["counts"][BLACK] == {"pyramids": 1, "pieces": 1, "value": 15}
+
+
+# --- pushes ---------------------------------------------------------------------------------
+
+def test_a_pyramid_pushes_a_piece_of_either_side_where_the_mover_chooses() -> None:
+    state = position({"3d1": (WHITE, 0b0000), "2d1": (BLACK, 0b0010), "2c2": (WHITE, 0b0110)},
+                     ops="not")
+    pushes = [a for a in state.legal_actions(WHITE) if a.startswith("3d1-2d1-")]
+    expected = {c for c in ref.neighbours("2d1", ref.STEPS["pyramid"])
+                if c not in ("2c2",)}
+    assert {a[-3:] for a in pushes} == expected and "3d1-2d1-3d1" in pushes
+    events = state.apply(WHITE, "3d1-2d1-1d1")
+    moved = events[0]
+    assert moved["push"] == {"from": "2d1", "to": "1d1", "value": 2, "bits": "0010",
+                             "shape": "circle", "owner": BLACK}
+    assert pieces_of(state)["1d1"] == (BLACK, 0b0010)  # a push changes no owner
+    assert pieces_of(state)["2d1"] == (WHITE, 0b0000)
+
+
+def test_the_pushed_piece_may_take_the_pyramids_old_cell() -> None:
+    state = position({"3d1": (WHITE, 0b0000), "2d1": (WHITE, 0b0010)})
+    state.apply(WHITE, "3d1-2d1-3d1")
+    assert pieces_of(state)["3d1"] == (WHITE, 0b0010)
+    assert pieces_of(state)["2d1"] == (WHITE, 0b0000)
+
+
+def test_the_pushed_piece_serves_as_y_and_as_target() -> None:
+    # White's Pyramid 0000 lands on its own 1010 and pushes it to 1d1; there it reaches
+    # Black's 1010 on 1c2 by a triagonal step: 0000 XOR 1010 = 1010 by filtering.
+    state = position({"3d2": (WHITE, 0b0000), "2d2": (WHITE, 0b1010), "1c2": (BLACK, 0b1010)},
+                     ops="xor")
+    found = captures(state.apply(WHITE, "3d2-2d2-1d1"))
+    assert {(e["form"], e["operands"][1]["cell"]) for e in found["1c2"]["equations"]} == {
+        ("compiling", "1d1"), ("filtering", "1d1")}
+    # Black's 0101 is pushed from 2d1 to 1d1, next to White's 0101 on 2c2 (a triagonal
+    # step): 0000 XOR 0101 = 0101 by compiling, the target on its new cell.
+    state = position({"3d1": (WHITE, 0b0000), "2c2": (WHITE, 0b0101), "2d1": (BLACK, 0b0101)},
+                     ops="xor")
+    found = captures(state.apply(WHITE, "3d1-2d1-1d1"))
+    assert list(found) == ["1d1"] and pieces_of(state)["1d1"] == (WHITE, 0b0101)
+
+
+def test_pushing_can_be_switched_off() -> None:
+    state = position({"3d1": (WHITE, 0b0000), "2d1": (BLACK, 0b0010)}, push=False)
+    assert not [a for a in state.legal_actions(WHITE) if a.count("-") == 2]
+    assert "3d1-2d1" not in state.legal_actions(WHITE)
+    assert refusal(state, WHITE, "3d1-2d1-1d1").key == "rithmomachia.error.push_off"
+
+
+def test_push_refusals() -> None:
+    state = position({"3d1": (WHITE, 0b0000), "2d1": (BLACK, 0b0010), "3c1": (WHITE, 0b0001),
+                      "3c2": (WHITE, 0b0110)})
+    assert refusal(state, WHITE, "3c1-2d1").key == "rithmomachia.error.occupied"
+    error = refusal(state, WHITE, "3d1-2d1")
+    assert error.key == "rithmomachia.error.push_where" and "3d1" in str(error)
+    assert refusal(state, WHITE, "3d1-2d1-3c2").key == "rithmomachia.error.bad_push"
+    assert refusal(state, WHITE, "3d1-2d1-1b1").key == "rithmomachia.error.bad_push"
+    assert refusal(state, WHITE, "3d1-3d2-2d2").key == "rithmomachia.error.nothing_to_push"
+
+
+# --- the ops option -------------------------------------------------------------------------
+
+def test_ops_option_is_a_validated_non_empty_subset() -> None:
+    assert new_game({}, 2, 1).options["ops"] == "not,and,or,xor,nand,nor"
+    assert new_game({"ops": "NAND not"}, 2, 1).options["ops"] == "not,nand"
+    assert new_game({"ops": "or+xor+nor"}, 2, 1).options["ops"] == "or,xor,nor"
+    assert new_game({"ops": "all"}, 2, 1).options["ops"] == ",".join(r.OPS)
+    for bad in ("", " , ", "and,nope", "not,all"):
+        with pytest.raises(InvalidMove) as caught:
+            new_game({"ops": bad}, 2, 1)
+        assert caught.value.key == "rithmomachia.error.ops"
+    assert new_game({"ops": "not,nand"}, 2, 1).view(None)["ops"] == ["NOT", "NAND"]
+
+
+def test_not_off_means_no_not_capture() -> None:
+    state = position({"3d1": (WHITE, 0b0001), "2c1": (BLACK, 0b1110)}, ops="and,or")
+    assert captures(state.apply(WHITE, "3d1-2d1")) == {}
+
+
+# --- the end of the game --------------------------------------------------------------------
+
+def test_taking_the_last_pyramid_ends_the_game_and_the_victories_decide() -> None:
+    # White takes Black's only Pyramid, but Black has more pieces and more value:
+    # Black wins a Compound victory (piece, value) against White's Pyramid victory.
+    state = position({"3d1": (WHITE, 0b1111), "2c1": (BLACK, 0b0000), "4b4": (BLACK, 0b1110),
+                      "4c4": (BLACK, 0b1101), "4d4": (BLACK, 0b1011), "1a4": (WHITE, 0b0001)},
+                     guards=False)
+    events = state.apply(WHITE, "3d1-2d1")
+    outcome = state.outcome()
+    assert outcome is not None and events[-1]["type"] == "game_over"
+    assert outcome.reason == "rithmomachia_no_pyramid" and outcome.winners == (BLACK,)
+    assert outcome.detail["label"] == "compound"
+    assert outcome.detail["victories"] == {"pyramid": WHITE, "piece": BLACK, "value": BLACK}
+    assert outcome.detail["victory_counts"] == [1, 2] and outcome.detail["without"] == [BLACK]
+    assert state.to_move() == [] and state.legal_actions(BLACK) == []
+    assert ref.verdict(pieces_of(state)) == ([BLACK], "compound")
+
+
+def test_no_legal_move_ends_the_game() -> None:
+    # Black's only piece, its Pyramid in the corner 4a4, is walled in; pushing is off.
+    walls = {cell: (WHITE, value) for cell, value in zip(
+        ("3a4", "4b4", "4a3", "3b4", "3a3", "4b3"), (1, 2, 4, 8, 3, 5), strict=True)}
+    state = position({**walls, "2b2": (WHITE, 0b0110)}, push=False, ops="not")
+    state.apply(WHITE, "2b2-3b3")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == "rithmomachia_no_moves"
+    assert outcome.detail["stuck"] == BLACK and outcome.winners == (WHITE,)
+    assert outcome.detail["label"] == "compound"  # a Pyramid each; more pieces and value
+
+
+def test_threefold_repetition_draws() -> None:
+    state = new_game({}, 2, 1)
+    cycle = ["1b1-2b1", "4b1-3b1", "2b1-1b1", "3b1-4b1"]
+    for action in cycle * 2:
+        assert state.outcome() is None
+        state.apply(state.turn, action)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == "repetition" and outcome.is_draw
+    assert state.plies == 8 and outcome.detail["label"] is None
+
+
+def test_the_move_limit_ends_the_game() -> None:
+    walk = ["1b1-2b1", "4c1-3c1", "2b1-2a1", "3c1-3d1", "2a1-2a2", "3d1-3d2", "2a2-2a3",
+            "3d2-3d3", "2a3-2a4", "3d3-3d4"]
+    state = replay({"move_limit": 10}, 1, walk[:9])
+    assert state.outcome() is None and state.view(None)["ply"] == 9
+    events = state.apply(BLACK, walk[9])
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == "move_limit"
+    assert outcome.detail["limit"] == 10 and outcome.is_draw
+    assert events[-1] == {"type": "game_over", **outcome.to_dict()}
+
+
+@pytest.mark.parametrize(("pieces", "winners", "label"), [
+    ({"1a1": (WHITE, 0), "4a1": (BLACK, 15), "1b1": (WHITE, 1), "4b1": (BLACK, 2)},
+     [BLACK], "simple"),
+    ({"1a1": (WHITE, 15), "4a1": (BLACK, 0), "1b1": (WHITE, 1), "4b1": (BLACK, 2),
+      "4c1": (BLACK, 4)}, [], None),
+    ({"1a1": (WHITE, 15), "1a2": (WHITE, 0), "4a1": (BLACK, 0), "4b1": (BLACK, 8)},
+     [WHITE], "compound"),
+    ({"1a1": (WHITE, 15), "1a2": (WHITE, 0), "1a3": (WHITE, 1), "4a1": (BLACK, 0)},
+     [WHITE], "perfect"),
+    ({"1a1": (WHITE, 15), "4a1": (BLACK, 15)}, [], None),
+])
+def test_victory_labels(pieces: Pieces, winners: list[int], label: str | None) -> None:
+    board = [0] * 64
+    for cell, (owner, value) in pieces.items():
+        board[r.CELL_BY_NAME[cell]] = r.code_of(owner, value)
+    verdict = r.victories(board)
+    assert list(verdict["winners"]) == winners and verdict["label"] == label
+    assert ref.verdict(pieces) == (winners, label)
+
+
+def test_resign_and_abandon() -> None:
+    state = new_game({}, 2, 1)
+    events = state.resign(WHITE)
+    assert events == [{"type": "game_over", "winners": [BLACK], "reason": "resigned",
+                       "detail": {"loser": WHITE}}]
+    with pytest.raises(IllegalMove):
+        state.resign(BLACK)
+    with pytest.raises(IllegalMove):
+        state.apply(BLACK, "4b1-3b1")
+    state = new_game({}, 2, 1)
+    outcome = state.abandon()[0]
+    assert outcome["reason"] == "abandoned" and outcome["winners"] == []
+    with pytest.raises(IllegalMove):
+        state.abandon()
+    with pytest.raises(NotYourTurn):
+        new_game({}, 2, 1).resign(2)
+
+
+# --- notation -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "canonical"), [
+    ("1b1-2b1", "1b1-2b1"), ("1B1 2B1", "1b1-2b1"), (" 1b1x2b1 ", "1b1-2b1"),
+    ("1b1 to 2b1", "1b1-2b1"), ("move 1b1>2b1", "1b1-2b1"), ("1 b 1 - 2 b 1", "1b1-2b1"),
+    ("1b1→2b1", "1b1-2b1"), ("1B2 1A1 2A1", "1b2-1a1-2a1"),
+])
+def test_typed_moves(text: str, canonical: str) -> None:
+    state = new_game({}, 2, 1)
+    assert state.parse_action(text, WHITE) == canonical
+
+
+@pytest.mark.parametrize(("text", "error", "key"), [
+    ("", InvalidMove, "rithmomachia.error.empty"),
+    ("hello", InvalidMove, "rithmomachia.error.bad_move"),
+    ("1b1", InvalidMove, "rithmomachia.error.bad_move"),
+    ("1b1-2b1-3b1-4b1", InvalidMove, "rithmomachia.error.bad_move"),
+    ("5a1-2a1", InvalidMove, "rithmomachia.error.bad_cell"),
+    ("1e1-2e1", InvalidMove, "rithmomachia.error.bad_cell"),
+    ("2b1-3b1", IllegalMove, "rithmomachia.error.no_piece"),
+    ("4b1-3b1", IllegalMove, "rithmomachia.error.not_yours"),
+    ("1a1-2a2", IllegalMove, "rithmomachia.error.bad_step"),
+    ("1b1-3b1", IllegalMove, "rithmomachia.error.bad_step"),
+    ("1b1-1c1", IllegalMove, "rithmomachia.error.occupied"),
+    ("place 0101 1b2", IllegalMove, "rithmomachia.error.placed"),
+])
+def test_refusals_say_what_was_expected(text: str, error: type[GameError], key: str) -> None:
+    state = new_game({}, 2, 1)
+    caught = refusal(state, WHITE, text)
+    assert isinstance(caught, error) and caught.key == key
+    assert caught.render()  # the English template fills in
+    if key in ("rithmomachia.error.empty", "rithmomachia.error.bad_move"):
+        assert "2b3-3c4" in str(caught)
+    if text == "1a1-2a2":
+        assert "Square" in str(caught) and "orthogonal or triagonal" in str(caught)
+
+
+def test_turns_are_checked() -> None:
+    state = new_game({}, 2, 1)
+    with pytest.raises(NotYourTurn):
+        state.parse_action("4b1-3b1", BLACK)
+    with pytest.raises(NotYourTurn):
+        state.apply(BLACK, "4b1-3b1")
+    assert state.legal_actions(BLACK) == []
+
+
+def test_action_text() -> None:
+    state = new_game({}, 2, 1)
+    assert state.action_text("1b1-2b1") == "1b1 → 2b1"
+    assert state.action_text("1b2-1a1-2a1") == "1b2 → 1a1, pushing the piece there to 2a1"
+    assert state.action_text("place 0101 1a2") == "place Triangle 0101 (5) on 1a2"
+    assert state.action_text("nonsense") == "nonsense"
+
+
+# --- the placement set-up -------------------------------------------------------------------
+
+def test_placement_setup_alternates_and_then_play_starts() -> None:
+    state = new_game({"setup": "placement"}, 2, 1)
+    assert state.phase == "placement" and state.view(None)["board"] == []
+    assert len(state.legal_actions(WHITE)) == sum(
+        len([c for row in r.LAYOUT_SHAPES for c in row if c == r.SHAPE_OF[v]])
+        for v in range(16))
+    assert state.parse_action("place 5 1a2", WHITE) == "place 0101 1a2"
+    assert state.parse_action("0101@1a2", WHITE) == "place 0101 1a2"
+    assert state.parse_action("5 1A2", WHITE) == "place 0101 1a2"
+    assert refusal(state, WHITE, "place 5 4a2").key == "rithmomachia.error.not_home"
+    assert refusal(state, WHITE, "place 5 1a1").key == "rithmomachia.error.wrong_shape"
+    assert refusal(state, WHITE, "place 16 1a1").key == "rithmomachia.error.bad_value"
+    assert refusal(state, WHITE, "1b1-2b1").key == "rithmomachia.error.placing"
+    state.apply(WHITE, "place 0101 1c2")
+    assert refusal(state, BLACK, "place 5 1a2").key == "rithmomachia.error.not_home"
+    state.apply(BLACK, "place 0101 4c2")
+    assert refusal(state, WHITE, "place 0101 1a2").key == "rithmomachia.error.already_placed"
+    assert refusal(state, WHITE, "place 0110 1c2").key == "rithmomachia.error.occupied_cell"
+    # Both fill their levels with the standard values, in turn.
+    while state.phase == "placement":
+        seat = state.turn
+        action = next(f"place {r.bits(r.STANDARD_LAYOUT[rank][f])} "
+                      f"{r.CELL_NAMES[r.cell_at(r.HOME_LEVEL[seat], f, rank)]}"
+                      for rank in range(4) for f in range(4)
+                      if not state.board[r.cell_at(r.HOME_LEVEL[seat], f, rank)])
+        events = state.apply(seat, action)
+    assert state.phase == "play" and state.turn == WHITE and state.plies == 0
+    assert events[-1] == {"type": "play_started"}
+    assert len(state.actions) == 32 and state.view(None)["ply"] == 0
+    assert RithmomachiaState.from_dict(state.to_dict()).to_dict() == state.to_dict()
+    state.apply(WHITE, state.legal_actions(WHITE)[0])
+
+
+def test_placement_menus() -> None:
+    state = new_game({"setup": "placement"}, 2, 1)
+    top = state.menu(WHITE, ())
+    assert [c.token for c in top] == [r.bits(v) for v in range(16)]
+    assert top[5].label == "△0101" and all(c.action is None for c in top)
+    cells = state.menu(WHITE, ("0101",))
+    assert [c.token for c in cells] == ["1a2", "1c2", "1d2", "1a3", "1b3", "1d3"]
+    assert cells[0].action == "place 0101 1a2"
+    with pytest.raises(InvalidMove):
+        state.menu(WHITE, ("1111", "1a1"))
+    with pytest.raises(InvalidMove):
+        state.menu(WHITE, ("10101",))
+
+
+# --- menus and views ------------------------------------------------------------------------
+
+def test_menu_piece_then_destination_then_push() -> None:
+    state = new_game({}, 2, 1)
+    top = state.menu(WHITE, ())
+    assert [c.token for c in top][:3] == ["1a1", "1a2", "1a3"]
+    assert top[0].label == "□1110 1a1" and all(c.action is None for c in top)
+    dests = state.menu(WHITE, ("1a1",))
+    assert [(c.token, c.label, c.action) for c in dests] == [
+        ("2a1", "→ 2a1", "1a1-2a1"), ("2b2", "→ 2b2", "1a1-2b2")]
+    pyramid = state.menu(WHITE, ("1b2",))
+    push = next(c for c in pyramid if c.token == "1a1")
+    assert push.action is None and push.label == "→ 1a1 push □1110"
+    targets = state.menu(WHITE, ("1b2", "1a1"))
+    assert [c.action for c in targets] == [a for a in state.legal_actions(WHITE)
+                                           if a.startswith("1b2-1a1-")]
+    assert targets[0].label.startswith("push → ")
+    for bad in [("4a1",), ("1a1", "3a1"), ("1a1", "2a1", "3a1"), ("1b2", "2b2", "3b3"), ("x",)]:
+        with pytest.raises(InvalidMove):
+            state.menu(WHITE, bad)
+    with pytest.raises(NotYourTurn):
+        state.menu(BLACK, ())
+
+
+def test_menu_labels_preview_captures() -> None:
+    state = position({"3d1": (WHITE, 0b0001), "2c1": (BLACK, 0b1110)})
+    dest = next(c for c in state.menu(WHITE, ("3d1",)) if c.token == "2d1")
+    assert dest.label == "→ 2d1 · takes 1"
+
+
+def test_view_has_everything_a_renderer_needs() -> None:
+    state = position({"3d1": (WHITE, 0b0001), "2c1": (BLACK, 0b1110)})
+    state.apply(WHITE, "3d1-2d1")
+    view = state.view(BLACK)
+    assert json.loads(json.dumps(view)) == view
+    assert set(view) >= {"board", "to_move", "ply", "move_limit", "options", "last_move",
+                         "last_events", "counts", "outcome", "phase", "ops", "push", "layout",
+                         "standing", "seat_names", "repetitions", "unplaced"}
+    assert {"cell": "2c1", "value": 14, "bits": "1110", "shape": "square",
+            "owner": WHITE} in view["board"]
+    assert view["last_move"]["captured"] == ["2c1"] and view["to_move"] == BLACK
+    capture = next(e for e in view["last_events"] if e["type"] == "capture")
+    assert capture["equation"] == "NOT 0001 = 1110"
+    assert view["counts"][WHITE] == {"pyramids": 1, "pieces": 3, "value": 30}
+    assert view["standing"]["victories"] == {"pyramid": None, "piece": WHITE, "value": WHITE}
+    assert view == state.view(WHITE) | {"viewer": BLACK}
+    with pytest.raises(NotYourTurn):
+        state.view(3)
+
+
+# --- serialisation --------------------------------------------------------------------------
+
+def test_round_trip_and_replay() -> None:
+    state = new_game({"push": False}, 2, 3)
+    for action in ["1b1-2b1", "4c1-3c1", "2b1-2a1"]:
+        state.apply(state.turn, action)
+        copy = RithmomachiaState.from_dict(json.loads(json.dumps(state.to_dict())))
+        assert copy.to_dict() == state.to_dict()
+    assert replay({"push": False}, 3, state.actions).to_dict() == state.to_dict()
+
+
+def corrupt(change: Any) -> dict[str, Any]:
+    data = new_game({}, 2, 1).to_dict()
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.update(game="chess"),
+    lambda d: d.update(schema=2),
+    lambda d: d.update(options={"push": True}),
+    lambda d: d["options"].update(ops="nand,not"),
+    lambda d: d["options"].update(ops="xor,foo"),
+    lambda d: d.update(seed="1"),
+    lambda d: d.update(phase="setup"),
+    lambda d: d.update(phase="placement"),
+    lambda d: d["pieces"].append(["2a1", 0, 1]),
+    lambda d: d["pieces"].append(["1a1", 0, 3]),
+    lambda d: d["pieces"].append(["9z9", 0, 3]),
+    lambda d: d["pieces"].__setitem__(0, ["1a1", 2, 14]),
+    lambda d: d["pieces"].__setitem__(0, ["1a1", 0, 16]),
+    lambda d: d["pieces"].__setitem__(0, ["1a1", 0, True]),
+    lambda d: d["pieces"].__setitem__(0, ["1a1", 0]),
+    lambda d: d["pieces"].__setitem__(1, ["1a2", 0, 0]),
+    lambda d: d.update(pieces=[p for p in d["pieces"] if p[1] == 0 or p[2] not in (0, 15)]),
+    lambda d: d.update(turn=2),
+    lambda d: d.update(turn=1),
+    lambda d: d.update(plies=3),
+    lambda d: d.update(plies=201),
+    lambda d: d.update(actions=["1b1-2b1"]),
+    lambda d: d.update(history=[]),
+    lambda d: d.update(history=[[d["history"][0][0], 3]]),
+    lambda d: d.update(history=[["0" + "x" * 64, 1]]),
+    lambda d: d.update(history=[d["history"][0], d["history"][0]]),
+    lambda d: d.update(last_move=[]),
+    lambda d: d.update(last_events={}),
+    lambda d: d.update(outcome={"winners": [3], "reason": "resigned", "detail": {}}),
+    lambda d: d.update(outcome={"winners": [0], "reason": "resigned"}),
+    lambda d: d.update(outcome="draw"),
+    lambda d: d.pop("history"),
+])
+def test_corrupt_states_are_refused(change: Any) -> None:
+    with pytest.raises(StateError):
+        RithmomachiaState.from_dict(corrupt(change))
+
+
+def test_corrupt_placement_states_are_refused() -> None:
+    state = new_game({"setup": "placement"}, 2, 1)
+    state.apply(WHITE, "place 0101 1a2")
+    good = state.to_dict()
+    RithmomachiaState.from_dict(good)
+    for change in (
+        lambda d: d["pieces"].__setitem__(0, ["4a2", 0, 5]),   # not White's level
+        lambda d: d["pieces"].__setitem__(0, ["1a1", 0, 5]),   # a Square cell
+        lambda d: d.update(turn=0),                            # Black places next
+        lambda d: d.update(actions=[]),
+        lambda d: d.update(plies=1),
+        lambda d: d["pieces"].append(["4a2", 1, 5]),           # then White would place
+    ):
+        data = json.loads(json.dumps(good))
+        change(data)
+        with pytest.raises(StateError):
+            RithmomachiaState.from_dict(data)
+    with pytest.raises(StateError):
+        RithmomachiaState.from_dict([])  # type: ignore[arg-type]
+
+
+def test_new_game_checks_players_and_options() -> None:
+    with pytest.raises(InvalidMove):
+        new_game({}, 3, 1)
+    with pytest.raises(InvalidMove):
+        new_game({"setup": "random"}, 2, 1)
+    with pytest.raises(InvalidMove):
+        new_game({"move_limit": 5}, 2, 1)
+    with pytest.raises(InvalidMove):
+        new_game({"colour": "white"}, 2, 1)
+
+
+# --- perft: the engine against the reference ------------------------------------------------
+
+def engine_perft(state: RithmomachiaState, depth: int) -> tuple[int, int]:
+    """Move sequences and how many last plies capture, through the public API."""
+    player = state.turn
+    actions = state.legal_actions(player)
+    if depth == 1:
+        taking = 0
+        for action in actions:
+            child = RithmomachiaState.from_dict(state.to_dict())
+            taking += any(e["type"] == "capture" for e in child.apply(player, action))
+        return len(actions), taking
+    total = taking = 0
+    for action in actions:
+        child = RithmomachiaState.from_dict(state.to_dict())
+        child.apply(player, action)
+        if child.outcome() is None:
+            count, caps = engine_perft(child, depth - 1)
+            total += count
+            taking += caps
+    return total, taking
+
+
+def fast_perft(board: list[int], player: int, depth: int, push: bool,
+               rules: r.Rules) -> tuple[int, int]:
+    moves = r.generate_moves(board, player, push)
+    if depth == 1:
+        return len(moves), sum(1 for m in moves if r.make_move(board, m, player, rules)[1])
+    total = taking = 0
+    for move in moves:
+        after = r.make_move(board, move, player, rules)[0]
+        if all(side["pyramids"] for side in r.counts(after)):
+            count, caps = fast_perft(after, 1 - player, depth - 1, push, rules)
+            total += count
+            taking += caps
+    return total, taking
+
+
+PERFT = {  # (push, depth): (move sequences, last plies that capture)
+    (True, 1): (204, 0), (True, 2): (41616, 3312), (True, 3): (8147552, 1176395),
+    (False, 1): (78, 0), (False, 2): (6084, 186), (False, 3): (496030, 48221),
+}
+
+
+@pytest.mark.parametrize("push", [True, False], ids=["push", "no_push"])
+def test_perft_from_the_standard_setup(push: bool) -> None:
+    state = new_game({"push": push}, 2, 1)
+    board = ref.standard_board()
+    assert len(state.legal_actions(WHITE)) == PERFT[(push, 1)][0]
+    assert sorted(state.legal_actions(WHITE)) == sorted(ref.legal_moves(board, WHITE, push))
+    # Depth 2 move counts through the public API and the reference.
+    total = 0
+    for action in state.legal_actions(WHITE):
+        child = RithmomachiaState.from_dict(state.to_dict())
+        child.apply(WHITE, action)
+        after, _ = ref.play(board, action, WHITE, ref.ALL_OPS)
+        assert pieces_of(child) == after
+        assert sorted(child.legal_actions(BLACK)) == sorted(ref.legal_moves(after, BLACK, push))
+        total += len(child.legal_actions(BLACK))
+    assert total == PERFT[(push, 2)][0]
+    rules = r.rules_for(r.OPS)
+    for depth in (1, 2):
+        assert fast_perft(r.standard_board(), WHITE, depth, push, rules) == PERFT[(push, depth)]
+    if not push:  # the reference's capture count is quick enough without pushes
+        assert ref.perft(board, WHITE, 2, push) == PERFT[(push, 2)]
+        assert engine_perft(state, 2) == PERFT[(push, 2)]
+
+
+@pytest.mark.slow
+def test_perft_captures_with_push_agree_with_the_reference() -> None:
+    assert ref.perft(ref.standard_board(), WHITE, 2, True) == PERFT[(True, 2)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("push", [True, False], ids=["push", "no_push"])
+def test_perft_depth_3(push: bool) -> None:
+    rules = r.rules_for(r.OPS)
+    assert fast_perft(r.standard_board(), WHITE, 3, push, rules) == PERFT[(push, 3)]
+    if not push:
+        assert ref.perft(ref.standard_board(), WHITE, 3, push) == PERFT[(push, 3)]
+
+
+# --- agents ---------------------------------------------------------------------------------
+
+def test_make_agent_levels() -> None:
+    assert isinstance(r.make_agent("easy", random.Random(1)), RithmomachiaAgent)
+    with pytest.raises(InvalidMove):
+        r.make_agent("perfect", random.Random(1))
+    agent = r.make_agent("strong", random.Random(1))
+    with pytest.raises(NotYourTurn):
+        agent.choose(new_game({}, 2, 1), BLACK)
+
+
+def test_easy_takes_a_capture_when_it_can() -> None:
+    state = position({"3d1": (WHITE, 0b0001), "2c1": (BLACK, 0b1110), "3c2": (WHITE, 0b0110)})
+    for seed in range(10):
+        agent = RithmomachiaAgent("easy", random.Random(seed))
+        action = agent.choose(state, WHITE)
+        child = RithmomachiaState.from_dict(state.to_dict())
+        assert captures(child.apply(WHITE, action))
+    moves = {RithmomachiaAgent("easy", random.Random(s)).choose(new_game({}, 2, 1), WHITE)
+             for s in range(20)}
+    assert len(moves) > 5  # nothing to take: a random move
+
+
+def test_strong_takes_the_winning_pyramid_and_is_deterministic_with_a_node_limit() -> None:
+    state = position({"3d1": (WHITE, 0b1111), "2c1": (BLACK, 0b0000), "1c2": (WHITE, 0b0001),
+                      "4d4": (BLACK, 0b0010)}, guards=False)
+    agent = RithmomachiaAgent("strong", random.Random(1), budget_seconds=None, node_limit=500)
+    action = agent.choose(state, WHITE)
+    child = RithmomachiaState.from_dict(state.to_dict())
+    child.apply(WHITE, action)
+    outcome = child.outcome()
+    assert outcome is not None and outcome.winners == (WHITE,)
+    game = new_game({}, 2, 5)
+    picks = {RithmomachiaAgent("strong", random.Random(3), budget_seconds=None,
+                               node_limit=300).choose(game, WHITE) for _ in range(3)}
+    assert len(picks) == 1
+
+
+def test_strong_keeps_its_pyramid_out_of_reach() -> None:
+    # Black's 0000 on 4d3 takes White's 1111 by NOT wherever it can step next to it: White's
+    # Pyramid on 2c1 is safe only on level 1, three steps away.
+    state = position({"2c1": (WHITE, 0b1111), "4d3": (BLACK, 0b0000), "4a4": (BLACK, 0b1111)},
+                     guards=False, push=False)
+    agent = RithmomachiaAgent("strong", random.Random(2), budget_seconds=None, node_limit=3000)
+    action = agent.choose(state, WHITE)
+    child = RithmomachiaState.from_dict(state.to_dict())
+    child.apply(WHITE, action)
+    reply = RithmomachiaAgent("strong", random.Random(2), budget_seconds=None, node_limit=3000)
+    child.apply(BLACK, reply.choose(child, BLACK))
+    assert child.view(None)["counts"][WHITE]["pyramids"] == 1
+
+
+class SteppingClock:
+    """A clock that moves on by ``step`` seconds each time it is read, so that a budget test
+    does not depend on how busy the machine is."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step, self.reads = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.reads += 1
+        return self.now
+
+
+@pytest.mark.parametrize("budget", [0.05, 0.3, 2.0])
+def test_strong_stops_within_its_budget(budget: float) -> None:
+    clock = SteppingClock(0.0005)
+    agent = RithmomachiaAgent("strong", random.Random(1), budget_seconds=budget, clock=clock)
+    action = agent.choose(new_game({}, 2, 9), WHITE)
+    assert action in new_game({}, 2, 9).legal_actions(WHITE)
+    assert clock.now <= budget * 1.1
+    assert agent.last_depth >= 1, "a whole iteration finished"
+
+
+def test_agents_place_pieces() -> None:
+    state = new_game({"setup": "placement"}, 2, 1)
+    strong = RithmomachiaAgent("strong", random.Random(1))
+    easy = RithmomachiaAgent("easy", random.Random(1))
+    while state.phase == "placement":
+        agent = strong if state.turn == WHITE else easy
+        action = agent.choose(state, state.turn)
+        assert action in state.legal_actions(state.turn)
+        state.apply(state.turn, action)
+    white = {cell: v for cell, (o, v) in pieces_of(state).items() if o == WHITE}
+    assert white == {cell: v for cell, (o, v) in ref.standard_board().items() if o == WHITE}

@@ -1,0 +1,140 @@
+"""Rithmomachia boards: both layouts show exactly the pieces of the view where they stand,
+captures are told as equations, and random play never breaks the renderer."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from engines import rithmomachia
+from engines.base import GameModule
+from renderers import rithmomachia as render
+from tests.helpers.engine_checks import random_playout
+from tests.helpers.rithmomachia_positions import BLACK, WHITE, position
+
+NAMES = ["Ann", "Bo"]
+PIECE = re.compile(r"([○△□◇●▲■◆])([01]{4})")
+SHAPE_OF_GLYPH = {glyph: key for key, glyph in render.GLYPHS.items()}
+
+
+def played(seed: int, moves: int, **options: Any) -> rithmomachia.RithmomachiaState:
+    module: GameModule = rithmomachia  # type: ignore[assignment]
+    state = random_playout(module, options, seed, moves)
+    assert isinstance(state, rithmomachia.RithmomachiaState)
+    return state
+
+
+def expected_pieces(view: dict[str, Any]) -> dict[str, tuple[str, int, str]]:
+    return {p["cell"]: (p["shape"], p["owner"], p["bits"]) for p in view["board"]}
+
+
+def pieces_side_by_side(text: str) -> dict[str, tuple[str, int, str]]:
+    """Read the board back from the monospace layout by column: level L's grid starts at
+    column 28·(L−1), each cell is 6 columns wide after the 2-column rank label."""
+    lines = text.splitlines()
+    found: dict[str, tuple[str, int, str]] = {}
+    for row in range(4):
+        line = lines[1 + row]
+        rank = 4 - row
+        for level in range(1, 5):
+            start = 28 * (level - 1)
+            assert line[start:start + 2] == f"{rank} "
+            for file_index, file in enumerate("abcd"):
+                cell = line[start + 2 + 6 * file_index:start + 7 + 6 * file_index]
+                match = PIECE.fullmatch(cell)
+                if match is None:
+                    assert cell.strip() in ("", "."), cell
+                    continue
+                shape, owner = SHAPE_OF_GLYPH[match.group(1)]
+                found[f"{level}{file}{rank}"] = (shape, owner, match.group(2))
+    return found
+
+
+def pieces_stacked(text: str) -> dict[str, tuple[str, int, str]]:
+    found: dict[str, tuple[str, int, str]] = {}
+    level = 0
+    for line in text.splitlines():
+        heading = re.match(r"Level (\d)", line)
+        if heading:
+            level = int(heading.group(1))
+            continue
+        row = re.match(r"([1-4]) (.*)", line)
+        if not row or not level:
+            continue
+        cells = re.findall(r"[○△□◇●▲■◆][01]{4}|·", row.group(2))
+        assert len(cells) == 4, line
+        for file, cell in zip("abcd", cells, strict=True):
+            match = PIECE.fullmatch(cell)
+            if match:
+                shape, owner = SHAPE_OF_GLYPH[match.group(1)]
+                found[f"{level}{file}{row.group(1)}"] = (shape, owner, match.group(2))
+    return found
+
+
+def test_the_start_shows_every_piece_in_both_layouts() -> None:
+    view = rithmomachia.new_game({}, 2, 1).view(None)
+    wide = render.render(view, NAMES, "en", emoji=False)
+    assert pieces_side_by_side(wide) == expected_pieces(view)
+    assert len(expected_pieces(view)) == 32
+    phone = render.render(view, NAMES, "en", emoji=True)
+    assert pieces_stacked(phone) == expected_pieces(view)
+    assert "Level 3: empty" in phone and "Level 2: empty" in phone
+    assert max(len(line) for line in phone.splitlines()[:12]) <= 30, "fits a phone"
+    assert "Ann (White) to move" in phone
+
+
+def test_white_is_hollow_and_black_is_filled() -> None:
+    view = rithmomachia.new_game({}, 2, 1).view(None)
+    text = render.render(view, NAMES, "en", emoji=False)
+    assert "◇1111" in text and "◆1111" in text and "○0001" in text and "●0001" in text
+
+
+def test_a_capture_is_told_as_its_equation() -> None:
+    # White's Pyramid 1111 takes Black's Pyramid 0000 by NOT; with Y = 0101 reaching 1c1,
+    # 1111 XOR 0101 = 1010 flips Black's 1010 there.
+    state = position({"3d1": (WHITE, 0b1111), "2c2": (WHITE, 0b0101), "2c1": (BLACK, 0b0000),
+                      "1c1": (BLACK, 0b1010), "4a4": (BLACK, 0b1111)}, guards=False)
+    state.apply(WHITE, "3d1-2d1")
+    text = render.render(state.view(None), NAMES, "en", emoji=True)
+    assert "NOT 1111 = 0000 → the Pyramid on 2c1 is captured and leaves the field" in text
+    assert "1111 XOR 0101 = 1010 → 1c1 captured: it is Ann's now" in text
+    assert "Ann moved ◇1111 3d1 → 2d1." in text
+    assert "2 ◇1111*" not in text and "1 ·     ·     ·   ◇1111*" not in text
+    assert pieces_stacked(text) == expected_pieces(state.view(None))
+
+
+def test_a_push_is_told_and_both_cells_are_marked() -> None:
+    state = rithmomachia.new_game({}, 2, 3)
+    push = next(a for a in state.legal_actions(WHITE) if a.count("-") == 2)
+    state.apply(WHITE, push)
+    text = render.render(state.view(None), NAMES, "en", emoji=False)
+    _, to_cell, pushed_to = push.split("-")
+    assert f"→ {to_cell}. It pushed" in text and f"to {pushed_to}." in text
+    assert text.count("*") - text.count("* moved last") == 2, "the Pyramid and the pushed piece"
+
+
+def test_placement_lists_the_values_still_to_place() -> None:
+    state = rithmomachia.new_game({"setup": "placement"}, 2, 1)
+    text = render.render(state.view(None), NAMES, "en", emoji=True)
+    assert "Ann (White) to place a piece." in text
+    assert "Ann still places: 0000 0001" in text
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_play_renders_every_board_exactly(seed: int) -> None:
+    rng = random.Random(seed)
+    options = {"push": rng.random() < 0.7, "setup": rng.choice(["standard", "placement"]),
+               "ops": rng.choice(["not,and,or,xor,nand,nor", "not,nand", "xor"])}
+    for moves in (5, 20, 60, 400):
+        state = played(seed, moves, **options)
+        view = state.view(None)
+        wide = render.render(view, NAMES, "en", emoji=False)
+        phone = render.render(view, NAMES, "en", emoji=True)
+        assert pieces_side_by_side(wide) == expected_pieces(view)
+        assert pieces_stacked(phone) == expected_pieces(view)
+        assert len(phone) < 2000, "one Discord message"
+        if state.outcome() is not None:
+            assert "Game over" in phone
