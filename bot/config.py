@@ -18,6 +18,9 @@ DATABASE_SYNCS = ("full", "normal")
 class Settings:
     database_path: str = DEFAULT_DATABASE
     database_sync: str = "full"
+    # ``postgresql://user:password@host/db`` runs on PostgreSQL (several bot processes);
+    # empty keeps the SQLite file at ``database_path`` (bot.store.open_store).
+    database_url: str = ""
     discord_token: str = ""
     discord_dev_guild: str = ""
     telegram_token: str = ""
@@ -81,6 +84,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
     return Settings(
         database_path=merged.get("DATABASE_PATH") or DEFAULT_DATABASE,
         database_sync=_choice(merged.get("DATABASE_SYNC", ""), DATABASE_SYNCS),
+        database_url=merged.get("DATABASE_URL", "").strip(),
         discord_token=merged.get("DISCORD_TOKEN", ""),
         discord_dev_guild=merged.get("DISCORD_DEV_GUILD", ""),
         telegram_token=merged.get("TELEGRAM_TOKEN", ""),

@@ -1,0 +1,165 @@
+"""SQLite's schema: the numbered migrations ``SQLiteStore`` applies, each in one
+transaction with its version stamp (``PRAGMA user_version``)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: list[str] = [
+    # 1: games, their move log, and per-channel settings.
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        platform    TEXT    NOT NULL,
+        channel     TEXT    NOT NULL,
+        game        TEXT    NOT NULL,
+        options     TEXT    NOT NULL,
+        seed        INTEGER NOT NULL,
+        state       TEXT    NOT NULL,
+        version     INTEGER NOT NULL,
+        players     TEXT    NOT NULL,
+        status      TEXT    NOT NULL
+                    CHECK (status IN ('waiting', 'active', 'finished', 'abandoned')),
+        board_ref   TEXT,
+        created_at  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        last_seat   INTEGER,
+        last_kind   TEXT,
+        last_action TEXT
+    );
+    CREATE UNIQUE INDEX one_running_game_per_channel
+        ON games (platform, channel) WHERE status IN ('waiting', 'active');
+    CREATE INDEX games_by_status ON games (status);
+    CREATE TABLE moves (
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        version  INTEGER NOT NULL,
+        seat     INTEGER,
+        kind     TEXT    NOT NULL,
+        action   TEXT    NOT NULL,
+        at       TEXT    NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    CREATE TRIGGER log_each_move AFTER UPDATE OF version ON games
+    WHEN NEW.last_kind IS NOT NULL
+    BEGIN
+        INSERT INTO moves (game_id, version, seat, kind, action, at)
+        VALUES (NEW.id, NEW.version, NEW.last_seat, NEW.last_kind, NEW.last_action,
+                NEW.updated_at);
+    END;
+    CREATE TABLE channel_settings (
+        platform TEXT NOT NULL,
+        channel  TEXT NOT NULL,
+        key      TEXT NOT NULL,
+        value    TEXT NOT NULL,
+        PRIMARY KEY (platform, channel, key)
+    );
+    """,
+    # 2: the daily Turing Machine challenge: where it is posted, and who played it.
+    """
+    CREATE TABLE daily_schedules (
+        platform    TEXT NOT NULL,
+        channel     TEXT NOT NULL,
+        server      TEXT NOT NULL,
+        post_time   TEXT NOT NULL,
+        language    TEXT NOT NULL,
+        last_posted TEXT,
+        PRIMARY KEY (platform, channel)
+    );
+    CREATE TABLE daily_attempts (
+        day          TEXT    NOT NULL,
+        platform     TEXT    NOT NULL,
+        user_id      TEXT    NOT NULL,
+        name         TEXT    NOT NULL,
+        server       TEXT    NOT NULL,
+        game_id      INTEGER,
+        status       TEXT    NOT NULL CHECK (status IN ('playing', 'solved', 'failed')),
+        rounds       INTEGER,
+        tests        INTEGER,
+        beat_machine INTEGER,
+        finished_at  TEXT,
+        PRIMARY KEY (day, platform, user_id)
+    );
+    CREATE INDEX daily_attempts_by_server ON daily_attempts (day, server);
+    """,
+    # 3: results and ratings. ``games.server`` is the Discord guild or Telegram group a game
+    # was played in ('' for private chats and older games), for per-server leaderboards and
+    # /games. ``results`` has one row per human seat of a finished game; its primary key
+    # makes counting a game twice (a restart, a second process) an integrity error. Only
+    # user ids and display names are kept about a person.
+    """
+    ALTER TABLE games ADD COLUMN server TEXT NOT NULL DEFAULT '';
+    CREATE INDEX games_by_server ON games (platform, server, status);
+    CREATE TABLE results (
+        game_id       INTEGER NOT NULL REFERENCES games (id),
+        platform      TEXT    NOT NULL,
+        user_id       TEXT    NOT NULL,
+        name          TEXT    NOT NULL,
+        server        TEXT    NOT NULL,
+        game          TEXT    NOT NULL,
+        opponent      TEXT    NOT NULL CHECK (opponent IN ('human', 'ai')),
+        outcome       TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+        rating_before REAL,
+        rating_after  REAL,
+        at            TEXT    NOT NULL,
+        PRIMARY KEY (game_id, platform, user_id)
+    );
+    CREATE INDEX results_by_player ON results (platform, user_id, game);
+    CREATE INDEX results_by_server ON results (platform, server, game);
+    CREATE TABLE ratings (
+        platform TEXT    NOT NULL,
+        user_id  TEXT    NOT NULL,
+        game     TEXT    NOT NULL,
+        name     TEXT    NOT NULL,
+        rating   REAL    NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (platform, user_id, game)
+    );
+    CREATE TRIGGER rate_each_result AFTER INSERT ON results
+    WHEN NEW.rating_after IS NOT NULL
+    BEGIN
+        INSERT OR REPLACE INTO ratings (platform, user_id, game, name, rating, games)
+        VALUES (NEW.platform, NEW.user_id, NEW.game, NEW.name, NEW.rating_after,
+                COALESCE((SELECT games FROM ratings WHERE platform=NEW.platform
+                          AND user_id=NEW.user_id AND game=NEW.game), 0) + 1);
+    END;
+    """,
+    # 4: turn timers. One row per channel: the game version whose turn is being timed,
+    # when this process first saw it, and whether the reminder and the forfeit (or stand-in
+    # move) were claimed. Claims are guarded UPDATEs, so a restart or a second process
+    # never fires a timer twice, and the start time survives a restart.
+    """
+    CREATE TABLE turn_timers (
+        platform   TEXT    NOT NULL,
+        channel    TEXT    NOT NULL,
+        game_id    INTEGER NOT NULL,
+        version    INTEGER NOT NULL,
+        started_at TEXT    NOT NULL,
+        reminded   INTEGER NOT NULL DEFAULT 0,
+        acted      INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (platform, channel)
+    );
+    """,
+    # 5: the channel's newest games first, for ``last_finished_game`` (every /rematch).
+    # Without it SQLite read every game of the platform through ``games_by_server`` and
+    # sorted them; ``id`` in the index gives the order, so it reads the channel's games
+    # from the newest until the first finished one.
+    """
+    CREATE INDEX games_by_channel ON games (platform, channel, id);
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def sql_statements(script: str) -> list[str]:
+    """Split a script into statements; a trigger's body keeps its inner semicolons."""
+    statements, buffer = [], ""
+    for piece in script.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip(" \n;"):
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip(" \n;"):
+        raise ValueError(f"incomplete SQL statement: {buffer.strip()[:60]}")
+    return statements
+
