@@ -41,10 +41,17 @@ if [ -n "${LOGIC_BOT_TEST_POSTGRES:-}" ] && answers; then
 fi
 
 if ! answers; then
-    if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql/15/main ] \
-            && [ "$(id -u)" = 0 ]; then
-        echo "Starting PostgreSQL 15/main…" >&2
-        pg_ctlcluster 15 main start >&2 || true
+    # Debian's cluster 15/main, or else the first cluster Debian knows of.
+    cluster=""
+    if [ -d /etc/postgresql/15/main ]; then
+        cluster="15 main"
+    elif command -v pg_lsclusters >/dev/null 2>&1; then
+        cluster="$(pg_lsclusters -h 2>/dev/null | awk 'NR == 1 {print $1, $2}')"
+    fi
+    if [ -n "$cluster" ] && command -v pg_ctlcluster >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        echo "Starting PostgreSQL $cluster…" >&2
+        # shellcheck disable=SC2086  # "version name", two arguments
+        pg_ctlcluster $cluster start >&2 || true
         for _ in $(seq 1 50); do
             answers && break
             sleep 0.2

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -8,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot.service import Service
-from bot.store import SQLiteStore
+from bot.store import SQLiteStore, Store
 from engines.registry import register_game, unregister_game
 from renderers import register_renderer
+from tests.helpers.databases import DATABASES, STORE_SWITCH, open_test_store
 
 
 @pytest.fixture
@@ -19,14 +21,27 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SQLiteStore]:
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    """SQLite at ``db_path``; PostgreSQL (a fresh schema) when LOGIC_BOT_TEST_STORE=postgres,
+    so the service and adapter tests run on either database."""
+    if os.environ.get(STORE_SWITCH, "sqlite") == "postgres":
+        async with open_test_store("postgres", db_path.parent) as postgres:
+            yield postgres
+        return
     opened = await SQLiteStore.open(db_path)
     yield opened
     await opened.close()
 
 
+@pytest.fixture(params=DATABASES)
+async def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """A fresh store on each database in turn: the store tests run on both."""
+    async with open_test_store(request.param, tmp_path) as opened:
+        yield opened
+
+
 @pytest.fixture
-def service(store: SQLiteStore) -> Service:
+def service(store: Store) -> Service:
     seeds = itertools.count(1000)
     return Service(store, seed_source=lambda: next(seeds))
 

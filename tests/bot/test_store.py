@@ -1,3 +1,7 @@
+"""The store's core rules, on both databases (``any_store``), and SQLite's own set-up.
+PostgreSQL's set-up is in test_store_postgres.py; the rest of the protocol in
+test_store_protocol.py."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -5,10 +9,18 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.store import SCHEMA_VERSION, ChannelBusy, GameUpdate, MoveRecord, NewerSchema, SQLiteStore
+from bot.store import (
+    SCHEMA_VERSION,
+    ChannelBusy,
+    GameUpdate,
+    MoveRecord,
+    NewerSchema,
+    SQLiteStore,
+    Store,
+)
 
 
-async def _new_game(store: SQLiteStore, channel: str = "c1") -> int:
+async def _new_game(store: Store, channel: str = "c1") -> int:
     record = await store.create_game("test", channel, "lgame", {}, 7, {"x": 1}, [{"kind": "open"}],
                                      "waiting")
     return record.id
@@ -36,45 +48,45 @@ async def test_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
         await SQLiteStore.open(db_path)
 
 
-async def test_one_running_game_per_channel(store: SQLiteStore) -> None:
-    await _new_game(store, "c1")
+async def test_one_running_game_per_channel(any_store: Store) -> None:
+    await _new_game(any_store, "c1")
     with pytest.raises(ChannelBusy):
-        await _new_game(store, "c1")
-    await _new_game(store, "c2")  # another channel is independent
+        await _new_game(any_store, "c1")
+    await _new_game(any_store, "c2")  # another channel is independent
 
 
-async def test_versioned_write_refuses_a_stale_version(store: SQLiteStore) -> None:
-    game_id = await _new_game(store)
-    record = await store.get_game(game_id)
+async def test_versioned_write_refuses_a_stale_version(any_store: Store) -> None:
+    game_id = await _new_game(any_store)
+    record = await any_store.get_game(game_id)
     assert record is not None and record.version == 1
-    first = await store.save_game(record, GameUpdate({"x": 2}, "active", record.players,
+    first = await any_store.save_game(record, GameUpdate({"x": 2}, "active", record.players,
                                                      MoveRecord(0, "action", "a")))
     assert first is not None and first.version == 2
-    lost = await store.save_game(record, GameUpdate({"x": 3}, "active", record.players,
+    lost = await any_store.save_game(record, GameUpdate({"x": 3}, "active", record.players,
                                                     MoveRecord(1, "action", "b")))
     assert lost is None
-    current = await store.get_game(game_id)
+    current = await any_store.get_game(game_id)
     assert current is not None and current.state == {"x": 2} and current.version == 2
-    assert [m.action for m in await store.moves(game_id)] == ["a"]
+    assert [m.action for m in await any_store.moves(game_id)] == ["a"]
 
 
-async def test_finished_game_frees_the_channel(store: SQLiteStore) -> None:
-    game_id = await _new_game(store)
-    record = await store.get_game(game_id)
+async def test_finished_game_frees_the_channel(any_store: Store) -> None:
+    game_id = await _new_game(any_store)
+    record = await any_store.get_game(game_id)
     assert record is not None
-    await store.save_game(record, GameUpdate({}, "finished", record.players))
-    assert await store.running_game("test", "c1") is None
-    await _new_game(store, "c1")
+    await any_store.save_game(record, GameUpdate({}, "finished", record.players))
+    assert await any_store.running_game("test", "c1") is None
+    await _new_game(any_store, "c1")
 
 
-async def test_settings_and_board_reference_round_trip(store: SQLiteStore) -> None:
-    assert await store.get_setting("test", "c1", "language") is None
-    await store.set_setting("test", "c1", "language", "nl")
-    await store.set_setting("test", "c1", "language", "de")
-    assert await store.get_setting("test", "c1", "language") == "de"
-    game_id = await _new_game(store)
-    await store.set_board_ref(game_id, {"message": 42})
-    record = await store.get_game(game_id)
+async def test_settings_and_board_reference_round_trip(any_store: Store) -> None:
+    assert await any_store.get_setting("test", "c1", "language") is None
+    await any_store.set_setting("test", "c1", "language", "nl")
+    await any_store.set_setting("test", "c1", "language", "de")
+    assert await any_store.get_setting("test", "c1", "language") == "de"
+    game_id = await _new_game(any_store)
+    await any_store.set_board_ref(game_id, {"message": 42})
+    record = await any_store.get_game(game_id)
     assert record is not None and record.board_ref == {"message": 42}
 
 

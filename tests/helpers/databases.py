@@ -1,0 +1,76 @@
+"""The databases the store tests run on: a SQLite file, and a real PostgreSQL server.
+
+``./run-tests`` starts PostgreSQL through ``scripts/ensure-postgres.sh`` and exports its URL
+as ``LOGIC_BOT_TEST_POSTGRES``. Each test gets a schema of its own in that database (named
+in the URL's ``search_path``), dropped afterwards, so tests never see each other's rows.
+Without a server the PostgreSQL tests skip with one line, unless
+``LOGIC_BOT_REQUIRE_POSTGRES=1`` (CI) turns that into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from bot.store import SQLiteStore, Store
+from bot.store.postgres import PostgresStore
+
+DATABASES = ("sqlite", "postgres")
+# Which database the ``store`` fixture (service and adapter tests) uses.
+STORE_SWITCH = "LOGIC_BOT_TEST_STORE"
+
+
+def postgres_url() -> str:
+    """The test server's URL, or a skip (a failure under ``LOGIC_BOT_REQUIRE_POSTGRES``)."""
+    url = os.environ.get("LOGIC_BOT_TEST_POSTGRES", "")
+    if url:
+        return url
+    message = ("PostgreSQL not available: LOGIC_BOT_TEST_POSTGRES is unset "
+               "(./run-tests sets it through scripts/ensure-postgres.sh)")
+    if os.environ.get("LOGIC_BOT_REQUIRE_POSTGRES") == "1":
+        pytest.fail(message + ", and LOGIC_BOT_REQUIRE_POSTGRES=1 requires it")
+    pytest.skip(message)
+
+
+def with_search_path(url: str, schema: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+@asynccontextmanager
+async def postgres_schema() -> AsyncIterator[str]:
+    """A URL whose connections see only a new, empty schema; the schema is dropped after."""
+    url = postgres_url()
+    schema = "test_" + secrets.token_hex(6)
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        try:
+            yield with_search_path(url, schema)
+        finally:
+            await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+    finally:
+        await admin.close()
+
+
+@asynccontextmanager
+async def open_test_store(database: str, tmp_path: Path) -> AsyncIterator[Store]:
+    """A fresh store on ``database`` ("sqlite" or "postgres"), closed afterwards."""
+    if database == "sqlite":
+        sqlite = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+        try:
+            yield sqlite
+        finally:
+            await sqlite.close()
+        return
+    async with postgres_schema() as url:
+        postgres = await PostgresStore.open(url)
+        try:
+            yield postgres
+        finally:
+            await postgres.close()
