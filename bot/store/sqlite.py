@@ -496,10 +496,12 @@ class SQLiteStore:
             where.append("server=?")
             params.append(server)
         if user_id is not None:
-            where.append("EXISTS (SELECT 1 FROM json_each(games.players) AS seat"
+            # A damaged row (not JSON) counts for nobody instead of failing the query.
+            where.append("CASE WHEN json_valid(games.players) THEN EXISTS (SELECT 1 FROM"
+                         " json_each(games.players) AS seat"
                          " WHERE json_extract(seat.value, '$.kind')='human'"
                          " AND json_extract(seat.value, '$.left') IS NULL"
-                         " AND json_extract(seat.value, '$.id')=?)")
+                         " AND json_extract(seat.value, '$.id')=?) ELSE 0 END")
             params.append(user_id)
         async with self._db.execute(
                 f"SELECT COUNT(*) FROM games WHERE {' AND '.join(where)}", params) as cursor:
@@ -601,17 +603,23 @@ class SQLiteStore:
         await self._db.execute(
             "DELETE FROM channel_settings WHERE platform=? AND channel=?", (platform, user_id))
         async with self._db.execute(
-                "SELECT id, players FROM games g WHERE EXISTS (SELECT 1 FROM "
-                "json_each(g.players) p WHERE json_extract(p.value, '$.kind')='human' AND "
-                "json_extract(p.value, '$.platform')=? AND json_extract(p.value, '$.id')=?)",
+                "SELECT id, players FROM games g WHERE CASE WHEN json_valid(g.players) THEN "
+                "EXISTS (SELECT 1 FROM json_each(g.players) p WHERE "
+                "json_extract(p.value, '$.kind')='human' AND "
+                "json_extract(p.value, '$.platform')=? AND json_extract(p.value, '$.id')=?) "
+                "ELSE 0 END",
                 (platform, user_id)) as cursor:
             found = list(await cursor.fetchall())
         for game_id, players_json in found:
             token = "former-" + secrets.token_hex(8)
-            players = json.loads(players_json)
+            players = json.loads(players_json)  # valid JSON: the query checked
+            if not isinstance(players, list):
+                log.error("game %s does not load and is skipped: players is %s",
+                          game_id, type(players).__name__)
+                continue
             for player in players:
-                if (player.get("kind") == "human" and player.get("platform") == platform
-                        and player.get("id") == user_id):
+                if (isinstance(player, dict) and player.get("kind") == "human"
+                        and player.get("platform") == platform and player.get("id") == user_id):
                     player.update(id=token, name=FORMER_PLAYER)
             # A Telegram private chat's id is the user's id: rename that channel too.
             await self._db.execute(
