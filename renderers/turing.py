@@ -128,8 +128,10 @@ def _title(view: View, language: str, emoji: bool) -> str:
     if view.get("daily"):
         parts.append(translate(language, "turing.daily", "Daily challenge {date}",
                                date=view["daily"]))
-    elif view.get("share_code"):
+    elif view.get("share_code"):  # the engine gives it only once the game is over
         parts.append(str(view["share_code"]))
+    elif view.get("from_code"):
+        parts.append(translate(language, "turing.from_code", "from a shared code"))
     return ("🧩 " if emoji else "") + " · ".join(parts)
 
 

@@ -5,8 +5,9 @@ Specification: ``shared/rules/turing.md``. Decisions the rules leave to the engi
 * Every player acts at once. A seat's round is: ``propose 241``, then ``test B`` up to three
   times (fewer in round 1 with a handicap), then ``next`` (not ready) or ``guess 241``
   (ready, with the secret final code). ``guess`` is allowed at any point of the seat's round,
-  also before any test. ``next`` needs at least one test, because an empty round only wastes
-  a round.
+  also before any test. ``next`` is allowed at any point too, with no test and even before a
+  proposal (turing.md, "A round", decided 2026-11-25): a player may wait for the others at no
+  test cost, and a round without a test does not count in their score.
 * When every player still in the game has ended the round, guesses are checked. A correct
   guesser with the fewest tests in total wins (ties share); otherwise wrong guessers are
   eliminated, and in a multiplayer game the last player left wins.
@@ -15,6 +16,10 @@ Specification: ``shared/rules/turing.md``. Decisions the rules leave to the engi
   tests.
 * The machine's scores (``par`` and ``optimal``) are computed when the game is created, so
   that ``apply`` stays cheap; creating a game is CPU work that callers run off the event loop.
+* The share code names the secret (``decode_puzzle`` returns the criteria), so ``view`` carries
+  it only once the game is over, for daily and other games alike (turing.md, "Puzzle
+  identity", decided 2026-11-25); while a game runs, ``from_code`` says whether it was started
+  from a code.
 * ``seat_version(seat)`` counts the seat's own actions: buttons on a player's private sheet
   stay valid while the others play, and a button from an earlier step is refused.
 """
@@ -278,20 +283,19 @@ class TuringState(GameState):
             return []
         guesses = [f"guess {code_text(code)}" for code in CODES]
         if sheet.current["proposal"] is None:
-            return [f"propose {code_text(code)}" for code in CODES] + guesses
+            return [f"propose {code_text(code)}" for code in CODES] + ["next"] + guesses
         actions = []
         if sheet.tests_left(self.round) > 0:
             tested = {letter for letter, _ in sheet.current["tests"]}
             actions += [f"test {letter}" for letter in self.puzzle.letters
                         if letter not in tested]
-        if sheet.current["tests"]:
-            actions.append("next")
+        actions.append("next")
         return actions + guesses
 
     def stand_in_action(self, player: int, rng: random.Random) -> Action:
-        """What the bot plays for a player whose turn timer ran out: it ends their round
-        when it may, else proposes or tests at random, and never guesses, since a guess
-        would decide the game for someone who is not there."""
+        """What the bot plays for a player whose turn timer ran out: it ends their round,
+        which costs no test, and never guesses, since a guess would decide the game for
+        someone who is not there."""
         actions = [a for a in self.legal_actions(player) if not a.startswith("guess")]
         if "next" in actions:
             return "next"
@@ -369,10 +373,6 @@ class TuringState(GameState):
             if argument:
                 raise InvalidMove("turing.error.bad_action",
                                   "Expected 'propose 241', 'test B', 'next' or 'guess 241'.")
-            if not current["tests"]:
-                raise IllegalMove("turing.error.test_first",
-                                  "Test at least one verifier before ending the round, or "
-                                  "guess the code.")
         elif verb == "guess":
             parse_code(argument)
         else:
@@ -500,8 +500,8 @@ class TuringState(GameState):
                                                letter=letter),
                                        f"test {letter}")
                                 for letter in self.puzzle.letters if letter not in tested]
-                if sheet.current["tests"]:
-                    choices.append(Choice("n", "End round", "next"))
+            # Ending a round needs no test (turing.md, "A round"): waiting costs nothing.
+            choices.append(Choice("n", "End round", "next"))
             choices.append(Choice("g", "Guess the code"))
             return choices
         verb = {"p": "propose", "g": "guess"}.get(path[0])
@@ -537,7 +537,9 @@ class TuringState(GameState):
             "verifiers": [None if puzzle.mode == "nightmare" else list(cards)
                           for cards in puzzle.verifiers],
             "shown_cards": list(puzzle.shown_cards), "difficulty": puzzle.difficulty,
-            "share_code": puzzle.share_code() if not self.options["daily"] else "",
+            # The code names the secret: shown only once the game is over.
+            "share_code": puzzle.share_code() if over else "",
+            "from_code": bool(self.options["puzzle"]),
             "daily": self.options["daily"], "round": self.round, "assist": self.options["assist"],
             "players": [self._public_sheet(sheet, over) for sheet in self.sheets],
             "outcome": self._outcome.to_dict() if self._outcome else None,

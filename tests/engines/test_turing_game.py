@@ -112,7 +112,7 @@ def test_simultaneous_players_wait_for_each_other_at_the_end_of_a_round() -> Non
 @pytest.mark.parametrize(("text", "error"), [
     ("propose 206", InvalidMove), ("propose 61", InvalidMove), ("guess 0", InvalidMove),
     ("test G", InvalidMove), ("test", InvalidMove), ("fly away", InvalidMove), ("", InvalidMove),
-    ("next", IllegalMove), ("test A", IllegalMove),
+    ("test A", IllegalMove),
 ])
 def test_bad_input_is_refused_and_changes_nothing(text: str, error: type[GameError]) -> None:
     state = challenge()
@@ -166,14 +166,14 @@ def test_a_handicap_takes_tests_from_the_first_round_only_and_counts() -> None:
 def test_the_menu_offers_digit_pickers_then_verifiers() -> None:
     state = challenge()
     root = state.menu(0, ())
-    assert [c.token for c in root] == ["p", "g"]
+    assert [c.token for c in root] == ["p", "n", "g"]
     assert [c.label for c in state.menu(0, ("p",))] == ["▲1", "▲2", "▲3", "▲4", "▲5"]
     assert next(c.label for c in state.menu(0, ("p", "2"))) == "■1"
     last = state.menu(0, ("p", "2", "4"))
     assert [c.action for c in last] == [f"propose 24{d}" for d in range(1, 6)]
     state.apply(0, "propose 241")
     assert [c.action for c in state.menu(0, ())] == [
-        "test A", "test B", "test C", "test D", None]
+        "test A", "test B", "test C", "test D", "next", None]
     assert state.seat_version(0) == 1
     state.apply(0, "test A")
     assert state.seat_version(0) == 2
@@ -273,3 +273,44 @@ def test_puzzle_codes_booklet_cards_and_dates_choose_the_puzzle() -> None:
                 {"daily": "yesterday"}, {"daily": "2026-11-21", "assist": True}):
         with pytest.raises(InvalidMove):
             new_game(bad, 1, 0)
+
+
+def test_rule_a_round_may_end_with_zero_tests() -> None:
+    """turing.md, "A round" (decided 2026-11-25): fewer than three tests, none included."""
+    state = challenge(2)
+    assert "next" in state.legal_actions(0)
+    state.apply(0, "next")  # seat 0 waits without proposing or testing
+    state.apply(1, "propose 241")
+    assert "next" in state.legal_actions(1)
+    state.apply(1, "next")  # a proposal but no test
+    assert state.round == 2
+    assert [state.score(seat) for seat in (0, 1)] == [(0, 0), (0, 0)]
+    state.apply(0, "propose 241")
+    state.apply(0, "test B")
+    state.apply(0, "guess 241")
+    state.apply(1, "guess 241")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (1,)  # no test beats one test
+
+
+def test_rule_the_share_code_is_shown_only_when_the_game_is_over() -> None:
+    """turing.md, "Puzzle identity" (decided 2026-11-25): the code names the secret."""
+    for options in ({"cards": "4,9,11,14", "code": "241"}, {"daily": "2026-11-21"}):
+        state = new_game(options, 1, 3)
+        assert state.view(None)["share_code"] == state.view(0)["share_code"] == ""
+        assert state.view(0)["from_code"] is False
+        state.apply(0, "propose 241")
+        state.apply(0, "test A")
+        assert state.view(0)["share_code"] == ""
+        state.abandon()
+        assert state.view(None)["share_code"] == state.puzzle.share_code()
+
+
+def test_rule_a_game_started_from_a_code_says_so_but_hides_the_code() -> None:
+    code = CHALLENGE_ONE.share_code()
+    state = new_game({"puzzle": code}, 1, 5)
+    view = state.view(0)
+    assert view["from_code"] is True and view["share_code"] == ""
+    assert code not in json.dumps(state.view(None)) and code not in json.dumps(view)
+    state.apply(0, "guess 241")
+    assert state.view(0)["share_code"] == code

@@ -152,7 +152,9 @@ def test_board_lists_every_verifier_and_public_progress() -> None:
     state.apply(1, "next")
     text = render.render(state.view(None), ["Ann", "Bo"], "en", emoji=False)
     lines = text.splitlines()
-    assert lines[0].startswith("Turing Machine · classic · standard · round 1 · TM-C5S-")
+    # The share code names the secret: never on the board of a running game.
+    assert lines[0] == "Turing Machine · classic · standard · round 1"
+    assert state.puzzle.share_code() not in text
     for letter, cards in zip(state.puzzle.letters, state.puzzle.verifiers, strict=True):
         assert f"{letter} · card {cards[0]}: {render.card_text(cards[0], False)}" in lines
     assert "Ann: 241 · tested A C · 2 tests in all" in lines
@@ -319,3 +321,20 @@ def test_shared_win_and_daily_title() -> None:
 def test_rules_name_the_typed_notation() -> None:
     for notation in ("propose 241", "test B", "next", "guess 241", "buttons"):
         assert notation in render.RULES
+
+
+def test_rule_the_share_code_appears_only_in_the_end_message() -> None:
+    """turing.md, "Puzzle identity" (decided 2026-11-25)."""
+    started = make_state("classic", 1, 3)
+    code = started.puzzle.share_code()
+    from_code = TuringState(validate_options(OPTIONS, {"puzzle": code}), 1, 4,
+                            started.puzzle, MACHINE)
+    for state in (started, from_code):
+        for seat in (None, 0):
+            board = render.render(state.view(seat), ["Ann"], "en", emoji=False)
+            assert code not in board
+            assert code not in render.render_private(state.view(0), ["Ann"], "en", False)
+    assert "from a shared code" in render.render(from_code.view(None), ["Ann"], "en", False)
+    assert "from a shared code" not in render.render(started.view(None), ["Ann"], "en", False)
+    from_code.abandon()
+    assert code in render.render(from_code.view(None), ["Ann"], "en", emoji=False)
