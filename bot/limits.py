@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import multiprocessing
 import os
@@ -18,10 +19,14 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import CancelledError, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from pebble import ProcessExpired, ProcessFuture, ProcessPool
+
+log = logging.getLogger(__name__)
 
 Result = TypeVar("Result")
 
@@ -103,6 +108,28 @@ class WorkersBusy(Exception):
     """The pool's queue is full: the caller should ask the person to try again shortly."""
 
 
+class WorkerCrashed(Exception):
+    """The work's worker process died on every try (killed, out of memory): the caller
+    should do without the work, such as play a random move for the computer."""
+
+
+# Tries of one job whose worker process dies under it: a process killed by the host (out
+# of memory, an operator's kill) is usually not the job's fault, so it goes again, but a
+# job that kills every process it touches must not take the pool down with it forever.
+CRASH_TRIES = 3
+# How long past its budget a job may stay unanswered before its pool counts as wedged:
+# pebble kills a worker that overruns its budget within a tenth of a second, so a job
+# still waiting a second later sits behind workers that cannot be reached at all (stopped
+# by SIGSTOP, or holding the pool's channel while frozen), and only a new pool helps.
+WEDGED_AFTER_SECONDS = 1.0
+# How often a thread waiting for a worker looks whether its pool was replaced meanwhile.
+POOL_CHECK_SECONDS = 0.1
+
+
+class _PoolReplaced(Exception):
+    """The pool a job was sent to was given up on: send the job to the new one."""
+
+
 def _settle_worker_process() -> None:
     """Runs first in each worker process. Ctrl-C belongs to the bot, which shuts the pool
     down; a lower priority lets the event loop have a core the moment it has work, so
@@ -112,13 +139,26 @@ def _settle_worker_process() -> None:
         os.nice(5)
 
 
+def _stop_in_background(pool: ProcessPool) -> None:
+    """Stop a pool without waiting: pebble terminates each worker and waits up to 3 s for
+    a frozen one before killing it, which no caller should sit through."""
+    pool.stop()  # type: ignore[no-untyped-call]  # pebble 5 leaves stop() unannotated
+    threading.Thread(target=pool.join, name="logic-bot-pool-stop", daemon=True).start()
+
+
 class Workers:
     """A fixed pool for CPU-heavy work, with a count of what is queued.
 
-    With ``processes``, each of the pool's threads hands its job to a worker process and
-    waits for the answer without holding Python's lock, so the work must be a module-level
-    function with arguments and a result that pickle (``bot.jobs``). A worker process that
-    dies (killed, out of memory) is replaced and its job tried once more.
+    Each of the pool's threads takes one job at a time, and a job starts when a thread
+    takes it: that is when its time budget begins. With ``processes``, the thread hands
+    the job to a pebble ``ProcessPool`` of as many spawned worker processes and waits for
+    the answer without holding Python's lock, so the work must be a module-level function
+    with arguments and a result that pickle (``bot.jobs``). pebble kills a worker that
+    overruns the job's budget and starts a new one; a job whose worker dies is tried
+    again, up to ``CRASH_TRIES`` times, then fails with ``WorkerCrashed``; a pool whose
+    workers cannot be reached (``WEDGED_AFTER_SECONDS``) or that pebble gave up on is
+    replaced by a new one, and its jobs go to the new pool. So a thread never waits past
+    its job's budget for long, and no worker stalls the computer's next moves.
     """
 
     def __init__(self, workers: int, queue_limit: int | None, *,
@@ -127,44 +167,83 @@ class Workers:
                                             thread_name_prefix="logic-bot-cpu")
         self._size = workers
         self._processes = processes
-        self._process_pool: ProcessPoolExecutor | None = None
+        self._process_pool: ProcessPool | None = None
         self._process_lock = threading.Lock()
+        self._closed = False
         self.queue_limit = queue_limit
         self.pending = 0
 
-    def _pool(self) -> ProcessPoolExecutor:
+    def _pool(self) -> ProcessPool:
         with self._process_lock:
-            if self._process_pool is None:
+            if self._closed:
+                raise CancelledError("the pool was shut down")
+            pool = self._process_pool
+            if pool is None or not pool.active:
+                if pool is not None:  # pebble gave up on it (every worker died at once)
+                    _stop_in_background(pool)
                 # spawn, not fork: the bot has threads (SQLite's, this pool's), and a fork
                 # copies their locks in whatever state they are.
-                self._process_pool = ProcessPoolExecutor(
-                    max_workers=self._size, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_settle_worker_process)
-            return self._process_pool
+                pool = ProcessPool(max_workers=self._size,
+                                   initializer=_settle_worker_process,
+                                   context=multiprocessing.get_context("spawn"))
+                self._process_pool = pool
+            return pool
 
-    def _drop_pool(self, broken: ProcessPoolExecutor) -> None:
+    def _replace_pool(self, wedged: ProcessPool) -> None:
         with self._process_lock:
-            if self._process_pool is broken:
-                self._process_pool = None
-        broken.shutdown(wait=False, cancel_futures=True)
+            if self._process_pool is not wedged:
+                return  # another thread replaced it already
+            self._process_pool = None
+        log.warning("worker processes stopped answering; starting new ones")
+        _stop_in_background(wedged)
 
-    def _in_process(self, work: Callable[..., Result], args: tuple[Any, ...]) -> Result:
-        for attempt in (1, 2):
+    def _answer(self, pool: ProcessPool, future: ProcessFuture[Result],
+                wedged_at: float | None) -> Result:
+        """The job's result, waiting in short steps to notice a replaced pool."""
+        while True:
+            step = POOL_CHECK_SECONDS
+            if wedged_at is not None:
+                step = min(step, wedged_at - time.monotonic())
+                if step <= 0:
+                    self._replace_pool(pool)
+                    raise TimeoutError("the worker did not answer within its budget")
+            done, _ = wait([future], timeout=step)
+            if done:
+                return future.result()  # pebble's TimeoutError when the worker overran
+            if self._process_pool is not pool:
+                raise _PoolReplaced
+
+    def _in_process(self, work: Callable[..., Result], args: tuple[Any, ...],
+                    budget: float | None) -> Result:
+        started = time.monotonic()
+        wedged_at = None if budget is None else started + budget + WEDGED_AFTER_SECONDS
+        crashes = 0
+        while True:
+            left = None if budget is None else budget - (time.monotonic() - started)
+            if left is not None and left <= 0:
+                raise TimeoutError("the job's budget ran out before a worker took it")
             pool = self._pool()
             try:
-                return pool.submit(work, *args).result()
-            except BrokenProcessPool:
-                self._drop_pool(pool)
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+                # pebble counts ``timeout`` from when a worker takes the job.
+                future = pool.schedule(work, args, timeout=left)
+                return self._answer(pool, future, wedged_at)
+            except _PoolReplaced:
+                continue
+            except (ProcessExpired, BrokenProcessPool, RuntimeError) as error:
+                if isinstance(error, RuntimeError) and pool.active:
+                    raise  # the work's own error, not pebble refusing a broken pool
+                crashes += 1
+                log.warning("a worker process died during %s (%s), try %d of %d",
+                            getattr(work, "__name__", work), error, crashes, CRASH_TRIES)
+                if crashes >= CRASH_TRIES:
+                    raise WorkerCrashed(str(error)) from error
 
     def start(self) -> None:
         """Start the worker processes now rather than at the first computer move, which
         would otherwise wait for them to import the engines."""
         if self._processes:
             for _ in range(self._size):
-                self._executor.submit(self._in_process, int, ())
+                self._executor.submit(self._in_process, int, (), None)
 
     @property
     def busy(self) -> bool:
@@ -175,8 +254,11 @@ class Workers:
         """``work(*args)`` in the pool. With ``refuse_when_busy``, raise ``WorkersBusy``
         instead of queueing behind a full pool (for work a person can simply ask again).
         ``timeout`` counts from when the work starts, not from when it was queued: a job
-        that waited its turn behind a flood still gets its whole budget. On a timeout
-        the thread finishes the job unobserved, and it stays counted until it has."""
+        that waited its turn behind a flood still gets its whole budget. Past it the caller
+        gets ``TimeoutError``; a worker process is then killed and replaced, while a job
+        in a thread (without ``processes``) runs on unobserved. Either way the job stays
+        counted in ``pending`` until its thread is free again. With ``processes``, a job
+        whose worker died on every try raises ``WorkerCrashed``."""
         if refuse_when_busy and self.busy:
             raise WorkersBusy
         loop = asyncio.get_running_loop()
@@ -190,7 +272,7 @@ class Workers:
             with contextlib.suppress(RuntimeError):  # the loop closed while the job waited
                 loop.call_soon_threadsafe(mark_started)
             if self._processes:
-                return self._in_process(work, args)
+                return self._in_process(work, args, timeout)
             return work(*args)
 
         def finished(_: object) -> None:
@@ -214,6 +296,7 @@ class Workers:
         # Queued work is dropped: a computer move left undone is resumed after a restart.
         self._executor.shutdown(wait=False, cancel_futures=True)
         with self._process_lock:
+            self._closed = True
             pool, self._process_pool = self._process_pool, None
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            _stop_in_background(pool)
