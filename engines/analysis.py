@@ -1,0 +1,65 @@
+"""Hints and replays of every game, as plain-data jobs.
+
+The bot runs these in its CPU pool, which may be other processes, so both take and return
+only plain data (a game's name, state dicts, JSON with ``engines.base.Message`` texts) and
+rebuild what they need from the engine registry. Each game's own analysis lives in its own
+module: ``lgame_analysis``, ``turing.analysis``, ``rithmomachia_analysis``, ``card_hints``.
+"""
+
+from __future__ import annotations
+
+from engines.base import JSON
+from engines.registry import get_game
+from engines.replay import initial_state, logged_actions, replay_frames
+
+# Games a hint can be given for, and what the hint is.
+HINT_GAMES = ("lgame", "turing", "booleo", "digitalo", "rithmomachia")
+
+
+def hint(game: str, state_data: JSON, seat: int, seed: int) -> JSON:
+    """The hint for ``seat`` in the game ``state_data``; ``ValueError`` when the seat has
+    nothing to decide now. ``seed`` makes the computer's choice among equals repeatable."""
+    state = get_game(game).State.from_dict(state_data)
+    if game == "lgame":
+        from engines import lgame_analysis
+        from engines.lgame import LGameState
+        assert isinstance(state, LGameState)
+        return lgame_analysis.hint(state, seat, seed)
+    if game == "turing":
+        from engines.turing import analysis
+        from engines.turing.game import TuringState
+        assert isinstance(state, TuringState)
+        return analysis.hint(state, seat)
+    if game == "rithmomachia":
+        from engines import rithmomachia_analysis
+        from engines.rithmomachia import RithmomachiaState
+        assert isinstance(state, RithmomachiaState)
+        return rithmomachia_analysis.hint(state, seat)
+    if game in ("booleo", "digitalo"):
+        from engines import card_hints
+        return card_hints.hint(state, seat, seed)
+    raise ValueError(f"no hints for {game}")
+
+
+def replay(game: str, final: JSON, players: int) -> JSON:
+    """A finished game's frames (``engines.replay.Frame.to_dict``) and its analysis:
+    ``{"game", "frames", "mistakes"?, "tests"?, "machine"?}``. The L-game adds, per frame,
+    the move that changed the perfect result and a better one; the Turing Machine what
+    each test ruled out and the machine's decision tree for the puzzle. Captures
+    (Rithmomachia) are in the frames' events, hands (card games) in their private views."""
+    frames = [frame.to_dict() for frame in replay_frames(game, final, players)]
+    analysed: JSON = {"game": game, "frames": frames}
+    if game == "lgame":
+        from engines import lgame_analysis
+        from engines.lgame import LGameState
+        start = initial_state(game, final, players)
+        assert isinstance(start, LGameState)
+        actions = [action for _, action in logged_actions(game, final)]
+        analysed["mistakes"] = [None, *lgame_analysis.mistakes(start, actions)]
+    elif game == "turing":
+        from engines.turing.analysis import machine_tree, ruled_out
+        from engines.turing.puzzle import Puzzle
+        puzzle = Puzzle.from_dict(final["puzzle"])
+        analysed["tests"] = ruled_out(puzzle, frames)
+        analysed["machine"] = machine_tree(puzzle)
+    return analysed
