@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from renderers import pyramid
-from renderers.common import render_outcome, seat_name
+from renderers.common import code_block, render_outcome, seat_name
 from renderers.i18n import translate
 from renderers.pyramid import bit_text, card_label, hand_text
 
@@ -58,9 +58,11 @@ def seat_label(language: str, seat: int) -> str:
     return translate(language, SEAT_KEYS[seat], SEAT_DEFAULTS[seat])
 
 
-def gate_cell(gate: View, invalid: bool) -> str:
-    """``1∧0=0``; ``~`` marks an inactive gate, ``≠`` a wrong one (see ``_invalid``)."""
-    return pyramid.gate_cell(gate, "≠" if invalid else "~" if gate.get("inactive") else "=")
+def gate_cell(gate: View, invalid: bool, short: bool = False) -> str:
+    """``1∧0=0`` (``∧=0`` when ``short``); ``~`` marks an inactive gate, ``≠`` a wrong one
+    (see ``_invalid``)."""
+    return pyramid.gate_cell(gate, "≠" if invalid else "~" if gate.get("inactive") else "=",
+                             short)
 
 
 def _slot(name: str) -> tuple[int, int]:
@@ -90,14 +92,15 @@ def _invalid(view: View, seat: int) -> set[tuple[int, int]]:
     return {_slot(str(name)) for name in marked}
 
 
-def _cells(view: View, seat: int) -> dict[int, list[str]]:
-    """Each row's cells, left to right, as text."""
+def _cells(view: View, seat: int, short: bool = False) -> dict[int, list[str]]:
+    """Each row's cells, left to right, as text; gates compact when ``short``."""
     n = int(view["bits"])
     gates = _gates(view, seat)
     invalid = _invalid(view, seat)
     cells: dict[int, list[str]] = {}
     for row in range(1, n):
-        cells[row] = [gate_cell(gates[(row, i)], (row, i) in invalid) if (row, i) in gates
+        cells[row] = [gate_cell(gates[(row, i)], (row, i) in invalid, short)
+                      if (row, i) in gates
                       else _empty_cell(gates, row, i) for i in range(1, n - row + 1)]
     return cells
 
@@ -113,7 +116,8 @@ def pyramid_text(view: View, seat: int) -> list[str]:
     """The pyramid in monospace: rows staggered so that each gate stands above its inputs,
     the top first, then the start row as this seat reads it and the NOTs under it."""
     row_bits = (view.get("rows") or [[], []])[seat]
-    return pyramid.staggered(_cells(view, seat), row_bits, _not_marks(view, seat))
+    short = pyramid.compact(len(row_bits))
+    return pyramid.staggered(_cells(view, seat, short), row_bits, _not_marks(view, seat))
 
 
 def pyramid_emoji(view: View, seat: int) -> list[str]:
@@ -261,14 +265,18 @@ def render_status(view: View, names: Sequence[str], language: str, emoji: bool) 
 
 
 def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
-    """Both pyramids (North's on top, as the table looks from South), piles and status."""
-    draw = pyramid_emoji if emoji else pyramid_text
+    """Both pyramids (North's on top, as the table looks from South), piles and status.
+    A monospace pyramid is a code block, its header and everything else prose."""
     lines: list[str] = []
     for seat in (1, 0):
         lines.append(_seat_header(view, names, language, emoji, seat))
-        lines += draw(view, seat)
-        lines.append("")
+        if emoji:
+            lines += [*pyramid_emoji(view, seat), ""]
+        else:
+            lines.append(code_block(pyramid_text(view, seat)))
     lines.append(_legend(view, language))
+    if not emoji and pyramid.compact(int(view["bits"])):
+        lines.append(pyramid.compact_legend(language))
     lines.append(pyramid.piles_line(view, language))
     status = render_status(view, names, language, emoji)
     if status:

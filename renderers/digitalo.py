@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from renderers import pyramid
-from renderers.common import render_outcome, seat_name
+from renderers.common import code_block, render_outcome, seat_name
 from renderers.i18n import translate
 from renderers.pyramid import card_label, hand_text
 
@@ -61,8 +61,10 @@ def _marked(view: View, key: str, seat: int) -> set[int]:
     return {int(p) for p in ((view.get("pending") or {}).get(key) or [[], []])[seat]}
 
 
-def position_cells(view: View, seat: int, emoji: bool) -> dict[int, list[str]]:
-    """Each row's cells, left to right: gates as ``1∧0=0``, empty positions numbered."""
+def position_cells(view: View, seat: int, emoji: bool,
+                   short: bool = False) -> dict[int, list[str]]:
+    """Each row's cells, left to right: gates as ``1∧0=0`` (``∧=0`` when ``short``),
+    empty positions numbered."""
     n = int(view["bits"])
     gates = {int(g["position"]): g for g in (view.get("pyramids") or [[], []])[seat]}
     open_now = {int(p) for p in (view.get("open") or [[], []])[seat]}
@@ -77,7 +79,7 @@ def position_cells(view: View, seat: int, emoji: bool) -> dict[int, list[str]]:
                 cells[row].append(f"{'○' if position in open_now else '·'}{position}")
                 continue
             sign = "≠" if position in falling else "~" if gate.get("inactive") else "="
-            cell = pyramid.gate_cell(gate, sign)
+            cell = pyramid.gate_cell(gate, sign, short)
             cells[row].append(f"💤{cell}" if emoji and gate.get("inactive") else cell)
     return cells
 
@@ -245,15 +247,21 @@ def render_status(view: View, names: Sequence[str], language: str, emoji: bool) 
 
 
 def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
-    """The score, both pyramids (North's on top), the piles and what happened."""
+    """The score, both pyramids (North's on top), the piles and what happened. A monospace
+    pyramid is a code block, its header and everything else prose."""
     lines = [score_line(view, names, language), ""]
+    short = not emoji and pyramid.compact(int(view["bits"]))
     for seat in (1, 0):
         lines.append(_seat_header(view, names, language, emoji, seat))
-        cells = position_cells(view, seat, emoji)
+        cells = position_cells(view, seat, emoji, short)
         bits = (view.get("rows") or [[], []])[seat]
-        lines += pyramid.row_per_line(cells, bits) if emoji else pyramid.staggered(cells, bits)
-        lines.append("")
+        if emoji:
+            lines += [*pyramid.row_per_line(cells, bits), ""]
+        else:
+            lines.append(code_block(pyramid.staggered(cells, bits)))
     lines.append(_legend(view, language))
+    if short:
+        lines.append(pyramid.compact_legend(language))
     lines.append(pyramid.piles_line(view, language))
     status = render_status(view, names, language, emoji)
     if status:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from renderers.common import render_outcome, seat_name
+from renderers.common import code_block, render_outcome, seat_name
 from renderers.i18n import translate
 
 FILES = "abcd"
@@ -129,8 +129,10 @@ def render_status(view: View, names: Sequence[str], language: str, emoji: bool) 
 
 
 def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
-    """Board and status together: what a chat message or the console shows."""
-    board = render_emoji(view) if emoji else render_text(view)
+    """Board and status together: what a chat message or the console shows. The text
+    board is a code block (18 columns); emoji squares line up in any font, so the emoji
+    board is prose (emoji in a code block are unreliable on phones)."""
+    board = render_emoji(view) if emoji else code_block(render_text(view).split("\n"))
     legend = "" if emoji or not view.get("last_move") else "\n" + translate(language,
                                                                              "board.legend")
     return f"{board}{legend}\n{render_status(view, names, language, emoji)}"

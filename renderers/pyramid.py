@@ -6,8 +6,11 @@ type, output, so that a student can check it without looking anything up. Gate t
 logic symbols ∧ ∨ ⊕ ⊼ ⊽ ⊙, with a legend, because a full row of 7 gates must fit a phone.
 
 Monospace boards stagger the rows so that each gate stands between the two gates (or bits)
-it reads. Emoji boards, drawn in a proportional font where columns cannot line up, print
-one row per line instead.
+it reads, in a code block that must fit a phone (32 columns): up to 5 bits a gate prints in
+full, 6 columns apart (6n-1 columns); from 6 bits on it prints compact as ``∧=0``, type and
+output, 4 columns apart (4n columns), its inputs being the two cells right below it. Emoji
+boards, drawn in a proportional font where columns cannot line up, print one row per line
+instead, as prose, every gate in full.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from renderers.i18n import translate
 GATE_SYMBOLS = {"AND": "∧", "OR": "∨", "XOR": "⊕", "NAND": "⊼", "NOR": "⊽", "XNOR": "⊙"}
 EMOJI_ROWS = ("0️⃣", "1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣")
 CELL_WIDTH = 6  # a cell like "1⊕0=1" is 5 characters, plus one space
+COMPACT_WIDTH = 4  # a compact cell like "⊕=1" is 3 characters, plus one space
+FULL_CELLS_UP_TO = 5  # bits: a staggered pyramid of full cells is 6n-1 columns wide
 
 
 def card_label(card: str) -> str:
@@ -42,11 +47,18 @@ def bit_text(value: Any) -> str:
     return "?" if value is None else str(int(value))
 
 
-def gate_cell(gate: Mapping[str, Any], sign: str = "=") -> str:
-    """``1∧0=0``; ``sign`` says how the output relates: ``=``, or a game's mark such as
-    ``~`` (inactive) or ``≠`` (wrong)."""
-    a, b = gate.get("inputs") or (None, None)
+def compact(bits: int) -> bool:
+    """Whether a staggered pyramid on ``bits`` bits needs compact cells to fit a phone."""
+    return bits > FULL_CELLS_UP_TO
+
+
+def gate_cell(gate: Mapping[str, Any], sign: str = "=", short: bool = False) -> str:
+    """``1∧0=0``, or ``∧=0`` when ``short``; ``sign`` says how the output relates: ``=``,
+    or a game's mark such as ``~`` (inactive) or ``≠`` (wrong)."""
     symbol = GATE_SYMBOLS.get(str(gate.get("gate")), "?")
+    if short:
+        return f"{symbol}{sign}{bit_text(gate.get('out'))}"
+    a, b = gate.get("inputs") or (None, None)
     return f"{bit_text(a)}{symbol}{bit_text(b)}{sign}{bit_text(gate.get('out'))}"
 
 
@@ -59,22 +71,30 @@ def gate_legend(gates: Iterable[str]) -> list[str]:
 def staggered(rows: Mapping[int, Sequence[str]], bits: Sequence[int],
               below: Sequence[str] = ()) -> list[str]:
     """Monospace: the top row first, each cell centred between the two it stands on, then
-    the bits (row 0) and optionally one line of marks under the bits (``below``)."""
+    the bits (row 0) and optionally one line of marks under the bits (``below``). Cells
+    are full up to ``FULL_CELLS_UP_TO`` bits and compact (``gate_cell(short=True)``) above."""
     n = len(bits)
-    width = CELL_WIDTH * (n + 1)
+    pitch, centre = (COMPACT_WIDTH, 1) if compact(n) else (CELL_WIDTH, 2)
+    width = pitch * (n + 1)
 
     def line(label: str, items: Sequence[str], offset: int) -> str:
         chars = [" "] * width
         for index, text in enumerate(items):
-            start = max(0, CELL_WIDTH * index + 2 + offset - len(text) // 2)
+            start = max(0, pitch * index + centre + offset - len(text) // 2)
             chars[start:start + len(text)] = list(text)
         return f"{label} {''.join(chars).rstrip()}"
 
-    lines = [line(str(row), rows[row], 3 * row) for row in range(n - 1, 0, -1)]
+    lines = [line(str(row), rows[row], pitch // 2 * row) for row in range(n - 1, 0, -1)]
     lines.append(line(" ", [str(int(bit)) for bit in bits], 0))
     if any(below):
         lines.append(line(" ", below, 0))
     return lines
+
+
+def compact_legend(language: str) -> str:
+    """What a compact cell says, for the prose under a compact pyramid."""
+    return translate(language, "pyramid.legend.compact",
+                     "∧=1: an AND gate giving 1 from the two cells right below it")
 
 
 def row_per_line(rows: Mapping[int, Sequence[str]], bits: Sequence[int],

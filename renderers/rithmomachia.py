@@ -2,11 +2,11 @@
 
 Every piece prints as its shape and its value in binary, ``○0001``; the shape's fill tells the
 owner (White hollow ○ △ □ ◇, Black filled ● ▲ ■ ◆, the diamond being a Pyramid), so a cell
-needs five characters and no colour. Monospace boards (the console, code blocks) put the four
-levels side by side, which reads like the physical stack laid out on a table. Chat boards are
-read on phones, where ~40 characters fit: there the levels are stacked, level 4 (Black's home)
-first, and an empty level collapses to one line. Captures are told as the equations that made
-them, ``0100 AND 1100 = 0100 → 2b3 captured``, because the equations are the game.
+needs five characters and no colour. The levels are stacked in one code block, level 4
+(Black's home) first, and an empty level collapses to one line: a level is 26 columns wide,
+so the field fits a phone's code block (32 columns) in every style, and the console's 80
+columns. (Four levels side by side took 110 columns.) Captures are told as the equations
+that made them, ``0100 AND 1100 = 0100 → 2b3 captured``, because the equations are the game.
 """
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from renderers.common import render_outcome, seat_name
+from renderers.common import code_block, render_outcome, seat_name
 from renderers.i18n import translate
 
-__all__ = ["RULES", "piece_text", "render", "render_levels_side_by_side",
-           "render_levels_stacked"]
+__all__ = ["RULES", "piece_text", "render", "render_levels_stacked"]
 
 View = dict[str, Any]
 
@@ -31,9 +30,6 @@ GLYPHS = {  # (shape, owner) → glyph; hollow for White (seat 0), filled for Bl
 }
 SIDES = ("White", "Black")
 EMPTY_TEXT = "  .  "
-# U+2007 FIGURE SPACE is as wide as a digit in proportional fonts, so an empty cell takes
-# about the room of a piece on a phone.
-EMPTY_CHAT = "\u2007\u2007·\u2007\u2007"
 MOVED_MARK = "*"
 
 RULES = """Boolean Rithmomachia (L. Lynn Smith): 2 players, a 4×4×4 field of four levels.
@@ -86,38 +82,28 @@ def _level_rows(view: View, level: int, empty: str) -> list[str]:
     return rows
 
 
-def _level_title(language: str, level: int) -> str:
-    home = {1: translate(language, "rithmo.home.white", " (White's home)"),
-            4: translate(language, "rithmo.home.black", " (Black's home)")}.get(level, "")
-    return translate(language, "rithmo.level", "Level {level}", level=level) + home
-
-
-def render_levels_side_by_side(view: View, language: str) -> list[str]:
-    """The four levels in one row of 4×4 grids, files under each: for monospace output."""
-    width = 2 + 6 * 4
-    titles = [_level_title(language, level).ljust(width) for level in LEVELS]
-    grids = [[row.ljust(width) for row in _level_rows(view, level, EMPTY_TEXT)]
-             for level in LEVELS]
-    files = ("  " + "".join(f"{file}     " for file in FILES)).ljust(width)
-    lines = ["  ".join(titles).rstrip()]
-    lines += ["  ".join(grid[i] for grid in grids).rstrip() for i in range(4)]
-    lines.append("  ".join([files] * 4).rstrip())
-    return lines
+def _level_title(language: str, level: int, home: bool = True) -> str:
+    """``Level 4 (Black's home)``; without the home for an empty level's one line, which
+    would not fit a phone's code block in German."""
+    homes = {1: translate(language, "rithmo.home.white", " (White's home)"),
+             4: translate(language, "rithmo.home.black", " (Black's home)")}
+    return translate(language, "rithmo.level", "Level {level}", level=level) \
+        + (homes.get(level, "") if home else "")
 
 
 def render_levels_stacked(view: View, language: str) -> list[str]:
-    """Level 4 down to level 1, one grid under the other; an empty level is one line."""
+    """Level 4 down to level 1, one grid under the other, files under the last; an empty
+    level is one line. Monospace lines, for a code block."""
     occupied = {int(str(piece["cell"])[0]) for piece in view.get("board") or []}
     lines: list[str] = []
     for level in reversed(LEVELS):
-        title = _level_title(language, level)
         if level not in occupied:
             lines.append(translate(language, "rithmo.level_empty", "{title}: empty",
-                                   title=title))
+                                   title=_level_title(language, level, home=False)))
             continue
-        lines.append(title)
-        lines += _level_rows(view, level, EMPTY_CHAT)
-    lines.append("   " + "\u2007\u2007\u2007\u2007\u2007".join(FILES))
+        lines.append(_level_title(language, level))
+        lines += _level_rows(view, level, EMPTY_TEXT)
+    lines.append("  " + "".join(f"{file:^5} " for file in FILES))
     return lines
 
 
@@ -262,10 +248,11 @@ def render_status(view: View, names: Sequence[str], language: str) -> str:
 
 
 def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
-    """The field, the legend, both sides' counts, then what happened and who moves."""
-    levels = render_levels_stacked(view, language) if emoji \
-        else render_levels_side_by_side(view, language)
-    lines = [*levels, "", _legend(view, language), _counts_line(view, names, language)]
+    """The field (a code block: its columns must line up), then as prose the legend, both
+    sides' counts, what happened and who moves. ``emoji`` changes nothing: the glyphs are
+    the same in both styles."""
+    lines = [code_block(render_levels_stacked(view, language)), _legend(view, language),
+             _counts_line(view, names, language)]
     status = render_status(view, names, language)
     if status:
         lines.append(status)

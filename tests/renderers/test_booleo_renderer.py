@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,22 +67,25 @@ def test_random_positions_render_in_every_variant(bits: int, extended: bool, ina
     check(state)
 
 
-def test_monospace_pyramid_stands_each_gate_between_its_inputs() -> None:
-    state = played({}, 11, 60)
+@pytest.mark.parametrize("bits", [4, 5, 6, 8])
+def test_monospace_pyramid_stands_each_gate_between_its_inputs(bits: int) -> None:
+    state = played({"bits": bits}, 11, 60)
     view = state.view(None)
+    short = bits > 5  # from 6 bits on, cells are compact to fit a phone
     for seat in (0, 1):
         lines = render.pyramid_text(view, seat)
-        bits_line = lines[5]
-        bits = [bits_line.index(ch, 2 + 6 * i) for i, ch in
-                enumerate(bits_line[2:].split())]
+        bits_line = lines[bits - 1]
+        columns = [i for i, ch in enumerate(bits_line) if i >= 2 and ch in "01"]
+        assert len(columns) == bits
+        assert max(len(line) for line in lines) <= 32
         for gate in view["pyramids"][seat]:
             row, index = (int(part) for part in gate["slot"].split("."))
-            line = lines[5 - row]
-            cell = render.gate_cell(gate, False)
-            centre = line.index(cell) + len(cell) // 2
-            # Its inputs are the two positions below it, 3 columns to each side per row.
-            assert centre == (bits[index - 1] + bits[index + row - 1]) // 2 + \
-                (bits[index + row - 1] - bits[index - 1]) % 2
+            line = lines[bits - 1 - row]
+            cell = render.gate_cell(gate, False, short)
+            # Its inputs are the two positions below it: it stands midway between the
+            # bits its leftmost and rightmost inputs stand on.
+            start = (columns[index - 1] + columns[index + row - 1]) // 2 - len(cell) // 2
+            assert line[start:start + len(cell)] == cell, (line, cell)
 
 
 def test_cells_show_inputs_type_and_output() -> None:
@@ -89,6 +93,8 @@ def test_cells_show_inputs_type_and_output() -> None:
     assert render.gate_cell(gate, False) == "1∧0=0"
     assert render.gate_cell({**gate, "inactive": True, "inputs": [1, None]}, False) == "1∧?~0"
     assert render.gate_cell({**gate, "out": 1}, True) == "1∧0≠1"
+    assert render.gate_cell(gate, False, short=True) == "∧=0"
+    assert render.gate_cell({**gate, "out": 1}, True, short=True) == "∧≠1"
     assert render.card_label("XNOR1") == "XNOR→1"
     assert render.hand_text(["AND1", "AND1", "NOT", "XOR0"]) == "AND→1 ×2, NOT, XOR→0"
 

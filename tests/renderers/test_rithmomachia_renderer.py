@@ -1,4 +1,4 @@
-"""Rithmomachia boards: both layouts show exactly the pieces of the view where they stand,
+"""Rithmomachia boards: both styles show exactly the pieces of the view where they stand,
 captures are told as equations, and random play never breaks the renderer."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 from engines import rithmomachia
 from engines.base import GameModule
 from renderers import rithmomachia as render
+from renderers.common import code_widths, split_blocks
 from tests.helpers.engine_checks import random_playout
 from tests.helpers.rithmomachia_positions import BLACK, WHITE, position
 
@@ -31,58 +32,41 @@ def expected_pieces(view: dict[str, Any]) -> dict[str, tuple[str, int, str]]:
     return {p["cell"]: (p["shape"], p["owner"], p["bits"]) for p in view["board"]}
 
 
-def pieces_side_by_side(text: str) -> dict[str, tuple[str, int, str]]:
-    """Read the board back from the monospace layout by column: level L's grid starts at
-    column 28·(L−1), each cell is 6 columns wide after the 2-column rank label."""
-    lines = text.splitlines()
-    found: dict[str, tuple[str, int, str]] = {}
-    for row in range(4):
-        line = lines[1 + row]
-        rank = 4 - row
-        for level in range(1, 5):
-            start = 28 * (level - 1)
-            assert line[start:start + 2] == f"{rank} "
-            for file_index, file in enumerate("abcd"):
-                cell = line[start + 2 + 6 * file_index:start + 7 + 6 * file_index]
-                match = PIECE.fullmatch(cell)
-                if match is None:
-                    assert cell.strip() in ("", "."), cell
-                    continue
-                shape, owner = SHAPE_OF_GLYPH[match.group(1)]
-                found[f"{level}{file}{rank}"] = (shape, owner, match.group(2))
-    return found
-
-
 def pieces_stacked(text: str) -> dict[str, tuple[str, int, str]]:
+    """Read the board back from its code block by column: after the 2-column rank label,
+    each cell is 6 columns wide (a 5-column piece or ``.``, then the last-move mark)."""
+    blocks = [block.text for block in split_blocks(text) if block.code]
+    assert len(blocks) == 1, "the field is one code block"
     found: dict[str, tuple[str, int, str]] = {}
     level = 0
-    for line in text.splitlines():
+    for line in blocks[0].splitlines():
         heading = re.match(r"Level (\d)", line)
         if heading:
             level = int(heading.group(1))
             continue
-        row = re.match(r"([1-4]) (.*)", line)
+        row = re.match(r"([1-4]) ", line)
         if not row or not level:
             continue
-        cells = re.findall(r"[○△□◇●▲■◆][01]{4}|·", row.group(2))
-        assert len(cells) == 4, line
-        for file, cell in zip("abcd", cells, strict=True):
+        for file_index, file in enumerate("abcd"):
+            cell = line[2 + 6 * file_index:7 + 6 * file_index]
             match = PIECE.fullmatch(cell)
-            if match:
-                shape, owner = SHAPE_OF_GLYPH[match.group(1)]
-                found[f"{level}{file}{row.group(1)}"] = (shape, owner, match.group(2))
+            if match is None:
+                assert cell.strip() in ("", "."), cell
+                continue
+            shape, owner = SHAPE_OF_GLYPH[match.group(1)]
+            found[f"{level}{file}{row.group(1)}"] = (shape, owner, match.group(2))
     return found
 
 
 def test_the_start_shows_every_piece_in_both_layouts() -> None:
     view = rithmomachia.new_game({}, 2, 1).view(None)
-    wide = render.render(view, NAMES, "en", emoji=False)
-    assert pieces_side_by_side(wide) == expected_pieces(view)
+    text = render.render(view, NAMES, "en", emoji=False)
+    assert pieces_stacked(text) == expected_pieces(view)
     assert len(expected_pieces(view)) == 32
     phone = render.render(view, NAMES, "en", emoji=True)
     assert pieces_stacked(phone) == expected_pieces(view)
     assert "Level 3: empty" in phone and "Level 2: empty" in phone
-    assert max(len(line) for line in phone.splitlines()[:12]) <= 30, "fits a phone"
+    assert max(code_widths(phone) + code_widths(text)) <= 26, "fits a phone"
     assert "Ann (White) to move" in phone
 
 
@@ -102,7 +86,9 @@ def test_a_capture_is_told_as_its_equation() -> None:
     assert "NOT 1111 = 0000 → the Pyramid on 2c1 is captured and leaves the field" in text
     assert "1111 XOR 0101 = 1010 → 1c1 captured: it is Ann's now" in text
     assert "Ann moved ◇1111 3d1 → 2d1." in text
-    assert "2 ◇1111*" not in text and "1 ·     ·     ·   ◇1111*" not in text
+    level_two = text[text.index("Level 2"):text.index("Level 1")]
+    assert "1   .     .     .   ◇1111*" in level_two, "the moved Pyramid is marked on 2d1"
+    assert text.count("*") - text.count("* moved last") == 1
     assert pieces_stacked(text) == expected_pieces(state.view(None))
 
 
@@ -133,7 +119,7 @@ def test_random_play_renders_every_board_exactly(seed: int) -> None:
         view = state.view(None)
         wide = render.render(view, NAMES, "en", emoji=False)
         phone = render.render(view, NAMES, "en", emoji=True)
-        assert pieces_side_by_side(wide) == expected_pieces(view)
+        assert pieces_stacked(wide) == expected_pieces(view)
         assert pieces_stacked(phone) == expected_pieces(view)
         assert len(phone) < 2000, "one Discord message"
         if state.outcome() is not None:
