@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.hints import hinted
 from bot.ratings import START, updated
 from bot.service import Place, Reply, Service, User
 from bot.store import FORMER_PLAYER, GameRecord, PlayerStats, ResultRow, Store
@@ -46,8 +47,8 @@ def results_of(record: GameRecord, state: GameState,
     """The rows to record for a finished game; ``ratings`` are the current ratings of its
     people in this game (a missing one is ``START``)."""
     outcome = state.outcome()
-    if record.status != "finished" or outcome is None:
-        return []
+    if record.status != "finished" or outcome is None or hinted(record):
+        return []  # a game someone took a hint in is practice (bot/hints.py)
     humans = [seat for seat, p in enumerate(record.players) if p.get("kind") == "human"]
     with_ai = any(p.get("kind") == "ai" for p in record.players)
     if not humans or (len(humans) < 2 and not with_ai):

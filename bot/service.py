@@ -1096,3 +1096,44 @@ class Service:
             if self._ai_seat_to_move(record, state) is not None:
                 pending.append(record)
         return pending
+
+    async def hint(self, place: Place, user: User) -> Reply:
+        """A hint for the user's move (``engines.analysis.hint``), as a notice only they
+        see; refused in games between people and in events (``bot.hints``). It is worked
+        out in the pool, and the game is saved with the seat's hint count raised (a
+        ``hint`` line in the log), so the result is not counted; everyone is told."""
+        from bot.hints import HINT_SECONDS, hint_refusal, with_hint
+        from engines.analysis import hint as find_hint
+        from renderers.replay import render_hint
+
+        async def work() -> Reply:
+            record, state = await self._current(place)
+            seat = self._acting_seat(place, record, state, user)
+            refusal = hint_refusal(record, place.language)
+            if refusal is not None:
+                raise ServiceError(refusal, record)
+            asked_at = self.menu_version(record, state, seat)
+            try:
+                found = await self.workers.run(find_hint, record.game, state.to_dict(), seat,
+                                               agent_seed(record), refuse_when_busy=True,
+                                               timeout=HINT_SECONDS)
+            except (WorkersBusy, TimeoutError):
+                raise ServiceError(self._t(
+                    place, "error.workers_busy",
+                    "🧠 The computer is busy thinking for other games. Try again in a "
+                    "minute."), record) from None
+            async with self._lock(record.id):
+                current, state = await self._fresh(record)
+                if (current.status != "active" or seat not in state.to_move()
+                        or self.menu_version(current, state, seat) != asked_at):
+                    raise ServiceError(self._t(place, "error.stale"), current)
+                saved = await self._save(place, current, state,
+                                         with_hint(current.players, seat), current.status,
+                                         MoveRecord(seat, "hint", str(found.get("kind", ""))))
+            reply = self._changed_reply(place, saved, state, seat)
+            reply.notice = render_hint(found, place.language)
+            reply.announcements.append(self._t(
+                place, "hint.taken", "💡 {name} took a hint: this game's result is not "
+                "counted.", name=user.name))
+            return reply
+        return await self._guard(place, work, user, actor=user)

@@ -81,11 +81,12 @@ def replay_frames(game: str, final: JSON, players: int) -> list[Frame]:
     """Every frame of a finished game, from the start to its stored end.
 
     Raises ``FinishedOnly`` for a running game. A log that no longer replays (an engine
-    changed its rules since) ends the frames where it stops, followed by the stored end.
+    changed its rules since) ends the frames where it stops, followed by the stored end;
+    a resignation or abandonment, which two-player games keep out of their log, is the
+    last frame.
     """
     module = get_game(game)
-    stored = module.State.from_dict(final)
-    if stored.outcome() is None:
+    if not final.get("outcome"):
         raise FinishedOnly(f"{game} game is not over")
     hidden = bool(getattr(module, "HIDDEN_INFORMATION", False))
     state = initial_state(game, final, players)
@@ -108,6 +109,30 @@ def replay_frames(game: str, final: JSON, players: int) -> list[Frame]:
         public, private = _views(state, players, hidden)
         frames.append(Frame(kind, seat, action, text, copy_json(events), public, private))
     if state.outcome() is None:
-        public, private = _views(stored, players, hidden)
-        frames.append(Frame("end", None, None, "", [], public, private))
+        frames.append(_stored_end(module, state, final, players, hidden))
     return frames
+
+
+def _stored_end(module: Any, state: GameState, final: JSON, players: int,
+                hidden: bool) -> Frame:
+    """The end the log does not hold: a resignation or abandonment of two-player games
+    (whose outcome names the loser) played on the replayed game, else the stored state
+    itself. (Replaying is also the way round a stored end that no longer loads: a
+    Digitalo match resigned mid-round fails its own round check in ``from_dict``.)"""
+    outcome = final.get("outcome") or {}
+    detail = outcome.get("detail") or {}
+    try:
+        if outcome.get("reason") == "resigned" and "loser" in detail:
+            loser = int(detail["loser"])
+            events = state.resign(loser)
+            public, private = _views(state, players, hidden)
+            return Frame("resign", loser, None, "", copy_json(events), public, private)
+        if outcome.get("reason") == "abandoned":
+            events = state.abandon()
+            public, private = _views(state, players, hidden)
+            return Frame("end", None, None, "", copy_json(events), public, private)
+    except GameError:
+        pass
+    stored = module.State.from_dict(final)
+    public, private = _views(stored, players, hidden)
+    return Frame("end", None, None, "", [], public, private)

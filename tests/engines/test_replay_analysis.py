@@ -16,7 +16,7 @@ from engines.lgame_analysis import RANK, mistakes, move_results, verdict
 from engines.registry import get_game
 from engines.replay import FinishedOnly, replay_frames
 from engines.rithmomachia_analysis import threats
-from engines.turing.analysis import code_count, consistent, sheet_results, ruled_out
+from engines.turing.analysis import code_count, consistent, sheet_results
 from engines.turing.analysis import hint as turing_hint
 from engines.turing.game import TuringState
 from engines.turing.game import new_game as new_turing
@@ -69,9 +69,27 @@ def test_a_resigned_game_ends_with_its_stored_end() -> None:
         state.apply(state.turn, state.legal_actions(state.turn)[0])
     state.resign(0)
     frames = replay_frames("lgame", state.to_dict(), 2)
-    assert [f.kind for f in frames] == ["start", *["action"] * 4, "end"]
-    assert frames[-1].public["outcome"]["reason"] == "resigned"
+    assert [f.kind for f in frames] == ["start", *["action"] * 4, "resign"]
+    assert frames[-1].seat == 0 and frames[-1].public == state.view(None)
     assert frames[-2].public["outcome"] is None
+
+
+@pytest.mark.parametrize("game", ["booleo", "digitalo", "rithmomachia"])
+def test_a_game_resigned_or_abandoned_mid_way_replays_to_that_end(game: str) -> None:
+    for ending in ("resign", "abandon"):
+        state = get_game(game).new_game({}, 2, 12)
+        rng = random.Random(12)
+        for _ in range(7):
+            seat = state.to_move()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if ending == "resign":
+            state.resign(1)
+        else:
+            state.abandon()
+        frames = replay_frames(game, state.to_dict(), 2)
+        assert len(frames) == 9
+        assert frames[-1].public == state.view(None)
+        assert frames[-1].kind == ("resign" if ending == "resign" else "end")
 
 
 def test_a_running_game_has_no_replay() -> None:
@@ -117,10 +135,11 @@ def test_the_l_game_start_is_a_draw_under_perfect_play() -> None:
 def test_a_move_that_throws_the_draw_away_is_marked_with_a_better_one() -> None:
     state = lgame.new_game({}, 2, 1)
     losing = next(a for a, r in move_results(state).items() if r == "loss")
-    found = mistakes(lgame.new_game({}, 2, 1), [losing])
-    assert found == [{"seat": 0, "before": "draw", "after": "loss",
-                      "better": found[0]["better"], "better_text": found[0]["better_text"]}]
-    assert move_results(state)[found[0]["better"]] == "draw"
+    (found,) = mistakes(lgame.new_game({}, 2, 1), [losing])
+    assert found is not None
+    assert found == {"seat": 0, "before": "draw", "after": "loss",
+                     "better": found["better"], "better_text": found["better_text"]}
+    assert move_results(state)[found["better"]] == "draw"
 
 
 def test_perfect_play_makes_no_mistakes_and_every_marked_move_lost_ground() -> None:
@@ -156,7 +175,8 @@ def test_a_turing_hint_reads_only_the_players_results_never_the_secret() -> None
     state.apply(0, "propose 123")
     state.apply(0, "test A")
     puzzle = state.puzzle
-    remaining = consistent(state.candidates(), puzzle.letters, sheet_results(state.sheets[0].rounds))
+    results = sheet_results(state.sheets[0].rounds)
+    remaining = consistent(state.candidates(), puzzle.letters, results)
     others = [c for c in remaining if c.code != puzzle.code and c.ids != puzzle.secret]
     assert others, "seed 21 leaves more than one code after one test"
     # The same results with another secret that fits them: the same hint.
@@ -171,6 +191,7 @@ def test_a_turing_hint_reads_only_the_players_results_never_the_secret() -> None
 
 def test_each_turing_test_is_told_what_it_ruled_out() -> None:
     final = played("turing", 8)
+    assert isinstance(final, TuringState) and final.machine is not None
     analysed = replay("turing", final.to_dict(), 1)
     effects = [e for e in analysed["tests"] if e]
     results = sheet_results(final.sheets[0].rounds)
@@ -195,7 +216,7 @@ def captured_by_some_move(state: rithmomachia.RithmomachiaState, seat: int) -> s
     mine_before = {c for c in range(64) if state.board[c]
                    and rithmomachia.owner_of(state.board[c]) == seat}
     for move in rithmomachia.generate_moves(state.board, enemy, state.push):
-        after, captured = rithmomachia.make_move(state.board, move, enemy, state.rules)
+        _, captured = rithmomachia.make_move(state.board, move, enemy, state.rules)
         _, dest, push = rithmomachia.move_parts(move)
         for cell in rithmomachia.iter_cells(captured):
             origin = dest if cell == push else cell
