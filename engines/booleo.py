@@ -836,8 +836,9 @@ class BooleoState(GameState):
         for slot, old in self._targets(pyramid, card):
             label = f"{slot_name(slot)} ({self._inputs_text(pyramid, row, slot)})"
             if old is not None:
-                label = Message("booleo.menu.replace", "{slot} for {card}", slot=label,
-                                card=card_label(old))
+                # The inputs are the old gate's, so the slot and what goes are enough.
+                label = Message("booleo.menu.replaces", "{slot} replaces {card}",
+                                slot=slot_name(slot), card=card_label(old))
             options.append((slot, Choice(f"{slot[0]}{slot[1]}", label,
                                          f"{card} {slot_name(slot)}")))
         return self._paged(options, discard, path[1:])

@@ -124,7 +124,10 @@ class Placement:
 
     @cached_property
     def menu_label(self) -> str:
-        return f"{self.notation} · {' '.join(self.cell_names)}"
+        """The squares the L covers, file by file (``L on c4 d2 d3 d4``): what a player
+        sees on the board, where the notation's corner and directions need the rules."""
+        cells = sorted(self.cell_names)
+        return Message("lgame.menu.place", "L on {cells}", cells=" ".join(cells))
 
 
 def _build_placements() -> list[Placement]:
@@ -634,8 +637,9 @@ class LGameState(GameState):
         finished = bool(steps) and (steps[-1] == "-" or len(moved) == self.max_neutral_steps)
         if finished:
             return []
-        options = [Choice("-", "keep the neutral pieces" if not moved else "done",
-                          self._encode(placement, neutrals))]
+        keep = (Message("lgame.menu.keep", "Neutrals stay") if not moved
+                else Message("lgame.menu.keep_other", "Other neutral stays"))
+        options = [Choice("-", keep, self._encode(placement, neutrals))]
         movable = [c for c in cells_of(neutrals) if c not in {t for _, t in moved}]
         empty = FULL_BOARD & ~occupied & ~neutrals
         for source in movable:
@@ -643,7 +647,10 @@ class LGameState(GameState):
                 after = neutrals & ~(1 << source) | 1 << target
                 last_step = len(moved) + 1 == self.max_neutral_steps
                 options.append(Choice(f"{cell_name(source)}{cell_name(target)}",
-                                      f"{cell_name(source)}→{cell_name(target)}",
+                                      Message("lgame.menu.neutral",
+                                              "Neutral {source}→{target}",
+                                              source=cell_name(source),
+                                              target=cell_name(target)),
                                       self._encode(placement, after) if last_step else None))
         return options
 

@@ -43,7 +43,10 @@ first complete pyramid wins.
 Each turn: draw a card, then place a gate, replace one of your gates (gates that no longer \
 fit fall, and those above them), play a NOT on a start card, or discard. You keep 4 cards.
 A NOT flips a start card for both players. The next player may cancel it with a NOT on the \
-same card; otherwise every gate that no longer fits falls, in both pyramids.
+same card (a cancel can be cancelled too). Any other action, a challenge included, lets the \
+flip stand first: every gate the flip made invalid falls, with the gates above it, in both \
+pyramids; then the action happens. With referee=off a wrong gate the flip does not touch \
+stays until someone challenges it.
 Gates: ∧ AND, ∨ OR, ⊕ XOR (⊼ NAND, ⊽ NOR, ⊙ XNOR with the option extended). A gate is \
 printed with its inputs and output: 1∧0=0.
 Options: bits (4–8 start cards), extended, inactive (a gate missing one input stays, \
@@ -195,8 +198,13 @@ def event_line(event: View, names: Sequence[str], language: str) -> str | None:
         return translate(language, "booleo.event.cancelled", "{name} cancelled the NOT with "
                          "a NOT: the card is back, nothing falls.", name=name)
     if kind == "flip_resolved":
+        # Any action but a cancel, a challenge included, lets the NOT stand first; only
+        # the gates the flip made invalid fall (rules: decided 2026-11-25).
         losses = _removed_text(language, names, event.get("removed") or [])
-        return translate(language, "booleo.event.resolved", "The NOT stands. {removed}",
+        return translate(language, "booleo.event.resolved_first", "{name} did not cancel "
+                         "the NOT, so it stands: the gates it made invalid fall before "
+                         "{name}'s action. {removed}",
+                         name=seat_name(names, 1 - int(event.get("by", 0))),
                          removed=losses or translate(language, "booleo.event.nothing_fell",
                                                       "Nothing falls."))
     if kind == "discarded":
@@ -232,9 +240,10 @@ def pending_lines(view: View, names: Sequence[str], language: str, emoji: bool) 
     removed = _removed_text(language, names, pending.get("would_remove") or [])
     other = 1 - by
     lines = [("⚠️ " if emoji else "! ") + translate(
-        language, "booleo.pending",
+        language, "booleo.pending.stands_first",
         "A NOT on start card {position} ({other} reads it as card {other_position}) is "
-        "pending. If {other} does not cancel it with a NOT on that card: {removed}",
+        "pending. {other} may cancel it with a NOT on that card; any other action, a "
+        "challenge too, lets it stand first, and the gates it made invalid fall: {removed}",
         position=positions[by], other=seat_name(names, other),
         other_position=positions[other],
         removed=removed or translate(language, "booleo.pending.nothing", "nothing falls."))]

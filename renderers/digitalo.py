@@ -41,7 +41,9 @@ the flip resolves: first-row gates that no longer fit fall, a gate that lost one
 inactive (so do the gates above it), one that lost both falls.
 When a pyramid is complete and active, the other player gets one last move if they have \
 moved less; then the completer scores a point for each empty or inactive position of the \
-other pyramid. Both complete: no points. First to 1000 (8) wins the match.
+other pyramid. Both complete: no points. If the last move is an inverter, the completer may \
+counter it; if they accept it and it breaks their pyramid, the round goes on, the completer \
+to move. First to 1000 (8) wins the match.
 Gates: ∧ AND, ∨ OR, ⊕ XOR, ⊼ NAND. The buttons make typing unnecessary. Typed: 'AND1 4' \
 (a gate on position 4), 'INV 2' (an inverter on bit card 2), 'counter', 'discard XOR0'."""
 
@@ -159,8 +161,11 @@ def event_lines(event: View, names: Sequence[str], language: str) -> list[str]:
         lines = [translate(language, "digitalo.event.placed", "{name} placed {card} on "
                            "{position}.", name=name, card=card_label(str(event.get("card"))),
                            position=event.get("position"))]
-        lines += _per_seat(language, names, "digitalo.event.fell", "Fell from {name}'s "
-                           "pyramid: {positions}.", [event.get("removed") or []])
+        # Placing settles only the mover's own pyramid, so what fell is the mover's.
+        if event.get("removed"):
+            lines.append(translate(language, "digitalo.event.fell", "Fell from {name}'s "
+                                   "pyramid: {positions}.", name=name,
+                                   positions=_positions(event["removed"])))
         if event.get("reactivated"):
             lines.append(translate(language, "digitalo.event.reactivated",
                                    "Active again: {positions}.",
@@ -194,8 +199,11 @@ def event_lines(event: View, names: Sequence[str], language: str) -> list[str]:
                           completer=seat_name(names, int(event.get("completer", 0))),
                           name=name)]
     if kind == "round_goes_on":
-        return [translate(language, "digitalo.event.goes_on", "{name}'s pyramid is no longer "
-                          "complete: the round goes on.", name=name)]
+        # Only accepting the last move's inverter can break a completed pyramid before
+        # the round is scored (rules: decided 2026-11-25).
+        return [translate(language, "digitalo.event.goes_on_broken", "{name} accepted the "
+                          "inverter of the last move, and it broke {name}'s pyramid: the "
+                          "round is not over. Play goes on, {name} to move.", name=name)]
     if kind == "round_over":
         return [round_result(event, names, language)]
     if kind == "new_round":

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +14,7 @@ from hypothesis import strategies as st
 from engines import booleo
 from engines.base import GameModule
 from renderers import booleo as render
+from renderers.i18n import CATALOGUE
 from tests.helpers.engine_checks import random_playout
 
 NAMES = ["Ann", "Bo"]
@@ -104,8 +108,64 @@ def test_pending_not_names_what_would_fall() -> None:
     view["pending"] = {"card": 2, "positions": [2, 5], "by": 0,
                        "would_remove": [["1.1", "2.1"], ["1.4"]]}
     text = render.render(view, NAMES, "en", emoji=True)
-    assert ("⚠️ A NOT on start card 2 (Bo reads it as card 5) is pending. If Bo does not "
-            "cancel it with a NOT on that card: Ann loses 1.1, 2.1; Bo loses 1.4") in text
+    assert ("⚠️ A NOT on start card 2 (Bo reads it as card 5) is pending. Bo may cancel it "
+            "with a NOT on that card; any other action, a challenge too, lets it stand "
+            "first, and the gates it made invalid fall: Ann loses 1.1, 2.1; Bo loses 1.4"
+            ) in text
+
+
+def first_turn(wanted: Callable[[list[dict[str, Any]]], bool], options: dict[str, object],
+               ) -> tuple[booleo.State, list[dict[str, Any]]]:
+    """The first seeded random game with a turn whose events ``wanted`` accepts, stopped
+    right after that turn."""
+    for seed in range(300):
+        state = booleo.new_game(options, 2, seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if state.outcome() is not None:
+                break
+            seat = state.to_move()[0]
+            events = state.apply(seat, rng.choice(state.legal_actions(seat)))
+            if wanted(events):
+                return state, events
+    raise AssertionError("no such turn in 300 random games")
+
+
+def test_a_challenge_lets_a_pending_not_stand_first() -> None:
+    """Rules, decided 2026-11-25: any action but a cancel, a challenge included, resolves
+    a pending flip first; the board says so before the challenge."""
+    state, events = first_turn(lambda events: [e["type"] for e in events][:2]
+                               == ["flip_resolved", "challenge"], {"referee": False})
+    challenger = NAMES[events[1]["seat"]]
+    text = render.render(state.view(None), NAMES, "en", emoji=False)
+    resolved = (f"{challenger} did not cancel the NOT, so it stands: the gates it made "
+                f"invalid fall before {challenger}'s action.")
+    assert resolved in text
+    assert text.index(resolved) < text.index(f"{challenger} challenged")
+
+
+def test_a_flip_drops_exactly_the_gates_it_made_invalid() -> None:
+    """Rules, decided 2026-11-25: the resolved flip's line names the gates it removed,
+    seat by seat, and nothing else."""
+    state, events = first_turn(lambda events: any(
+        e["type"] == "flip_resolved" and any(e["removed"]) for e in events), {})
+    flip = next(e for e in events if e["type"] == "flip_resolved")
+    line = render.event_line(flip, NAMES, "en")
+    assert line is not None
+    for seat, removed in enumerate(flip["removed"]):
+        slots = ", ".join(g["slot"] for g in removed)
+        assert (f"{NAMES[seat]} loses {slots}" in line) == bool(removed)
+    text = render.render(state.view(None), NAMES, "en", emoji=True)
+    assert line in text
+
+
+def test_rules_say_how_a_not_stands() -> None:
+    """The rules text says what the rules decided on 2026-11-25, in every language."""
+    english = CATALOGUE["en"]["rules.booleo"]
+    assert english == render.RULES
+    assert "a challenge included" in english and "the flip made invalid" in english
+    assert "ook een betwisting" in CATALOGUE["nl"]["rules.booleo"]
+    assert "auch ein Anfechten" in CATALOGUE["de"]["rules.booleo"]
 
 
 def test_rules_name_the_typed_notation() -> None:

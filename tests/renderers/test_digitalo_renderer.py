@@ -3,7 +3,10 @@ field in public text, over random matches in every variant."""
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,6 +15,7 @@ from engines import digitalo
 from engines.base import GameModule
 from renderers import digitalo as render
 from renderers.common import split_blocks
+from renderers.i18n import CATALOGUE
 from tests.helpers.engine_checks import random_playout
 
 NAMES = ["Ann", "Bo"]
@@ -102,3 +106,57 @@ def test_a_round_result_explains_the_points() -> None:
 
 def test_rules_name_the_typed_notation() -> None:
     assert "'AND1 4'" in render.RULES and "'INV 2'" in render.RULES
+
+
+def first_event(kind: str, wanted: Callable[[dict[str, Any]], bool] = lambda e: True,
+                options: dict[str, object] | None = None,
+                ) -> tuple[digitalo.State, dict[str, Any]]:
+    """The first seeded random match with an event of ``kind`` that ``wanted`` accepts,
+    stopped right after it."""
+    for seed in range(200):
+        state = digitalo.new_game(options or {}, 2, seed)
+        rng = random.Random(seed)
+        for _ in range(600):
+            if state.outcome() is not None:
+                break
+            seat = state.to_move()[0]
+            events = state.apply(seat, rng.choice(state.legal_actions(seat)))
+            for event in events:
+                if event.get("type") == kind and wanted(event):
+                    return state, event
+    raise AssertionError(f"no {kind} event in 200 random matches")
+
+
+def test_what_falls_after_a_placement_is_blamed_on_the_mover() -> None:
+    """Issue 24 B4: North placed, North's own gates fell, and the board said they fell
+    from South's ("You's") pyramid."""
+    state, event = first_event("placed", lambda e: e["seat"] == 1 and bool(e["removed"]))
+    text = render.render(state.view(None), NAMES, "en", emoji=False)
+    positions = ", ".join(str(g["position"]) for g in event["removed"])
+    assert f"Fell from Bo's pyramid: {positions}." in text
+    assert "Fell from Ann's pyramid" not in text
+
+
+def test_an_accepted_last_move_inverter_that_breaks_the_pyramid_goes_on() -> None:
+    """Rules, decided 2026-11-25: the completer accepts the last move's inverter, it breaks
+    their pyramid, so the round is not over and the completer moves."""
+    state, event = first_event("round_goes_on")
+    view = state.view(None)
+    name = NAMES[event["seat"]]
+    for language in ("en", "nl", "de"):
+        text = render.render(view, NAMES, language, emoji=True)
+        line = render.event_lines(event, NAMES, language)[0]
+        assert line in text and name in line
+    assert (f"{name} accepted the inverter of the last move, and it broke {name}'s pyramid: "
+            f"the round is not over. Play goes on, {name} to move.") in render.render(
+                view, NAMES, "en", emoji=False)
+    assert view["to_move"] == event["seat"] and view["outcome"] is None
+    types = [e["type"] for e in view["last_events"]]
+    assert types[:3] == ["accepted", "flip_resolved", "round_goes_on"]
+
+
+def test_rules_say_an_accepted_last_inverter_can_let_the_round_go_on() -> None:
+    assert CATALOGUE["en"]["rules.digitalo"] == render.RULES
+    assert "if they accept it and it breaks their pyramid, the round goes on" in render.RULES
+    assert "dan gaat de ronde door" in CATALOGUE["nl"]["rules.digitalo"]
+    assert "geht die Runde weiter" in CATALOGUE["de"]["rules.digitalo"]
