@@ -15,16 +15,24 @@ as several processes on one database (``DATABASE_URL=postgresql://…``).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import asyncpg
 
 from bot.store.errors import ChannelBusy, NewerSchema, StoreUnavailable, unreachable_server
-from bot.store.postgres_schema import MIGRATION_LOCK, MIGRATIONS, SCHEMA_TABLE, SCHEMA_VERSION
+from bot.store.postgres_schema import (
+    GAME_LOCK_SPACE,
+    MIGRATION_LOCK,
+    MIGRATIONS,
+    SCHEMA_TABLE,
+    SCHEMA_VERSION,
+)
 from bot.store.records import (
     FORMER_PLAYER,
     GAME_COLUMNS,
@@ -48,6 +56,11 @@ log = logging.getLogger(__name__)
 # Connections per process: enough for a burst of saves in flight at once, few enough that
 # several processes stay well inside PostgreSQL's default max_connections of 100.
 POOL_SIZE = 10
+# Game locks held at once by one process; each holds a connection (see ``game_lock``).
+LOCK_CONNECTIONS = POOL_SIZE // 2
+# Now in seconds since 1970 by the server's clock, so processes on machines whose clocks
+# differ agree on when a claim lapses.
+_EPOCH = "extract(epoch FROM clock_timestamp())::double precision"
 # Prepared statements kept per connection (asyncpg's default is 100; the store has ~50).
 STATEMENT_CACHE = 256
 
@@ -76,6 +89,7 @@ class PostgresStore:
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = url
+        self._lock_slots = asyncio.Semaphore(LOCK_CONNECTIONS)
 
     @classmethod
     async def open(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -464,6 +478,36 @@ class PostgresStore:
             f"AND version=$4 AND {step}=0",
             timer.platform, timer.channel, timer.game_id, timer.version)
         return _count(status) == 1
+
+    # ------------------------------------------------- computer turns, game locks
+    @contextlib.asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Across every process: a transaction-scoped advisory lock on (GAME_LOCK_SPACE,
+        game id), released by the transaction's end even when the process dies. The lock
+        holds a pooled connection, so at most ``LOCK_CONNECTIONS`` of this process's
+        locks are held at once and the rest of the pool stays free for saves."""
+        async with self._lock_slots, self._pool.acquire() as connection, \
+                connection.transaction():
+            await connection.execute("SELECT pg_advisory_xact_lock($1, $2)",
+                                     GAME_LOCK_SPACE, game_id % 2_147_483_647)
+            yield
+
+    async def claim_computer_turn(self, game_id: int, version: int, holder: str,
+                                  seconds: float) -> bool:
+        status = await self._pool.execute(
+            "INSERT INTO computer_turn_leases (game_id, version, holder, expires_at) "
+            f"VALUES ($1,$2,$3,{_EPOCH} + $4) ON CONFLICT (game_id) DO UPDATE SET "
+            "version=EXCLUDED.version, holder=EXCLUDED.holder, expires_at=EXCLUDED.expires_at "
+            "WHERE computer_turn_leases.version < EXCLUDED.version "
+            f"OR computer_turn_leases.expires_at < {_EPOCH} "
+            "OR (computer_turn_leases.holder = EXCLUDED.holder "
+            "AND computer_turn_leases.version = EXCLUDED.version)",
+            game_id, version, holder, seconds)
+        return _count(status) == 1
+
+    async def release_computer_turn(self, game_id: int, holder: str) -> None:
+        await self._pool.execute(
+            "DELETE FROM computer_turn_leases WHERE game_id=$1 AND holder=$2", game_id, holder)
 
     async def server_results(self, platform: str, server: str) -> list[ExportRow]:
         rows = await self._pool.fetch(

@@ -13,8 +13,10 @@ Times are ISO text as in SQLite, so both databases return the very same values, 
 
 from __future__ import annotations
 
-# Any constant works; it only has to be the same in every process of this bot.
+# Advisory lock keys: any constants work; they only have to be the same in every process
+# of this bot. The per-game lock is the pair (GAME_LOCK_SPACE, game id).
 MIGRATION_LOCK = 0x6C6F6769  # "logi"
+GAME_LOCK_SPACE = 0x67616D65  # "game"
 
 SCHEMA_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -158,6 +160,15 @@ MIGRATIONS: list[str] = [
     # 5: the channel's newest games first, for ``last_finished_game``.
     """
     CREATE INDEX games_by_channel ON games (platform, channel, id);
+    """,
+    # 6: who plays a computer turn; see SQLite's migration 6.
+    """
+    CREATE TABLE computer_turn_leases (
+        game_id    BIGINT           PRIMARY KEY,
+        version    INTEGER          NOT NULL,
+        holder     TEXT             NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

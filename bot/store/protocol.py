@@ -3,6 +3,7 @@ modules call, implemented alike by ``SQLiteStore`` and ``PostgresStore``."""
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from bot.store.records import (
@@ -99,3 +100,25 @@ class Store(Protocol):
 
     async def close(self) -> None: ...
 
+
+
+class TurnCoordination(Protocol):
+    """What several bot processes need to agree on who changes a game, kept in the database
+    (issue 26). Not yet called by the service."""
+
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """Held by one holder at a time for ``game_id``: on PostgreSQL across every process
+        (a transaction-scoped advisory lock), on SQLite within this one. The version guard
+        of ``save_game`` stays the safety net."""
+        ...
+
+    async def claim_computer_turn(self, game_id: int, version: int, holder: str,
+                                  seconds: float) -> bool:
+        """Take the computer's move of ``game_id`` at ``version`` for ``seconds``; True
+        when ``holder`` has it now. A lapsed claim, or one for an older version, is taken
+        over; the holder's own claim is renewed."""
+        ...
+
+    async def release_computer_turn(self, game_id: int, holder: str) -> None:
+        """Give the claim back (the move is saved, or given up)."""
+        ...

@@ -27,7 +27,7 @@ import json
 import logging
 import secrets
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,9 @@ from bot.store.records import dumps as _dumps
 from bot.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION, sql_statements
 
 log = logging.getLogger(__name__)
+
+# Now in seconds since 1970 by the database's clock (``unixepoch`` needs SQLite 3.38).
+_EPOCH = "((julianday('now') - 2440587.5) * 86400.0)"
 
 
 
@@ -85,6 +88,14 @@ _CAN_BATCH = sqlite3.sqlite_version_info >= (3, 35)
 
 
 @dataclass
+class _HeldLock:
+    """A game's in-process lock and how many hold or wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
+@dataclass
 class _PendingSave:
     """A save waiting for the next group commit; ``done`` says whether the guard held."""
 
@@ -102,6 +113,7 @@ class SQLiteStore:
         self._checkpointer: asyncio.Task[None] | None = None
         self._saving = asyncio.Lock()  # held by each batch and by a checkpoint that must end
         self._closing = asyncio.Event()
+        self._game_locks: dict[int, _HeldLock] = {}
 
     @classmethod
     async def open(cls, path: str | Path, checkpoint_seconds: float = CHECKPOINT_SECONDS,
@@ -677,3 +689,36 @@ class SQLiteStore:
         async with self._db.execute("PRAGMA integrity_check") as cursor:
             row = await cursor.fetchone()
         return row is not None and bool(row) and row[0] == "ok"
+
+    # ------------------------------------------------- computer turns, game locks
+    @contextlib.asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Within this process only: a SQLite file is served by one bot process."""
+        held = self._game_locks.get(game_id)
+        if held is None:
+            held = self._game_locks[game_id] = _HeldLock()
+        held.users += 1
+        try:
+            async with held.lock:
+                yield
+        finally:
+            held.users -= 1
+            if not held.users:  # nobody holds or waits: forget it, so the map stays small
+                del self._game_locks[game_id]
+
+    async def claim_computer_turn(self, game_id: int, version: int, holder: str,
+                                  seconds: float) -> bool:
+        cursor = await self._db.execute(
+            f"INSERT INTO computer_turn_leases (game_id, version, holder, expires_at) "
+            f"VALUES (?,?,?,{_EPOCH} + ?) ON CONFLICT (game_id) DO UPDATE SET "
+            "version=excluded.version, holder=excluded.holder, expires_at=excluded.expires_at "
+            "WHERE computer_turn_leases.version < excluded.version "
+            f"OR computer_turn_leases.expires_at < {_EPOCH} "
+            "OR (computer_turn_leases.holder = excluded.holder "
+            "AND computer_turn_leases.version = excluded.version)",
+            (game_id, version, holder, seconds))
+        return cursor.rowcount == 1
+
+    async def release_computer_turn(self, game_id: int, holder: str) -> None:
+        await self._db.execute(
+            "DELETE FROM computer_turn_leases WHERE game_id=? AND holder=?", (game_id, holder))

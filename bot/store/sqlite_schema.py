@@ -146,6 +146,17 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX games_by_channel ON games (platform, channel, id);
     """,
+    # 6: who plays a computer turn. One row per game: the version whose computer move a
+    # process claimed, the claimant, and when the claim lapses (seconds since 1970, the
+    # database's own clock), so that another process takes the turn over when one dies.
+    """
+    CREATE TABLE computer_turn_leases (
+        game_id    INTEGER PRIMARY KEY,
+        version    INTEGER NOT NULL,
+        holder     TEXT    NOT NULL,
+        expires_at REAL    NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

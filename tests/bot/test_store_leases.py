@@ -1,0 +1,134 @@
+"""Cross-process coordination kept in the database: the lease on a computer turn (one
+holder, taken over when it lapses) and the per-game lock. Two store instances on one
+database stand for two bot processes; on PostgreSQL the lock holds across them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from bot.store import SQLiteStore
+from bot.store.postgres import PostgresStore
+from bot.store.protocol import TurnCoordination
+from tests.helpers.databases import DATABASES, postgres_schema
+
+
+@asynccontextmanager
+async def two_processes(database: str, tmp_path: Path
+                        ) -> AsyncIterator[tuple[TurnCoordination, TurnCoordination]]:
+    """Two stores on one database, as two bot processes would open it."""
+    if database == "sqlite":
+        path = tmp_path / "bot.sqlite3"
+        first = await SQLiteStore.open(path)
+        second = await SQLiteStore.open(path)
+        try:
+            yield first, second
+        finally:
+            await second.close()
+            await first.close()
+        return
+    async with postgres_schema() as url:
+        one = await PostgresStore.open(url)
+        two = await PostgresStore.open(url)
+        try:
+            yield one, two
+        finally:
+            await two.close()
+            await one.close()
+
+
+@pytest.fixture(params=DATABASES)
+async def processes(request: pytest.FixtureRequest, tmp_path: Path
+                    ) -> AsyncIterator[tuple[TurnCoordination, TurnCoordination]]:
+    async with two_processes(request.param, tmp_path) as pair:
+        yield pair
+
+
+async def test_a_computer_turn_has_one_holder_until_its_lease_lapses(
+        processes: tuple[TurnCoordination, TurnCoordination]) -> None:
+    one, two = processes
+    assert await one.claim_computer_turn(7, 3, "one", 30.0)
+    assert not await two.claim_computer_turn(7, 3, "two", 30.0)
+    assert await one.claim_computer_turn(7, 3, "one", 30.0)  # renewed by its holder
+    await two.release_computer_turn(7, "two")  # not its claim: nothing changes
+    assert not await two.claim_computer_turn(7, 3, "two", 30.0)
+    assert await two.claim_computer_turn(8, 3, "two", 30.0)  # another game is free
+    await one.release_computer_turn(7, "one")
+    assert await two.claim_computer_turn(7, 3, "two", 30.0)
+
+
+async def test_a_lapsed_lease_is_taken_over_and_a_newer_turn_replaces_an_older(
+        processes: tuple[TurnCoordination, TurnCoordination]) -> None:
+    one, two = processes
+    assert await one.claim_computer_turn(7, 3, "one", 0.05)  # "one" dies holding it
+    assert not await two.claim_computer_turn(7, 3, "two", 30.0)
+    await asyncio.sleep(0.1)
+    assert await two.claim_computer_turn(7, 3, "two", 30.0)
+    assert not await one.claim_computer_turn(7, 3, "one", 30.0)
+    assert await one.claim_computer_turn(7, 4, "one", 30.0)  # the next turn
+    assert not await two.claim_computer_turn(7, 3, "two", 30.0)  # an old turn stays old
+
+
+async def test_racing_claims_have_exactly_one_winner(
+        processes: tuple[TurnCoordination, TurnCoordination]) -> None:
+    one, two = processes
+    claims = await asyncio.gather(*(
+        (one if n % 2 else two).claim_computer_turn(9, 1, f"holder-{n}", 30.0)
+        for n in range(10)))
+    assert claims.count(True) == 1
+
+
+async def _overlap(locks: list[TurnCoordination], game_ids: list[int]) -> int:
+    """The most holders inside a game's lock at once, over many contending tasks."""
+    inside: dict[int, int] = dict.fromkeys(game_ids, 0)
+    most = 0
+
+    async def hold(store: TurnCoordination, game_id: int) -> None:
+        nonlocal most
+        async with store.game_lock(game_id):
+            inside[game_id] += 1
+            most = max(most, inside[game_id])
+            await asyncio.sleep(0.005)
+            inside[game_id] -= 1
+
+    await asyncio.gather(*(hold(locks[n % len(locks)], game_ids[n % len(game_ids)])
+                           for n in range(24)))
+    return most
+
+
+async def test_a_game_lock_admits_one_holder_at_a_time(tmp_path: Path) -> None:
+    async with two_processes("sqlite", tmp_path) as (one, _):
+        assert await _overlap([one], [1]) == 1
+        assert await _overlap([one], [1, 2, 3]) == 1
+        assert isinstance(one, SQLiteStore) and one._game_locks == {}  # nothing kept
+
+
+async def test_a_postgres_game_lock_holds_across_processes(tmp_path: Path) -> None:
+    async with two_processes("postgres", tmp_path) as (one, two):
+        assert await _overlap([one, two], [1]) == 1
+        # Different games do not wait for each other: all three are inside at once.
+        entered = asyncio.Event()
+        inside = 0
+
+        async def hold(store: TurnCoordination, game_id: int) -> None:
+            nonlocal inside
+            async with store.game_lock(game_id):
+                inside += 1
+                if inside == 3:
+                    entered.set()
+                await asyncio.wait_for(entered.wait(), 5)
+
+        await asyncio.gather(hold(one, 1), hold(two, 2), hold(one, 3))
+
+
+async def test_a_lock_is_released_when_its_holder_fails(tmp_path: Path) -> None:
+    async with two_processes("postgres", tmp_path) as (one, two):
+        with pytest.raises(RuntimeError):
+            async with one.game_lock(5):
+                raise RuntimeError("the move failed")
+        async with asyncio.timeout(5), two.game_lock(5):
+            pass
