@@ -30,8 +30,9 @@ from renderers.replay import render_step
 
 log = logging.getLogger(__name__)
 
-# Replays kept in memory; a class steps through a handful of games at a time.
-CACHED_REPLAYS = 32
+# Replays kept in memory; a class steps through a handful of games at a time. A long
+# card game's replay is about half a megabyte pickled (every step's views of both seats).
+CACHED_REPLAYS = 16
 # A replay of a long game with the Turing machine's tree takes a few seconds at most.
 BUILD_SECONDS = 60.0
 

@@ -89,6 +89,8 @@ def replay_frames(game: str, final: JSON, players: int) -> list[Frame]:
     if not final.get("outcome"):
         raise FinishedOnly(f"{game} game is not over")
     hidden = bool(getattr(module, "HIDDEN_INFORMATION", False))
+    if game == "turing":  # a lobby ended before it filled up still lists its open seat
+        players = len(final.get("sheets") or []) or players
     state = initial_state(game, final, players)
     public, private = _views(state, players, hidden)
     frames = [Frame("start", None, None, "", [], public, private)]

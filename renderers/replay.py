@@ -127,7 +127,8 @@ def _turing_lines(replay: View, index: int, names: Sequence[str], language: str)
 def tree_lines(node: View, depth: int = 0) -> list[str]:
     """The machine's decision tree (``engines.turing.machine.Plan.tree``) as lines: a
     round is ``R1 241 (12)`` (its proposal and the codes still possible), a test ``B+``
-    or ``B-`` for each answer with what follows indented, a solved branch ``= 241``."""
+    or ``B-`` for each answer with what follows indented, a solved branch ``= 241``, a
+    branch the analysis cut ``…``."""
     pad = " " * depth
     kind = node.get("kind")
     if kind == "code":
@@ -137,6 +138,8 @@ def tree_lines(node: View, depth: int = 0) -> list[str]:
                 *tree_lines(node["next"], depth)]
     if kind == "end_round":
         return tree_lines(node["next"], depth)
+    if kind == "cut":  # past what the analysis kept (engines.turing.analysis.prune)
+        return [f"{pad}…"]
     lines: list[str] = []
     for sign, branch in (("+", node["yes"]), ("-", node["no"])):
         below = tree_lines(branch, depth + 1)

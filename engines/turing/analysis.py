@@ -116,10 +116,32 @@ def ruled_out(puzzle: Puzzle, frames: Sequence[JSON]) -> list[JSON | None]:
     return effects
 
 
+# The tree's first nodes (depth first) that a replay keeps: a screen shows a few dozen
+# lines, and the largest nightmare trees are half a megabyte of JSON.
+TREE_NODES = 200
+_BRANCHES = ("next", "yes", "no")
+
+
+def prune(node: JSON, budget: list[int]) -> JSON:
+    """``node`` with its first ``budget[0]`` nodes in depth-first order; each subtree past
+    them is ``{"kind": "cut", "nodes": <how many it held>}``."""
+    if budget[0] <= 0:
+        return {"kind": "cut", "nodes": tree_size(node)}
+    budget[0] -= 1
+    return {key: prune(value, budget) if key in _BRANCHES and isinstance(value, dict)
+            else value for key, value in node.items()}
+
+
+def tree_size(node: JSON) -> int:
+    return 1 + sum(tree_size(node[key]) for key in _BRANCHES
+                   if isinstance(node.get(key), dict))
+
+
 def machine_tree(puzzle: Puzzle) -> JSON:
-    """The machine's decision tree (``Plan.tree``) for the puzzle, at the optimal level,
-    and whether it is proven worst-case optimal."""
+    """The machine's decision tree (``Plan.tree``) for the puzzle at the optimal level,
+    cut to its first ``TREE_NODES`` nodes; its worst case, and whether it is proven
+    worst-case optimal."""
     plan = solve(puzzle.candidates("optimal"), puzzle.size)
-    tree: dict[str, Any] = {"tree": plan.tree(), "proven": plan.proven,
+    tree: dict[str, Any] = {"tree": prune(plan.tree(), [TREE_NODES]), "proven": plan.proven,
                             "worst": list(plan.worst)}
     return tree

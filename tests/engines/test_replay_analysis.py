@@ -266,3 +266,21 @@ def test_a_card_hint_is_legal_explained_and_blind_to_the_other_hand(module: Any)
             data["hands"][other] = module.sort_cards(swapped)
             assert card_hint(module.State.from_dict(data), seat, 3)["action"] == found["action"]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+def test_a_cut_machine_tree_keeps_its_first_nodes_and_counts_the_rest() -> None:
+    from engines.turing.analysis import machine_tree, prune, tree_size
+
+    whole = machine_tree(new_turing({"difficulty": "hard"}, 1, 3).puzzle)["tree"]
+    size = tree_size(whole)
+    assert size > 5
+
+    def kept_and_cut(node: dict[str, Any]) -> tuple[int, int]:
+        if node["kind"] == "cut":
+            return 0, int(node["nodes"])
+        parts = [kept_and_cut(node[k]) for k in ("next", "yes", "no") if k in node]
+        return 1 + sum(k for k, _ in parts), sum(c for _, c in parts)
+
+    for budget in (1, 2, size // 2, size, size + 3):
+        kept, cut = kept_and_cut(prune(whole, [budget]))
+        assert (kept, kept + cut) == (min(budget, size), size)
