@@ -33,6 +33,15 @@ async def store(db_path: Path) -> AsyncIterator[Store]:
     await opened.close()
 
 
+@pytest.fixture
+async def sqlite_store(db_path: Path) -> AsyncIterator[SQLiteStore]:
+    """SQLite whatever the switch says, for tests of SQLite's own machinery (group commit,
+    query plans, the raw connection)."""
+    opened = await SQLiteStore.open(db_path)
+    yield opened
+    await opened.close()
+
+
 @pytest.fixture(params=DATABASES)
 async def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     """A fresh store on each database in turn: the store tests run on both."""

@@ -8,7 +8,8 @@ from bot.store import SQLiteStore
 
 
 async def test_a_rematch_reads_the_channel_s_games_by_index_without_sorting(
-        store: SQLiteStore) -> None:
+        sqlite_store: SQLiteStore) -> None:
+    store = sqlite_store
     sent: list[str] = []
     await store._db.set_trace_callback(sent.append)  # the statements, parameters filled in
     assert await store.last_finished_game("test", "c1") is None
