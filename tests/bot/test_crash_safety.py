@@ -212,7 +212,8 @@ def move_update(record: GameRecord, action: str, status: str = "active") -> Game
 
 
 async def test_concurrent_saves_share_commits_and_each_is_logged(
-        store: SQLiteStore, monkeypatch: pytest.MonkeyPatch) -> None:
+        sqlite_store: SQLiteStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = sqlite_store  # SQLite's group commit
     records = await started_games(store, 40)
     writes: list[str] = []
     connection = store._db
@@ -251,7 +252,8 @@ async def test_a_lost_race_in_a_batch_writes_nothing(store: SQLiteStore) -> None
 
 
 async def test_a_follow_up_save_in_the_same_batch_goes_after_the_first(
-        store: SQLiteStore) -> None:
+        sqlite_store: SQLiteStore) -> None:
+    store = sqlite_store  # SQLite's group commit
     other, game = await started_games(store, 2)
     following = GameRecord(**{**vars(game), "version": 2})
     results = await asyncio.gather(store.save_game(other, move_update(other, "x")),
@@ -261,7 +263,8 @@ async def test_a_follow_up_save_in_the_same_batch_goes_after_the_first(
     assert [m.action for m in await store.moves(game.id)] == ["a", "b"]
 
 
-async def test_a_failing_row_fails_only_its_own_save(store: SQLiteStore) -> None:
+async def test_a_failing_row_fails_only_its_own_save(sqlite_store: SQLiteStore) -> None:
+    store = sqlite_store  # SQLite's group commit
     first, bad, last = await started_games(store, 3)
     # Queued together, the three go out as one statement, which the bad row fails.
     results = await asyncio.gather(
