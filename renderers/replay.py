@@ -23,7 +23,8 @@ View = dict[str, Any]
 
 # The machine's tree is shown to this many lines; the rest is counted, not drawn.
 TREE_LINES = 24
-# Rithmomachia's list of every capture, on the last step, to this many lines.
+# The lists of every capture (Rithmomachia) and every test (Turing) on the last step, to
+# this many lines.
 CAPTURE_LINES = 20
 
 
@@ -111,8 +112,21 @@ def _lgame_summary(replay: View, names: Sequence[str], language: str) -> list[st
 def _turing_lines(replay: View, index: int, names: Sequence[str], language: str) -> list[str]:
     effects = replay.get("tests") or []
     effect = effects[index] if index < len(effects) else None
-    if not effect:
-        return []
+    return _test_line(effect, names, language) if effect else []
+
+
+def _every_test(replay: View, names: Sequence[str], language: str) -> list[str]:
+    """Each test of the game with what it ruled out, for the last step."""
+    lines = [line for effect in replay.get("tests") or [] if effect
+             for line in _test_line(effect, names, language)]
+    if len(lines) > CAPTURE_LINES:
+        lines = [*lines[:CAPTURE_LINES], translate(
+            language, "replay.turing.more_tests", "… and {count} more tests.",
+            count=len(lines) - CAPTURE_LINES)]
+    return lines
+
+
+def _test_line(effect: View, names: Sequence[str], language: str) -> list[str]:
     answer = translate(language, "replay.turing.yes" if effect["answer"] else
                        "replay.turing.no", "yes" if effect["answer"] else "no")
     return [translate(language, "replay.turing.test",
@@ -212,9 +226,10 @@ def analysis_lines(replay: View, index: int, names: Sequence[str],
         if last:
             lines += _lgame_summary(replay, names, language)
     elif game == "turing":
-        lines += _turing_lines(replay, index, names, language)
         if last:
-            lines += _turing_summary(replay, language)
+            lines += [*_every_test(replay, names, language), *_turing_summary(replay, language)]
+        else:
+            lines += _turing_lines(replay, index, names, language)
     elif game == "rithmomachia":
         if last:
             lines += _rithmomachia_summary(replay, names, language)

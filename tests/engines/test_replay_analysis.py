@@ -284,3 +284,17 @@ def test_a_cut_machine_tree_keeps_its_first_nodes_and_counts_the_rest() -> None:
     for budget in (1, 2, size // 2, size, size + 3):
         kept, cut = kept_and_cut(prune(whole, [budget]))
         assert (kept, kept + cut) == (min(budget, size), size)
+
+
+@pytest.mark.parametrize("game", ["booleo", "digitalo"])
+def test_hints_and_replays_cross_to_a_worker_process_with_their_words(game: str) -> None:
+    """The pool may run these in another process: what comes back must still translate."""
+    import pickle
+
+    final = played(game, 5)
+    frames = pickle.loads(pickle.dumps(replay(game, final.to_dict(), 2)))["frames"]
+    texts = [f["text"] for f in frames if f["kind"] == "action"]
+    assert texts and all(isinstance(t, Message) and t.key for t in texts)
+    state = get_game(game).new_game({}, 2, 5)
+    found = pickle.loads(pickle.dumps(hint(game, state.to_dict(), state.to_move()[0], 1)))
+    assert isinstance(found["reason"], Message) and found["reason"].key.startswith("hint.card.")

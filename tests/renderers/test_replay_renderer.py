@@ -100,6 +100,8 @@ def test_turing_steps_tell_what_each_test_ruled_out_and_end_with_the_machine_tre
             f"codes, {effect['after']} left") in text
     last = render_step(found, len(found["frames"]) - 1, NAMES, "en", True)
     assert "The machine's plan" in last and "R1 " in last
+    # After the game, the last step lists what every test ruled out.
+    assert last.count("🔎 Ann: ") == len(tested)
     assert code_widths(last) and max(code_widths(last)) <= PHONE_COLUMNS
 
 
