@@ -1,0 +1,148 @@
+"""The console's questions before a game: which game, how, with which options.
+
+Pure: each function turns a game module's declarations into ``Question``s; the session asks
+them. Every question's default is its first item, marked, so Enter (or 1) takes the
+standard game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engines.base import GameModule, OptionSpec
+
+Translate = Callable[..., str]
+
+# The Turing Machine's own questions replace the generic option list: its puzzle options
+# (a code, booklet cards, a date) are typed, not picked.
+TURING_CHOSEN = ("difficulty", "verifiers", "mode", "assist")
+# An integer option is offered as a list of its values only when the list is short.
+MOST_VALUES = 5
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Question:
+    title: str
+    items: tuple[MenuItem, ...]
+
+    @property
+    def default(self) -> MenuItem:
+        return self.items[0]
+
+
+def is_solo(module: GameModule) -> bool:
+    """Against the computer means alone against the machine's score (the Turing Machine)."""
+    return module.INFO.solo
+
+
+def game_question(t: Translate, games: Sequence[tuple[str, str]]) -> Question:
+    """The main menu: one line per game (name, title), then help and quit."""
+    items = [MenuItem(title, f"game:{name}") for name, title in games]
+    items += [MenuItem(t("console.help"), "help"), MenuItem(t("console.quit"), "quit")]
+    return Question(t("console.main_menu"), tuple(items))
+
+
+def mode_question(t: Translate, module: GameModule) -> Question:
+    """How to play one game: against the computer (or alone), with a friend, or its rules."""
+    first = (MenuItem(t("console.mode_solo"), "solo") if is_solo(module)
+             else MenuItem(t("console.mode_ai"), "ai"))
+    return Question(t("console.game_menu", game=module.TITLE),
+                    (first, MenuItem(t("console.mode_local"), "local"),
+                     MenuItem(t("console.mode_rules"), "rules"),
+                     MenuItem(t("console.back"), "back")))
+
+
+def rules_question(t: Translate) -> Question:
+    return Question(t("console.rules_question"),
+                    (MenuItem(t("console.rules_standard"), "standard"),
+                     MenuItem(t("console.rules_choose"), "choose")))
+
+
+def value_label(t: Translate, game: str, spec: OptionSpec, value: object) -> str:
+    if spec.kind is bool:
+        return t("console.value_on" if value else "console.value_off")
+    if game == "turing" and spec.name in ("difficulty", "mode"):
+        return t(f"turing.{spec.name}.{value}")
+    return str(value)
+
+
+def option_values(spec: OptionSpec) -> list[object]:
+    """The values offered for an option, the default first; empty when it is typed only."""
+    values: list[object]
+    if spec.kind is bool:
+        values = [spec.default, not spec.default]
+    elif spec.choices:
+        values = [spec.default, *(c for c in spec.choices if c != spec.default)]
+    elif (spec.kind is int and spec.minimum is not None and spec.maximum is not None
+          and spec.maximum - spec.minimum < MOST_VALUES):
+        values = [spec.default, *(v for v in range(spec.minimum, spec.maximum + 1)
+                                  if v != spec.default)]
+    else:
+        values = []
+    return values
+
+
+def option_questions(t: Translate, game: str, module: GameModule
+                     ) -> list[tuple[OptionSpec, Question]]:
+    """One question per option that can be picked from a short list, the standard first."""
+    questions = []
+    for spec in module.OPTIONS:
+        if game == "turing" and spec.name not in TURING_CHOSEN:
+            continue
+        values = option_values(spec)
+        if not values:
+            continue
+        items = []
+        for index, value in enumerate(values):
+            label = value_label(t, game, spec, value)
+            if index == 0:
+                label = t("console.default_mark", label=label)
+            items.append(MenuItem(label, option_text(value)))
+        questions.append((spec, Question(
+            t("console.option_question", option=spec.name.replace("_", " "), help=spec.help),
+            tuple(items))))
+    return questions
+
+
+def option_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def turing_puzzle_question(t: Translate) -> Question:
+    return Question(t("console.puzzle_question"),
+                    (MenuItem(t("console.puzzle_new"), "new"),
+                     MenuItem(t("console.puzzle_choose"), "choose"),
+                     MenuItem(t("console.puzzle_code"), "code")))
+
+
+def level_question(t: Translate, module: GameModule) -> Question:
+    """The computer's strength, weakest first (the default for a newcomer)."""
+    # The L-game lists "strong" as a synonym of "perfect"; one name for it is enough here.
+    levels = [level for level in module.LEVELS
+              if not (level == "strong" and "perfect" in module.LEVELS)]
+    items = [MenuItem(t("console.default_mark", label=level) if index == 0 else level, level)
+             for index, level in enumerate(levels)]
+    return Question(t("console.level_question"), tuple(items))
+
+
+def first_question(t: Translate) -> Question:
+    return Question(t("console.first_question"),
+                    (MenuItem(t("console.default_mark", label=t("console.first_me")), "0"),
+                     MenuItem(t("console.first_computer"), "1"),
+                     MenuItem(t("console.first_random"), "random")))
+
+
+def after_game_question(t: Translate) -> Question:
+    return Question(t("console.after_game"),
+                    (MenuItem(t("console.play_again"), "again"),
+                     MenuItem(t("console.to_main_menu"), "menu"),
+                     MenuItem(t("console.quit"), "quit")))
