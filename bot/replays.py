@@ -5,7 +5,8 @@ Platform-neutral like the service. A replay is built once per game in the servic
 pool (``engines.analysis.replay``: the frames and the analysis, which for the L-game and
 the Turing Machine is solver work) and kept in a small in-memory cache; each step is then
 drawn in the asker's language and style (``renderers.replay``). Only games that are over
-have replays, so no hand, test result or secret code is shown while a game runs.
+have replays, so no hand, test result or secret code is shown while a game runs; a daily
+challenge's only once its day is over everywhere (UTC), as its solution is the day's.
 
 Who may watch: anyone in the game's channel or in its server or group, and its players
 anywhere on the same platform; a number from anywhere else is "not found", so a guessed
@@ -15,8 +16,10 @@ number reveals nothing.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,8 +73,11 @@ class ReplayStep:
 
 
 class Replays:
-    def __init__(self, service: Service, cached: int = CACHED_REPLAYS) -> None:
+    def __init__(self, service: Service, cached: int = CACHED_REPLAYS,
+                 today: Callable[[], dt.date] | None = None) -> None:
+        """``today`` is the UTC date (a test's fake clock)."""
         self.service = service
+        self._today = today or (lambda: dt.datetime.now(dt.UTC).date())
         self._cached = cached
         self._replays: OrderedDict[int, dict[str, Any]] = OrderedDict()
         self._building: dict[int, asyncio.Task[dict[str, Any]]] = {}
@@ -105,6 +111,13 @@ class Replays:
                 language, "replay.running",
                 "Game #{number} is still being played; its replay opens when it is over.",
                 number=game_id))
+        day = str(record.options.get("daily") or "")
+        if day and day >= self._today().isoformat():
+            # A finished attempt would show the day's solution to those still playing it.
+            return self._refusal(game_id, translate(
+                language, "replay.daily_today",
+                "The daily challenge of {day} can be replayed from the next day (UTC) on.",
+                day=day))
         try:
             replay = await self._replay(record)
         except WorkersBusy:

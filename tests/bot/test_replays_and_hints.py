@@ -201,3 +201,22 @@ async def test_a_solo_puzzle_gives_the_test_that_splits_best(service: Service) -
     assert "still possible" in reply.notice
     stranger = await service.hint(PLACE, BOB)
     assert not stranger.ok and stranger.notice == translate("en", "error.not_a_player")
+
+
+async def test_a_daily_challenge_replays_only_once_its_day_is_over(service: Service) -> None:
+    import datetime as dt
+
+    day = dt.date(2026, 11, 25)
+    started = await service.start_game(PLACE, ALICE, "turing", Opponent("ai"),
+                                       f"daily={day.isoformat()}")
+    assert started.ok and started.board is not None, started.notice
+    assert (await service.hint(PLACE, ALICE)).notice == translate("en", "hint.refused.event")
+    ended = await service.move(PLACE, ALICE, "guess 111")
+    assert ended.finished
+    game_id = started.board.game_id
+    that_day = Replays(service, today=lambda: day)
+    refused = await that_day.step(game_id, 0, "en", True, place=PLACE, user=ALICE)
+    assert not refused.ok and refused.text == translate("en", "replay.daily_today",
+                                                        day="2026-11-25")
+    next_day = Replays(service, today=lambda: day + dt.timedelta(days=1))
+    assert (await next_day.step(game_id, -1, "en", True, place=PLACE, user=ALICE)).ok
