@@ -55,6 +55,9 @@ class Limits:
     # Jobs submitted and not finished above which new CPU-heavy games are refused for a
     # while. Computer moves in running games always queue: they are bounded by the games.
     queued_jobs: int | None = 24
+    # Seconds a computer move may think, counted from when a worker starts on it; past
+    # them the computer plays a random legal move instead.
+    computer_move_seconds: float = 20.0
 
     @classmethod
     def for_settings(cls, games_per_user: int, games_per_server: int) -> Limits:

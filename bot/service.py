@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.jobs import computer_move, new_game_state
-from bot.limits import Limits, RateLimiter, Workers, WorkersBusy
+from bot.limits import Limits, RateLimiter, WorkerCrashed, Workers, WorkersBusy
 from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
 from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
 from engines.registry import game_names, get_game, resolve_name
@@ -29,7 +29,6 @@ from renderers.i18n import localise, translate
 log = logging.getLogger(__name__)
 
 PAYLOAD_LIMIT = 64  # Telegram's callback_data limit; Discord allows 100
-AI_TIME_BUDGET_SECONDS = 20.0
 # Kinds: "m" a step through the move menu, "h" the presser's private hand (with the menu
 # when the game hides it), "j" taking the open seat, "g" starting a lobby with the players
 # seated so far.
@@ -975,19 +974,21 @@ class Service:
             return chosen
         try:
             chosen = await self._computer_move(record, state, seat, "easy")
-        except TimeoutError:
+        except (TimeoutError, WorkerCrashed):
             chosen = rng.choice(state.legal_actions(seat))
         return chosen
 
     async def _computer_move(self, record: GameRecord, state: GameState, seat: int,
                              level: str) -> str:
         """The computer's move at ``level``: at once when the level is quick, else in the
-        pool, within the time budget (``TimeoutError`` past it)."""
+        pool, within the time budget (``TimeoutError`` past it, ``WorkerCrashed`` when
+        its worker process died on every try)."""
         if quick_level(get_game(record.game), level):
             return computer_move(record.game, level, agent_seed(record), state.to_dict(),
                                  seat)
         return await self.workers.run(computer_move, record.game, level, agent_seed(record),
-                                      state.to_dict(), seat, timeout=AI_TIME_BUDGET_SECONDS)
+                                      state.to_dict(), seat,
+                                      timeout=self.limits.computer_move_seconds)
 
     async def play_ai_turn(self, place: Place) -> Reply:
         """Let the computer move if it is its turn; the agent runs in a worker thread."""
@@ -997,17 +998,26 @@ class Service:
             if seat is None:
                 return self._board_reply(place, record, state)
             level = str(record.players[seat]["level"])
+            fallback: str | None = None
             try:
                 action = await self._computer_move(record, state, seat, level)
-            except TimeoutError:
-                log.warning("AI %s over its time budget in game %s; playing a random move",
-                            level, record.id)
+            except (TimeoutError, WorkerCrashed) as error:
+                log.warning("AI %s failed in game %s (%r); playing a random move",
+                            level, record.id, error)
                 action = random.Random(record.version).choice(state.legal_actions(seat))
+                fallback = (self._t(place, "ai.fallback.timeout", "🎲 The computer ran out "
+                                    "of thinking time and played a random move.")
+                            if isinstance(error, TimeoutError) else
+                            self._t(place, "ai.fallback.crashed", "🎲 The computer's "
+                                    "thinking broke down, so it played a random move."))
             async with self._lock(record.id):
                 current, state = await self._fresh(record)
                 if current.version != record.version:
                     return self._board_reply(place, current, state)
-                return await self._apply(place, current, state, seat, action)
+                reply = await self._apply(place, current, state, seat, action)
+                if fallback is not None:
+                    reply.announcements.append(fallback)
+                return reply
         return await self._guard(place, work)
 
     def help_text(self, place: Place, commands_key: str = "help.commands") -> str:
