@@ -1,11 +1,25 @@
-"""Settings from environment variables and an optional ``.env`` file (the environment wins)."""
+"""Settings from environment variables and an optional ``.env`` file (the environment wins).
+
+A typo must not stop the bot, so an invalid value falls back to the default; but it must
+not pass silently either: each one is reported by ``warn`` (a line on stderr, and a
+WARNING in the log once logging is set up) naming the variable, the value and what is used
+instead.
+"""
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from renderers.i18n import LANGUAGES
+
+logger = logging.getLogger(__name__)
+Warn = Callable[[str], None]
+LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG", "NOTSET")
 
 DEFAULT_DATABASE = "data/logic-bot.sqlite3"
 # How far a saved move is synced before the player sees it (SQLite's ``synchronous``):
@@ -40,62 +54,116 @@ class Settings:
         return bool(self.discord_token or self.telegram_token)
 
 
-def read_env_file(path: Path) -> dict[str, str]:
-    """``KEY=value`` lines; blank lines and ``#`` comments are skipped, quotes stripped."""
+def warn_on_stderr(message: str) -> None:
+    """One clear line on stderr; and a log WARNING when logging is already configured
+    (before that, Python's fallback handler would print the same line a second time)."""
+    print(f"logic-bot: {message}", file=sys.stderr, flush=True)
+    if logging.getLogger().handlers:
+        logger.warning("%s", message)
+
+
+def env_value(raw: str) -> str:
+    """A ``.env`` value as dotenv readers take it: a quoted value is what lies between its
+    quotes; an unquoted one ends at a ``#`` that follows whitespace (an inline comment)."""
+    value = raw.strip()
+    if value[:1] in ("'", '"'):
+        closing = value.find(value[0], 1)
+        if closing > 0:
+            return value[1:closing]
+    for index, char in enumerate(value):
+        if char == "#" and index > 0 and value[index - 1] in " \t":
+            return value[:index].rstrip()
+    return value
+
+
+def read_env_file(path: Path, warn: Warn = warn_on_stderr) -> dict[str, str]:
+    """``KEY=value`` lines; blank lines and ``#`` comments are skipped, quotes and inline
+    comments stripped; any other line is reported and skipped."""
     values: dict[str, str] = {}
     if not path.is_file():
         return values
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
+        if not line or line.startswith("#"):
             continue
-        key, _, value = line.partition("=")
+        key, equals, value = line.partition("=")
         key = key.strip().removeprefix("export ").strip()
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key] = value
+        if not equals or not key or not key.replace("_", "").isalnum():
+            warn(f"{path} line {number} is not KEY=value; it is ignored.")
+            continue
+        values[key] = env_value(value)
     return values
 
 
-def _port(text: str, default: int = 8443) -> int:
-    """A TCP port; anything else is the default, as a typo must not stop the bot."""
-    text = text.strip()
-    return int(text) if text.isdigit() and 0 < int(text) < 65536 else default
+class _Checker:
+    """Reads one setting at a time, reporting each invalid value with its fallback."""
 
+    def __init__(self, merged: Mapping[str, str], warn: Warn) -> None:
+        self.merged = merged
+        self.warn = warn
 
-def _count(text: str, default: int) -> int:
-    """A whole number ≥ 0; anything else is the default, as a typo must not stop the bot."""
-    text = text.strip()
-    return int(text) if text.isdigit() else default
+    def text(self, name: str, default: str = "") -> str:
+        return self.merged.get(name, default)
 
+    def invalid(self, name: str, value: str, expected: str, fallback: object) -> None:
+        self.warn(f"{name}={value!r} is not valid ({expected}); using {fallback!r}.")
 
-def _choice(text: str, choices: tuple[str, ...]) -> str:
-    """One of ``choices``, any case; anything else is the first, the safe default, as a
-    typo must not stop the bot."""
-    text = text.strip().lower()
-    return text if text in choices else choices[0]
+    def port(self, name: str, default: int) -> int:
+        value = self.text(name).strip()
+        if value.isascii() and value.isdigit() and 0 < int(value) < 65536:
+            return int(value)
+        if value:
+            self.invalid(name, value, "a port from 1 to 65535", default)
+        return default
+
+    def count(self, name: str, default: int) -> int:
+        value = self.text(name).strip()
+        if value.isascii() and value.isdigit():
+            return int(value)
+        if value:
+            self.invalid(name, value, "a whole number, 0 for no limit", default)
+        return default
+
+    def choice(self, name: str, choices: tuple[str, ...], default: str, *,
+               upper: bool = False) -> str:
+        """One of ``choices``, any case; the default (the safe one) otherwise."""
+        value = self.text(name).strip()
+        wanted = value.upper() if upper else value.lower()
+        if wanted in choices:
+            return wanted
+        if value:
+            self.invalid(name, value, "one of " + ", ".join(choices), default)
+        return default
+
+    def digits(self, name: str) -> str:
+        """An id such as a Discord server's: digits only, or unset."""
+        value = self.text(name).strip()
+        if value and not (value.isascii() and value.isdigit()):
+            self.invalid(name, value, "a server id, digits only", "")
+            return ""
+        return value
 
 
 def load_settings(environ: Mapping[str, str] | None = None,
-                  env_file: Path | None = Path(".env")) -> Settings:
-    merged = read_env_file(env_file) if env_file is not None else {}
+                  env_file: Path | None = Path(".env"), warn: Warn = warn_on_stderr
+                  ) -> Settings:
+    merged = read_env_file(env_file, warn) if env_file is not None else {}
     merged.update(os.environ if environ is None else environ)
+    check = _Checker(merged, warn)
     return Settings(
         database_path=merged.get("DATABASE_PATH") or DEFAULT_DATABASE,
-        database_sync=_choice(merged.get("DATABASE_SYNC", ""), DATABASE_SYNCS),
+        database_sync=check.choice("DATABASE_SYNC", DATABASE_SYNCS, DATABASE_SYNCS[0]),
         database_url=merged.get("DATABASE_URL", "").strip(),
-        discord_token=merged.get("DISCORD_TOKEN", ""),
-        discord_dev_guild=merged.get("DISCORD_DEV_GUILD", ""),
-        telegram_token=merged.get("TELEGRAM_TOKEN", ""),
-        telegram_base_url=merged.get("TELEGRAM_BASE_URL", ""),
-        telegram_webhook_url=merged.get("TELEGRAM_WEBHOOK_URL", ""),
+        discord_token=check.text("DISCORD_TOKEN").strip(),
+        discord_dev_guild=check.digits("DISCORD_DEV_GUILD"),
+        telegram_token=check.text("TELEGRAM_TOKEN").strip(),
+        telegram_base_url=check.text("TELEGRAM_BASE_URL").strip(),
+        telegram_webhook_url=check.text("TELEGRAM_WEBHOOK_URL").strip(),
         telegram_webhook_listen=merged.get("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",
-        telegram_webhook_port=_port(merged.get("TELEGRAM_WEBHOOK_PORT", "")),
-        telegram_webhook_secret=merged.get("TELEGRAM_WEBHOOK_SECRET", ""),
-        language=merged.get("BOT_LANGUAGE", "en"),
-        log_level=merged.get("LOG_LEVEL", "WARNING").upper(),
-        games_per_user=_count(merged.get("BOT_GAMES_PER_USER", ""), Settings.games_per_user),
-        games_per_server=_count(merged.get("BOT_GAMES_PER_SERVER", ""),
-                                Settings.games_per_server),
+        telegram_webhook_port=check.port("TELEGRAM_WEBHOOK_PORT", Settings.telegram_webhook_port),
+        telegram_webhook_secret=check.text("TELEGRAM_WEBHOOK_SECRET").strip(),
+        language=check.choice("BOT_LANGUAGE", LANGUAGES, Settings.language),
+        log_level=check.choice("LOG_LEVEL", LOG_LEVELS, Settings.log_level, upper=True),
+        games_per_user=check.count("BOT_GAMES_PER_USER", Settings.games_per_user),
+        games_per_server=check.count("BOT_GAMES_PER_SERVER", Settings.games_per_server),
     )
