@@ -18,6 +18,7 @@ from bot.store import (
     SQLiteStore,
     Store,
 )
+from tests.helpers.databases import DATABASES, reopenable_database
 
 
 async def _new_game(store: Store, channel: str = "c1") -> int:
@@ -118,3 +119,18 @@ async def test_the_wal_is_copied_into_the_database_beside_the_saves(db_path: Pat
         assert last is not None and last.state["n"] == saves
     finally:
         await reopened.close()
+
+
+@pytest.mark.parametrize("database", DATABASES)
+async def test_a_reopened_database_keeps_its_games(tmp_path: Path, database: str) -> None:
+    """What a restart of the bot does, on either database (tests/helpers/databases.py)."""
+    async with reopenable_database(tmp_path, database) as open_store:
+        first = await open_store()
+        game_id = await _new_game(first)
+        await first.close()
+        second = await open_store()
+        try:
+            record = await second.running_game("test", "c1")
+            assert record is not None and record.id == game_id
+        finally:
+            await second.close()

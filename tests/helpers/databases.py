@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -74,3 +74,32 @@ async def open_test_store(database: str, tmp_path: Path) -> AsyncIterator[Store]
             yield postgres
         finally:
             await postgres.close()
+
+
+def switched_database() -> str:
+    """The database LOGIC_BOT_TEST_STORE names for service and adapter tests."""
+    return "postgres" if os.environ.get(STORE_SWITCH, "sqlite") == "postgres" else "sqlite"
+
+
+@asynccontextmanager
+async def reopenable_database(tmp_path: Path, database: str | None = None
+                              ) -> AsyncIterator[Callable[[], Awaitable[Store]]]:
+    """A database that outlives its stores, for tests that restart the bot: yields a
+    function that opens a new store on the same database each time it is called (close
+    the previous one first, as a restart does). ``database`` defaults to the switch's.
+    The worlds of the adapter tests can open their stores with it to honour the switch."""
+    chosen = database or switched_database()
+    if chosen == "sqlite":
+        path = tmp_path / "bot.sqlite3"
+
+        async def open_sqlite() -> Store:
+            return await SQLiteStore.open(path)
+
+        yield open_sqlite
+        return
+    async with postgres_schema() as url:
+
+        async def open_postgres() -> Store:
+            return await PostgresStore.open(url)
+
+        yield open_postgres
