@@ -217,7 +217,7 @@ class ConsoleSession:
                                                  Opponent("user", user=self.player_two),
                                                  " ".join(options))
         if how == "solo" or is_solo(module):
-            self.write(self.t("console.thinking"))
+            self.write(self.t("console.making_puzzle"))
             return await self.service.start_game(self.place, self.player_one, game,
                                                  Opponent("ai"), " ".join(options))
         level = await self.ask(level_question(self.t, module))
@@ -280,12 +280,14 @@ class ConsoleSession:
         return await self.service.board(self.place)
 
     # ------------------------------------------------------------------- play
-    async def hot_seat_hides_hands(self) -> bool:
-        """Two people at this keyboard, and a game where each has a private hand."""
+    async def hot_seat(self) -> tuple[bool, bool]:
+        """Whether two people share this keyboard, and whether each then has a private
+        hand to hide from the other."""
         record = await self.service.store.running_game(self.place.platform, CHANNEL)
-        if record is None or not self.service.hides_hands(record):
-            return False
-        return sum(1 for p in record.players if p.get("kind") == "human") > 1
+        if record is None:
+            return False, False
+        shared = sum(1 for p in record.players if p.get("kind") == "human") > 1
+        return shared, shared and self.service.hides_hands(record)
 
     async def pass_device(self, user: User) -> bool:
         """A blank page between two players' turns; False when the player quits."""
@@ -327,7 +329,7 @@ class ConsoleSession:
     async def play(self, reply: Reply) -> bool:
         """Play until the game ends (True) or the player quits (False)."""
         force_board = True
-        hidden_hot_seat = await self.hot_seat_hides_hands()
+        shared, hidden_hot_seat = await self.hot_seat()
         self.seen_by = ""
         while True:
             board = reply.board
@@ -364,7 +366,8 @@ class ConsoleSession:
                         self.last_hand = hand.text
                     menu = hand
             if menu.prompt:
-                self.write(f"{user.name}: {menu.prompt}")
+                # At a shared keyboard the prompt names whom it asks; alone, it is "you".
+                self.write(f"{user.name}: {menu.prompt}" if shared else menu.prompt)
             for number, button in enumerate(menu.buttons, 1):
                 self.write(f"  {number:>2}) {button.label}")
             for button in menu.navigation:
