@@ -1,6 +1,7 @@
 """Time from a Discord click to the bot's first response, through the real discord.py client.
 
-Run from the repository root (needs the dev extras, for simcord)::
+Run from the repository root. It needs the dev extras (simcord), which ``./run-tests``
+installs; without them it says so and stops. Progress goes to stderr::
 
     python benchmarks/discord_latency.py [--games 20] [--ai-seconds 0.5] [--json]
 
@@ -30,7 +31,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.timing import click_benchmark_arguments, slow_lgame_agent, summary
 from engines import lgame
-from tests.helpers.discord_world import World, components_of, discord_world, stamp_requests
+
+try:
+    from tests.helpers.discord_world import (
+        World,
+        components_of,
+        discord_world,
+        stamp_requests,
+    )
+except ImportError as missing:  # simcord is a dev extra: say so instead of a traceback
+    sys.exit(f"benchmarks/discord_latency.py needs the dev extras ({missing.name} is "
+             "missing): run ./run-tests once, or .venv/bin/pip install -e '.[dev]'")
 
 
 async def board(world: World) -> Any:
@@ -62,7 +73,9 @@ async def humans(games: int, seed: int) -> list[float]:
     with tempfile.TemporaryDirectory() as folder:
         async with discord_world(Path(folder)) as world:
             stamps = stamp_requests(world)
-            for _ in range(games):
+            for number in range(games):
+                print(f"two humans: game {number + 1}/{games}, {len(latencies)} clicks",
+                      file=sys.stderr, flush=True)
                 await world.alice.slash(world.channel, "play", game="lgame",
                                         opponent=world.bob, options="move_limit=30")
                 for _ in range(200):
@@ -87,6 +100,8 @@ async def slow_ai(moves: int, ai_seconds: float, seed: int) -> tuple[list[float]
             stamps = stamp_requests(world)
             await world.alice.slash(world.channel, "play", game="lgame", level="easy")
             while len(ai_shown) < moves:
+                print(f"against a {ai_seconds} s AI: move {len(ai_shown) + 1}/{moves}",
+                      file=sys.stderr, flush=True)
                 record = await world.store.running_game("discord", str(world.channel.id))
                 if record is None:
                     await world.alice.slash(world.channel, "play", game="lgame",
