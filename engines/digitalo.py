@@ -757,8 +757,8 @@ class DigitaloState(GameState):
     def _top_menu(self, player: int) -> list[Choice]:
         hand = self.hands[player]
         if self.phase == "answer":
-            counter = ([Choice("C", "Counter: undo the flip", "counter")] if INVERTER in hand
-                       else [])
+            counter = ([Choice("C", Message("digitalo.menu.counter_flip", "Counter the flip"),
+                               "counter")] if INVERTER in hand else [])
             return [*counter, Choice("OK", "Accept the flip", "accept")]
         counts = Counter(hand)
         return [Choice(CARD_TOKENS[card],
@@ -776,8 +776,7 @@ class DigitaloState(GameState):
             choices = []
             for pos in range(1, self.n + 1):
                 action = self._inverter_action(player, pos)
-                label = (Message("digitalo.menu.counter", "{pos}: counter (undo the flip)",
-                                 pos=pos)
+                label = (Message("digitalo.menu.undo_flip", "{pos}: undo the flip", pos=pos)
                          if action == "counter" else f"{pos}: {row[pos - 1]}→{1 - row[pos - 1]}")
                 choices.append(Choice(str(pos), label, action))
             return choices + tail

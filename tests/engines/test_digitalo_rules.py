@@ -683,7 +683,7 @@ def test_the_inverter_menu_offers_the_counter_on_the_pending_bit() -> None:
     state = inverter_example(south_hand=["INV", "AND1", "OR1", "XOR0"], free_discard=False)
     state.apply(NORTH, "INV 3")
     choices = state.menu(SOUTH, ("I",))
-    assert (choices[1].label, choices[1].action) == ("2: counter (undo the flip)", "counter")
+    assert (choices[1].label, choices[1].action) == ("2: undo the flip", "counter")
     # Position 2 fell with the flip; the menus already show the resolved pyramid.
     assert [c.token for c in state.menu(SOUTH, ("X0",))] == ["2"]
 

@@ -8,15 +8,20 @@ import random
 
 import pytest
 
-from engines import booleo, lgame
+from engines import booleo, digitalo, lgame
 from engines.base import Choice
 from renderers.i18n import LANGUAGES, localise
 
 BUTTON = 20  # characters a Telegram or Discord button shows on a phone without cutting
+# Dutch and German run longer; a few existing translations take up to this many.
+TRANSLATED_BUTTON = 24
 
 
-def labels(choices: list[Choice], language: str) -> list[str]:
-    return [localise(language, choice.label) for choice in choices]
+def labels(choices: list[Choice], language: str, game: str = "") -> list[str]:
+    """The labels as the service shows them: a ``Message`` by its key, a fixed label by
+    ``<game>.choice.<label>``."""
+    return [localise(language, choice.label, f"{game}.choice.{choice.label}" if game else None)
+            for choice in choices]
 
 
 @pytest.mark.parametrize("sudden_death", [False, True])
@@ -89,3 +94,30 @@ def test_a_booleo_slot_label_says_which_gate_the_card_replaces() -> None:
         if found >= 5:
             return
     raise AssertionError(f"only {found} replace options in 40 random games")
+
+
+def test_digitalo_menu_labels_fit_a_button() -> None:
+    """Every label of Digitalo's menus, the answer to a pending inverter included, in
+    every language, within a button's width."""
+    countered = 0
+    for seed in range(30):
+        state = digitalo.new_game({}, 2, seed)
+        rng = random.Random(seed)
+        for _ in range(120):
+            if state.outcome() is not None:
+                break
+            seat = state.to_move()[0]
+            top = state.menu(seat, ())
+            steps = [step for choice in top if choice.action is None
+                     for step in state.menu(seat, (choice.token,))]
+            for language in LANGUAGES:
+                shown = labels(top + steps, language, "digitalo")
+                limit = BUTTON if language == "en" else TRANSLATED_BUTTON
+                assert max(map(len, shown)) <= limit, shown
+            counter = [c for c in top + steps if c.action == "counter"]
+            countered += bool(counter)
+            for choice in counter:
+                assert localise("en", choice.label) in ("Counter the flip",
+                                                        f"{choice.token}: undo the flip")
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert countered > 0, "no pending inverter in 30 random matches"
