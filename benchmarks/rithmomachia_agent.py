@@ -3,8 +3,16 @@ alternating, with the strong agent's time per move measured against its budget.
 
 Run from the repository root::
 
-    .venv/bin/python -m benchmarks.rithmomachia_agent [--games 100] [--budget 2.0] [--seed 1]
-                                                      [--options "push=off"] [--json]
+    .venv/bin/python -m benchmarks.rithmomachia_agent [--games 100] [--budget 0.25]
+        [--seconds 100] [--seed 1] [--options "push=off"] [--quiet] [--json]
+
+The default run takes about 2 minutes: the strong agent gets 0.25 s a move, and no new
+game starts after ``--seconds`` (100), so fewer than ``--games`` may be played; the result
+says how many. The acceptance run is the full one, the bot's own budget and every game::
+
+    .venv/bin/python -m benchmarks.rithmomachia_agent --budget 2.0 --seconds 0
+
+A line per game goes to stderr as it ends (``--quiet`` leaves it out).
 
 Game ``i`` uses the seed ``seed * 1_000_003 + i``; the strong agent plays White (seat 0) in
 even games and Black in odd ones. Printed: the strong agent's wins, draws and losses (with
@@ -39,17 +47,21 @@ from engines.rithmomachia_agent import RithmomachiaAgent  # noqa: E402
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--budget", type=float, default=2.0,
-                        help="the strong agent's seconds per move")
+    parser.add_argument("--budget", type=float, default=0.25,
+                        help="the strong agent's seconds per move (the bot's is 2.0)")
+    parser.add_argument("--seconds", type=float, default=100.0,
+                        help="start no game after this many seconds (0: play every game)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--options", default="", help='game options, e.g. "push=off"')
-    parser.add_argument("--progress", action="store_true", help="print a line per game")
+    parser.add_argument("--quiet", action="store_true", help="no line per game on stderr")
+    parser.add_argument("--progress", action="store_true",
+                        help="(the default now) a line per game")
     parser.add_argument("--json", action="store_true")
     return parser.parse_args(argv)
 
 
 def play(games: int, budget: float, seed: int, option_text: str,
-         progress: bool) -> dict[str, Any]:
+         progress: bool, time_limit: float = 0.0) -> dict[str, Any]:
     options = parse_option_text(rithmomachia.OPTIONS, option_text)
     results: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
@@ -59,7 +71,11 @@ def play(games: int, budget: float, seed: int, option_text: str,
     nodes = 0
     plies: list[int] = []
     started = time.perf_counter()
+    played = 0
     for game in range(games):
+        if time_limit and time.perf_counter() - started >= time_limit:
+            break
+        played += 1
         game_seed = seed * 1_000_003 + game
         strong_seat = game % 2
         agents = {strong_seat: RithmomachiaAgent("strong", random.Random(game_seed * 2),
@@ -88,12 +104,14 @@ def play(games: int, budget: float, seed: int, option_text: str,
             labels[str(outcome.detail.get("label"))] += 1
         results[result] += 1
         if progress:
-            print(f"game {game}: strong {'White' if strong_seat == 0 else 'Black'}, {result}, "
-                  f"{outcome.reason} {outcome.detail.get('label')}, {state.plies} plies",
-                  flush=True)
+            print(f"game {game + 1}/{games}: strong "
+                  f"{'White' if strong_seat == 0 else 'Black'}, {result}, "
+                  f"{outcome.reason} {outcome.detail.get('label')}, {state.plies} plies, "
+                  f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     shares = [s / budget for s in seconds]
+    games = max(played, 1)
     return {
-        "games": games,
+        "games": played,
         "budget_seconds": budget,
         "options": option_text or "standard",
         "wins": results["wins"], "draws": results["draws"], "losses": results["losses"],
@@ -115,7 +133,8 @@ def play(games: int, budget: float, seed: int, option_text: str,
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    result = play(args.games, args.budget, args.seed, args.options, args.progress)
+    result = play(args.games, args.budget, args.seed, args.options, not args.quiet,
+                  args.seconds)
     if args.json:
         print(json.dumps(result, sort_keys=True))
         return
