@@ -49,7 +49,7 @@ def main() -> None:
     args = parser.parse_args()
     random.seed(args.seed)
     for name in game_names():
-        for level in sorted(getattr(get_game(name), "QUICK_LEVELS", ())):
+        for level in sorted(get_game(name).INFO.quick_levels):
             row = summary(timings(name, level, args.games, args.seed))
             print(f"{name:>13} {level:<7} moves {row['n']:>6}  p50 {row['p50_ms']:6.2f} ms  "
                   f"p99 {row['p99_ms']:6.2f} ms  max {row['max_ms']:6.2f} ms")

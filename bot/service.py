@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import re
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -20,20 +19,15 @@ from typing import Any
 
 from bot.jobs import computer_move, new_game_state
 from bot.limits import Limits, RateLimiter, WorkerCrashed, Workers, WorkersBusy
+from bot.payloads import Kind, Payload
 from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
 from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
-from engines.registry import game_names, get_game, resolve_name
+from engines.registry import game_info, game_names, get_game, resolve_name
 from renderers import renderer_for
-from renderers.i18n import localise, translate
+from renderers.i18n import localise, normalise_language, translate
 
 log = logging.getLogger(__name__)
 
-PAYLOAD_LIMIT = 64  # Telegram's callback_data limit; Discord allows 100
-# Kinds: "m" a step through the move menu, "h" the presser's private hand (with the menu
-# when the game hides it), "j" taking the open seat, "g" starting a lobby with the players
-# seated so far.
-_PAYLOAD_RE = re.compile(
-    r"([mhjg]):(\d{1,12}):(\d{1,9}):([A-Za-z0-9-]{1,8}(?:\.[A-Za-z0-9-]{1,8}){0,5})?")
 
 
 @dataclass(frozen=True)
@@ -105,6 +99,8 @@ class Reply:
     * ``hand``: the actor's private view and menu; only ever shown to the actor.
     * ``moved``: the game changed, so every copy of the public board is out of date.
     * ``ai_to_move``: the computer moves next; the adapter calls ``Service.play_ai_turn``.
+    * ``place``: where the game lives, when that is not where the command came from (a
+      button of a private hand pressed in the player's private chat).
     """
 
     ok: bool = True
@@ -116,6 +112,7 @@ class Reply:
     moved: bool = False
     ai_to_move: bool = False
     finished: bool = False
+    place: Place | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +133,16 @@ class ServiceError(Exception):
         self.record = record
 
 
+def place_of_record(record: GameRecord, default_language: str = "en") -> Place:
+    """Where a stored game lives, in the language and board style its board was drawn in
+    (the adapter stores both with the board's message), so that an AI move, a timer or a
+    press from a private chat answers the game's channel as its own commands would."""
+    ref = record.board_ref or {}
+    language = normalise_language(str(ref.get("language") or default_language))
+    return Place(record.platform, record.channel, language, bool(ref.get("emoji", True)),
+                 record.server)
+
+
 def human_player(user: User) -> dict[str, Any]:
     return {"kind": "human", "platform": user.platform, "id": user.id, "name": user.name}
 
@@ -146,15 +153,15 @@ def ai_player(level: str) -> dict[str, Any]:
 
 def quick_level(module: GameModule, level: str) -> bool:
     """A computer level whose move costs about a millisecond (the engine's
-    ``QUICK_LEVELS``): played on the event loop, where a worker would cost more."""
-    return level in getattr(module, "QUICK_LEVELS", ())
+    ``quick_levels``): played on the event loop, where a worker would cost more."""
+    return level in module.INFO.quick_levels
 
 
 def needs_pool(module: GameModule, players: list[dict[str, Any]]) -> bool:
     """Whether a new game waits for the CPU pool: creating it is CPU work (a Turing puzzle
     and the machine's scores), or a computer in it thinks there at every move. While the
     pool is full such games are refused; other games cost nothing to create."""
-    return getattr(module, "COSTLY_NEW_GAME", False) or any(
+    return module.INFO.costly_new_game or any(
         p.get("kind") == "ai" and not quick_level(module, str(p.get("level")))
         for p in players)
 
@@ -277,7 +284,7 @@ class Service:
     # ------------------------------------------------------------------ boards
     @staticmethod
     def hides_hands(record: GameRecord) -> bool:
-        return bool(getattr(get_game(record.game), "HIDDEN_INFORMATION", False))
+        return game_info(record.game).hidden_information
 
     @staticmethod
     def is_lobby_game(record: GameRecord) -> bool:
@@ -389,24 +396,10 @@ class Service:
         return labels
 
     @staticmethod
-    def payload(record: GameRecord, path: tuple[str, ...], kind: str = "m",
+    def payload(record: GameRecord, path: tuple[str, ...], kind: Kind = "m",
                 version: int | None = None) -> str:
         stamp = record.version if version is None else version
-        payload = f"{kind}:{record.id}:{stamp}:{'.'.join(path)}"
-        if len(payload.encode()) > PAYLOAD_LIMIT:
-            raise ValueError(f"button payload over {PAYLOAD_LIMIT} bytes: {payload!r}")
-        return payload
-
-    @staticmethod
-    def parse_payload(payload: str) -> tuple[str, int, int, tuple[str, ...]] | None:
-        """Strictly parse ``<kind>:<game>:<version>:<path>``; anything else is ``None``."""
-        if not isinstance(payload, str) or len(payload) > PAYLOAD_LIMIT:
-            return None
-        match = _PAYLOAD_RE.fullmatch(payload)
-        if match is None:
-            return None
-        path = tuple(match.group(4).split(".")) if match.group(4) else ()
-        return match.group(1), int(match.group(2)), int(match.group(3)), path
+        return Payload(kind, record.id, stamp, path).encode()
 
     def _board_reply(self, place: Place, record: GameRecord, state: GameState,
                      notice: str | None = None, ok: bool = True,
@@ -483,7 +476,7 @@ class Service:
         input."""
         module = get_game(resolve_name(game))
         parsed = parse_option_text(module.OPTIONS, options)
-        if opponent.kind == "ai" and getattr(module, "SOLO", False):
+        if opponent.kind == "ai" and module.INFO.solo:
             return module, parsed, None
         if opponent.kind == "ai":
             level = opponent.level or "strong"
@@ -549,7 +542,7 @@ class Service:
         try:
             if needs_pool(module, players) and self.workers.busy:
                 raise WorkersBusy
-            if getattr(module, "COSTLY_NEW_GAME", False):
+            if module.INFO.costly_new_game:
                 state = module.State.from_dict(await self.workers.run(
                     new_game_state, module.NAME, parsed, len(players), seed,
                     refuse_when_busy=True))
@@ -741,16 +734,63 @@ class Service:
                 return action
         return None
 
-    async def press(self, place: Place, user: User, payload: str) -> Reply:
+    async def press_place(self, origin: Place, user: User,
+                          payload: Payload | None) -> Place | None:
+        """Where a press is allowed to act, or None: the one rule for every platform.
+
+        In the game's own channel every kind of button works (the service still checks
+        the presser's seat where the kind needs one). Elsewhere only a player's private
+        chat counts, and there only the hand and its menu (``h``, ``m``) of a running game
+        with hidden hands that the presser sits in: that is where such a hand is sent.
+        Joining and starting (``j``, ``g``) work only where everyone can see them.
+        """
+        if payload is None:
+            return None
+        running = await self._running(origin)
+        if running is not None and running.id == payload.game_id:
+            return origin
+        if origin.server or not payload.private_ok:
+            return None
+        cached = self._cache.get(payload.game_id)
+        record = cached[0] if cached is not None else await self.store.get_game(
+            payload.game_id)
+        if (record is None or not record.running or record.platform != origin.platform
+                or record.channel == origin.channel or not self.hides_hands(record)):
+            return None
+        seat = self.seat_of(record, user)
+        if seat is None or self.has_left(record, seat):
+            return None
+        return place_of_record(record)
+
+    async def press(self, origin: Place, user: User, payload: str) -> Reply:
         """A button: a step through the move menu, a whole move at its last step, the
-        presser's hand, or taking the open seat."""
+        presser's hand, or taking the open seat. ``origin`` is where it was pressed; a
+        press the rule of ``press_place`` does not allow changes nothing."""
+        parsed = Payload.parse(payload)
+        try:
+            place = await self.press_place(origin, user, parsed)
+        except Exception:
+            log.exception("could not place a press in %s:%s", origin.platform, origin.channel)
+            place = None
+        if place is None or parsed is None:
+            async def refuse() -> Reply:
+                running = await self._running(origin)
+                raise ServiceError(self._t(origin, "error.bad_payload" if running
+                                           else "error.button_not_valid"), running)
+            return await self._guard(origin, refuse, actor=user)
+        reply = await self._press(place, user, parsed)
+        if place != origin:
+            reply.place = place
+        return reply
+
+    async def _press(self, place: Place, user: User, parsed: Payload) -> Reply:
         async def work() -> Reply:
-            parsed = self.parse_payload(payload)
             running = await self._running(place)
-            if parsed is None or running is None or parsed[1] != running.id:
+            if running is None or parsed.game_id != running.id:
                 raise ServiceError(self._t(place, "error.bad_payload" if running
                                            else "error.no_game"), running)
-            kind, game_id, version, path = parsed
+            kind, game_id, version, path = (parsed.kind, parsed.game_id, parsed.version,
+                                            parsed.path)
             async with self._lock(game_id):
                 record, state = await self._fresh(running)
                 if kind == "j":
@@ -940,7 +980,7 @@ class Service:
         it keeps the game going without deciding it for them. In a game with hidden
         information the announcement does not say the move, which may be private."""
         module = get_game(record.game)
-        hidden = bool(getattr(module, "HIDDEN_INFORMATION", False))
+        hidden = module.INFO.hidden_information
         announcements: list[str] = []
         reply = Reply()
         for seat, name in zip(idle, names, strict=True):
@@ -1093,6 +1133,27 @@ class Service:
         self._cache.pop(record.id, None)
         self._texts.pop(record.id, None)
         self._channel_games.pop((record.platform, record.channel), None)
+
+    # ------------------------------------------------- what adapters may read
+    # Adapters reach the database only through these, never through ``store``.
+    async def game_record(self, game_id: int) -> GameRecord | None:
+        """The stored record, read afresh: its board reference may have been set by
+        another process (or a moment ago by this one) since the cache was filled."""
+        return await self.store.get_game(game_id)
+
+    async def running_record(self, place: Place) -> GameRecord | None:
+        return await self._running(place)
+
+    async def set_board_ref(self, game_id: int, ref: dict[str, Any]) -> None:
+        """Remember where the game's board message is (and its language and style), so
+        that AI moves, timers and a restart can find and redraw it."""
+        await self.store.set_board_ref(game_id, ref)
+
+    async def get_setting(self, platform: str, scope: str, key: str) -> str | None:
+        return await self.store.get_setting(platform, scope, key)
+
+    async def set_setting(self, platform: str, scope: str, key: str, value: str) -> None:
+        await self.store.set_setting(platform, scope, key, value)
 
     async def pending_ai_places(self) -> list[GameRecord]:
         """Active games where the computer should move: resumed after a restart."""

@@ -230,6 +230,34 @@ class Agent(ABC):
     def choose(self, state: GameState, player: int) -> Action: ...
 
 
+@dataclass(frozen=True)
+class GameInfo:
+    """What the bot must know about a game before it plays it, declared once in the game's
+    module as ``INFO`` and read through the registry.
+
+    * ``aliases``: other names players may type for it;
+    * ``levels``: the computer's levels; ``quick_levels``: those cheap enough (about a
+      millisecond a move) to play on the bot's event loop instead of a worker process;
+    * ``hidden_information``: players hold what others may not see, so the move menu is
+      shown privately, never on the public board;
+    * ``simultaneous``: players act at the same time, each seat with its own version;
+    * ``solo``: "against the computer" means alone against the machine's score, with no
+      computer player seated;
+    * ``costly_new_game``: creating a game is CPU work (a generated puzzle), done in the
+      bot's worker pool rather than on its event loop.
+    """
+
+    name: str
+    title: str
+    aliases: tuple[str, ...] = ()
+    levels: tuple[str, ...] = ()
+    quick_levels: frozenset[str] = frozenset()
+    hidden_information: bool = False
+    simultaneous: bool = False
+    solo: bool = False
+    costly_new_game: bool = False
+
+
 class GameModule(Protocol):
     """What the registry needs from each game's module."""
 
@@ -238,6 +266,7 @@ class GameModule(Protocol):
     TITLE: str
     LEVELS: tuple[str, ...]
     OPTIONS: tuple[OptionSpec, ...]
+    INFO: GameInfo
     State: type[GameState]
 
     def new_game(self, options: JSON, players: int, seed: int) -> GameState: ...

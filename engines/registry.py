@@ -1,13 +1,19 @@
-"""Maps game names and aliases to their engine modules."""
+"""Maps game names and aliases to their engine modules, and their declared facts.
+
+Each game module declares its facts once, as ``INFO`` (``engines.base.GameInfo``): its
+aliases, levels, and whether it hides hands, is played simultaneously or solo, or is
+costly to create. The registry knows only module paths, so that starting the bot does not
+load every game's tables; an alias is looked up in the modules' ``INFO`` the first time
+a name that is not a game's own is asked for.
+"""
 
 from __future__ import annotations
 
 import importlib
 from typing import cast
 
-from engines.base import GameModule, InvalidMove
+from engines.base import GameInfo, GameModule, InvalidMove
 
-# Module paths, not imports, so that starting the bot does not load every game's tables.
 _MODULES: dict[str, str] = {
     "lgame": "engines.lgame",
     "turing": "engines.turing",
@@ -15,45 +21,42 @@ _MODULES: dict[str, str] = {
     "digitalo": "engines.digitalo",
     "rithmomachia": "engines.rithmomachia",
 }
-_ALIASES: dict[str, str] = {
-    "l": "lgame",
-    "l-game": "lgame",
-    "l_game": "lgame",
-    "tm": "turing",
-    "turing-machine": "turing",
-    "turing_machine": "turing",
-    "puzzle": "turing",
-    "boole": "booleo",
-    "pyramid": "booleo",
-    "digital": "digitalo",
-    "digi": "digitalo",
-    "rithmo": "rithmomachia",
-    "rithmomachy": "rithmomachia",
-    "boolean_rithmomachia": "rithmomachia",
-    "boolean-rithmomachia": "rithmomachia",
-}
+_aliases: dict[str, str] | None = None
 
 
-def register_game(name: str, module_path: str, aliases: tuple[str, ...] = ()) -> None:
+def register_game(name: str, module_path: str) -> None:
     """Add a game at run time: how tests plug in a game that does not ship with the bot."""
+    global _aliases
     _MODULES[name] = module_path
-    for alias in aliases:
-        _ALIASES[alias] = name
+    _aliases = None
 
 
 def unregister_game(name: str) -> None:
+    global _aliases
     _MODULES.pop(name, None)
-    for alias in [a for a, target in _ALIASES.items() if target == name]:
-        del _ALIASES[alias]
+    _aliases = None
 
 
 def game_names() -> list[str]:
     return list(_MODULES)
 
 
+def _alias_table() -> dict[str, str]:
+    global _aliases
+    if _aliases is None:
+        table: dict[str, str] = {}
+        for name, path in _MODULES.items():
+            info = cast(GameModule, importlib.import_module(path)).INFO
+            for alias in info.aliases:
+                table.setdefault(alias.lower(), name)
+        _aliases = table
+    return _aliases
+
+
 def resolve_name(name: str) -> str:
     key = name.strip().lower()
-    key = _ALIASES.get(key, key)
+    if key not in _MODULES:
+        key = _alias_table().get(key, key)
     if key not in _MODULES:
         raise InvalidMove("error.unknown_game", "Unknown game '{name}'. Games: {games}.",
                           name=name.strip()[:30], games=", ".join(_MODULES))
@@ -62,3 +65,8 @@ def resolve_name(name: str) -> str:
 
 def get_game(name: str) -> GameModule:
     return cast(GameModule, importlib.import_module(_MODULES[resolve_name(name)]))
+
+
+def game_info(name: str) -> GameInfo:
+    """The facts ``name``'s module declares (``engines.base.GameInfo``)."""
+    return get_game(name).INFO

@@ -88,7 +88,7 @@ def replay_frames(game: str, final: JSON, players: int) -> list[Frame]:
     module = get_game(game)
     if not final.get("outcome"):
         raise FinishedOnly(f"{game} game is not over")
-    hidden = bool(getattr(module, "HIDDEN_INFORMATION", False))
+    hidden = module.INFO.hidden_information
     if game == "turing":  # a lobby ended before it filled up still lists its open seat
         players = len(final.get("sheets") or []) or players
     state = initial_state(game, final, players)

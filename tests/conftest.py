@@ -59,7 +59,7 @@ def service(store: Store) -> Service:
 def secret_cards() -> Iterator[None]:
     """Registers Secret Cards, the test-only game with hidden hands (tests/helpers/hidden_game.py),
     for the length of one test."""
-    register_game("secrets", "tests.helpers.hidden_game", ("secret",))
+    register_game("secrets", "tests.helpers.hidden_game")
     register_renderer("secrets", "tests.helpers.hidden_game_renderer")
     try:
         yield

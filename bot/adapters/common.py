@@ -16,15 +16,8 @@ from renderers.i18n import DEFAULT_LANGUAGE, normalise_language, translate
 
 log = logging.getLogger(__name__)
 
-NAME_LIMIT = 32
 MAX_AI_TURNS_IN_A_ROW = 8
 SHOWN_VERSIONS_KEPT = 10_000
-
-
-def clean_name(name: str) -> str:
-    """A display name safe inside boards: no code fences or line breaks, bounded length."""
-    flat = " ".join(name.replace("`", "'").split())
-    return (flat or "?")[:NAME_LIMIT]
 
 
 def valid_unicode(text: str) -> str:

@@ -12,31 +12,25 @@ from __future__ import annotations
 
 import random
 
-from engines.base import check_level
+from engines.base import GameInfo, check_level
 from engines.turing.agent import TuringAgent
 from engines.turing.game import NAME, OPTIONS, TITLE, TuringState, new_game
 
 ALIASES = ("tm", "turing-machine", "turing_machine", "puzzle")
 LEVELS = ("easy", "strong")
-HIDDEN_INFORMATION = True
 # Players act at the same time, and "against the computer" means alone against the
-# machine's score: the service seats no computer player.
-SIMULTANEOUS = True
-SOLO = True
-# A new game generates a puzzle and scores it with the machine: the bot creates it in its
-# pool for CPU work, not on the event loop.
-COSTLY_NEW_GAME = True
+# machine's score: the service seats no computer player. A new game generates a puzzle
+# and scores it with the machine: the bot creates it in its pool for CPU work.
+INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, hidden_information=True,
+                simultaneous=True, solo=True, costly_new_game=True)
 State = TuringState
 
 __all__ = [
     "ALIASES",
-    "COSTLY_NEW_GAME",
-    "HIDDEN_INFORMATION",
+    "INFO",
     "LEVELS",
     "NAME",
     "OPTIONS",
-    "SIMULTANEOUS",
-    "SOLO",
     "TITLE",
     "State",
     "make_agent",

@@ -28,9 +28,9 @@ from typing import Any
 import pytest
 from simcord.actors import _component_interaction  # forging needs the raw dispatcher
 
-from bot.adapters.common import clean_name
 from bot.adapters.discord.layout import inert
 from bot.adapters.telegram.layout import neutral
+from bot.names import clean_display_name as clean_name
 from bot.service import Service
 from bot.store import GameRecord
 from engines.registry import game_names

@@ -304,4 +304,4 @@ def test_every_quick_level_is_a_level_of_its_game() -> None:
     """A misspelt quick level would silently send an easy computer to the pool."""
     for name in game_names():
         module = get_game(name)
-        assert set(getattr(module, "QUICK_LEVELS", ())) <= set(module.LEVELS), name
+        assert set(module.INFO.quick_levels) <= set(module.LEVELS), name

@@ -14,9 +14,9 @@ from telegram.error import InvalidToken
 import bot.adapters.discord as discord_adapter
 import bot.adapters.telegram as telegram_adapter
 from bot.__main__ import run
+from bot.app import App
 from bot.config import Settings, load_settings
 from bot.limits import Limits
-from bot.service import Service
 from bot.store import SQLiteStore
 from tests.helpers.paths import REPO_ROOT
 from tests.helpers.telegram_fake import FakeTelegram
@@ -30,9 +30,9 @@ async def test_a_token_starts_its_adapter(tmp_path: Path, monkeypatch: pytest.Mo
     started: list[Settings] = []
     limits: list[Limits] = []
 
-    async def fake_run(service: Service, settings: Settings) -> None:
-        started.append(settings)
-        limits.append(service.limits)
+    async def fake_run(app: App) -> None:
+        started.append(app.settings)
+        limits.append(app.service.limits)
 
     monkeypatch.setattr(adapter, runner, fake_run)
     settings = Settings(database_path=str(tmp_path / "db.sqlite3"), **{token: "token-1"})
@@ -44,7 +44,7 @@ async def test_a_token_starts_its_adapter(tmp_path: Path, monkeypatch: pytest.Mo
 async def test_a_refused_token_is_a_message_not_a_traceback(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    async def refuse(service: Service, settings: Settings) -> None:
+    async def refuse(app: App) -> None:
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.setattr(discord_adapter, "run_discord", refuse)
@@ -58,13 +58,13 @@ async def test_both_tokens_run_side_by_side_until_one_fails(
         capsys: pytest.CaptureFixture[str]) -> None:
     stopped: list[str] = []
 
-    async def serve_forever(service: Service, settings: Settings) -> None:
+    async def serve_forever(app: App) -> None:
         try:
             await asyncio.Event().wait()
         finally:
             stopped.append("discord")
 
-    async def refuse(service: Service, settings: Settings) -> None:
+    async def refuse(app: App) -> None:
         await asyncio.sleep(0.01)
         raise InvalidToken("Not Found")
 
@@ -151,8 +151,8 @@ async def test_the_host_chooses_how_far_moves_are_synced(
     safe default."""
     seen: list[int] = []
 
-    async def fake_run(service: Service, settings: Settings) -> None:
-        store = service.store
+    async def fake_run(app: App) -> None:
+        store = app.store
         assert isinstance(store, SQLiteStore)
         async with store._db.execute("PRAGMA synchronous") as cursor:
             row = await cursor.fetchone()
@@ -165,3 +165,19 @@ async def test_the_host_chooses_how_far_moves_are_synced(
                              env_file=None)
     assert await run(settings) == 0
     assert seen == [pragma]
+
+
+def test_help_prints_the_commands_and_starts_nothing(tmp_path: Path) -> None:
+    """``python -m bot --help`` started the console game; now it explains the commands,
+    and an unknown command is refused with the same text."""
+    env = {"PATH": "/usr/bin:/bin", "DATABASE_PATH": str(tmp_path / "db.sqlite3")}
+    shown = subprocess.run([sys.executable, "-m", "bot", "--help"], capture_output=True,
+                           text=True, timeout=60, cwd=REPO_ROOT, env=env,
+                           stdin=subprocess.DEVNULL)
+    assert shown.returncode == 0, shown.stderr
+    assert "backup PATH" in shown.stdout and "migrate-db" in shown.stdout
+    assert not (tmp_path / "db.sqlite3").exists(), "no database was opened"
+    unknown = subprocess.run([sys.executable, "-m", "bot", "frobnicate"], capture_output=True,
+                             text=True, timeout=60, cwd=REPO_ROOT, env=env,
+                             stdin=subprocess.DEVNULL)
+    assert unknown.returncode == 2 and "Unknown command 'frobnicate'" in unknown.stderr

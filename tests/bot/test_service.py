@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.service import PAYLOAD_LIMIT, Opponent, Place, Reply, Service, User
+from bot.payloads import PAYLOAD_LIMIT
+from bot.service import Opponent, Place, Reply, Service, User
 from bot.store import SQLiteStore
 from engines import lgame
 from engines.base import GameState

@@ -991,6 +991,6 @@ def test_strong_beats_easy_in_a_short_seeded_match() -> None:
 
 def test_a_game_error_is_a_game_error() -> None:
     assert issubclass(IllegalMove, GameError)
-    assert booleo.HIDDEN_INFORMATION is True and booleo.NAME == "booleo"
+    assert booleo.INFO.hidden_information is True and booleo.NAME == "booleo"
     assert {o.name for o in booleo.OPTIONS} == {"bits", "extended", "inactive", "referee",
                                                 "max_turns"}

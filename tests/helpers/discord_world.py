@@ -15,10 +15,11 @@ import discord
 import simcord
 from simcord import MemberActor
 
-from bot.adapters.discord import LogicBot
+from bot.adapters.discord import LogicBot, build_discord
+from bot.app import App
 from bot.config import Settings
 from bot.daily import Clock, utc_now
-from bot.service import Service
+from bot.limits import Limits
 from bot.store import SQLiteStore
 
 
@@ -40,9 +41,10 @@ class World:
         await self.bot.wait_for_background()
         await self.store.close()
         self.store = await SQLiteStore.open(self.database)
-        self.bot = LogicBot(Service(self.store, seed_source=itertools.count(100).__next__),
-                            settings or Settings(database_path=str(self.database)),
-                            clock=self.clock)
+        self.bot = build_discord(App.build(settings or Settings(database_path=str(self.database)),
+                                      self.store, clock=self.clock,
+                                      seed_source=itertools.count(100).__next__,
+                                      limits=Limits.unlimited()))
         self.bot.run_daily_schedule = False
         self.bot.run_turn_timers = False
         await self.env.restart_bot(self.bot)
@@ -83,8 +85,9 @@ async def discord_world(tmp_path: Path, clock: Clock = utc_now,
     pass a constant, so that a game depends only on what hypothesis drew."""
     database = tmp_path / "discord.sqlite3"
     store = await SQLiteStore.open(database)
-    bot = LogicBot(Service(store, seed_source=seed_source or itertools.count(1).__next__),
-                   Settings(database_path=str(database)), clock=clock)
+    bot = build_discord(App.build(Settings(database_path=str(database)), store, clock=clock,
+                             seed_source=seed_source or itertools.count(1).__next__,
+                             limits=Limits.unlimited()))
     # Tests check turn timers themselves, against their own clock.
     bot.run_turn_timers = False
     # The daily loop sleeps to each real minute while simcord's clock jumps, which can

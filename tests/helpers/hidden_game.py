@@ -26,6 +26,7 @@ from engines.base import (
     Agent,
     Choice,
     Event,
+    GameInfo,
     GameState,
     IllegalMove,
     InvalidMove,
@@ -42,7 +43,7 @@ ALIASES = ("secret",)
 TITLE = "Secret Cards"
 LEVELS = ("easy",)
 OPTIONS: tuple[OptionSpec, ...] = ()
-HIDDEN_INFORMATION = True
+INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, hidden_information=True)
 
 DECK_SIZE = 12
 HAND_SIZE = 3

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from bot.payloads import Payload
 from bot.service import Opponent, Place, Service, User
 from bot.store import GameRecord, SQLiteStore
 from engines.base import GameError, GameState
@@ -238,9 +239,9 @@ async def snapshot(store: SQLiteStore, near: Iterable[int] = ()
 def ids_near(game_id: int, payload: str = "") -> set[int]:
     """Game ids a press could reach: the game's neighbours and the id the payload names."""
     near = {game_id - 2, game_id - 1, game_id, game_id + 1, game_id + 2}
-    parsed = Service.parse_payload(payload)
+    parsed = Payload.parse(payload)
     if parsed is not None:
-        near.add(parsed[1])
+        near.add(parsed.game_id)
     return near
 
 
@@ -257,10 +258,10 @@ def press_may_change(record: GameRecord | None, user: User, payload: str) -> boo
     """Whether pressing ``payload`` in the channel of ``record`` (its running game) may
     change that game: a join or lobby start that is open to the user, or a menu path that
     the user may take now, at the current version. Anything else must change nothing."""
-    parsed = Service.parse_payload(payload)
-    if parsed is None or record is None or parsed[1] != record.id:
+    parsed = Payload.parse(payload)
+    if parsed is None or record is None or parsed.game_id != record.id:
         return False
-    kind, _, version, path = parsed
+    kind, version, path = parsed.kind, parsed.version, parsed.path
     seat = Service.seat_of(record, user)
     if kind == "j":
         return record.status == "waiting" and seat is None

@@ -139,6 +139,30 @@ class Sent:
         raise AssertionError(f"no button {label!r} in {[b['text'] for b in self.buttons]}")
 
 
+FAULT_TEXTS = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+               429: "Too Many Requests", 403: "Forbidden: bot was kicked from the group chat"}
+
+
+@dataclass
+class Fault:
+    """A fault the fake serves instead of (or before) a method's answer: a status such as
+    500 or 429 (with ``retry_after``), or only a ``delay`` (status 0), after which the call
+    is applied as usual: a slow server. ``chat_id`` limits it to one chat; ``times`` is how
+    many matching calls get it."""
+
+    method: str
+    status: int = 500
+    times: int = 1
+    delay: float = 0.0
+    retry_after: int | None = None
+    chat_id: int | None = None
+    served: int = 0
+
+    def matches(self, method: str, params: dict[str, Any]) -> bool:
+        return (self.served < self.times and method == self.method
+                and (self.chat_id is None or str(params.get("chat_id")) == str(self.chat_id)))
+
+
 @dataclass
 class FakeTelegram:
     requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -154,6 +178,7 @@ class FakeTelegram:
     # (chat id, file name, bytes, caption) of every document the bot sent
     documents: list[tuple[int, str, bytes, str]] = field(default_factory=list)
     confirmed: int = 0  # the highest update id the bot has asked past
+    faults: list[Fault] = field(default_factory=list)
     bot_user: dict[str, Any] = field(default_factory=lambda: {
         "id": BOT_ID, "is_bot": True, "first_name": "Logic Bot", "username": BOT_USERNAME,
         "can_join_groups": True, "can_read_all_group_messages": False,
@@ -199,6 +224,20 @@ class FakeTelegram:
                 params[key] = json.loads(params[key])
         self.requests.append((method, params))
         self.arrivals.append(time.perf_counter())
+        fault = next((f for f in self.faults if f.matches(method, params)), None)
+        if fault is not None:
+            fault.served += 1
+            if fault.delay:
+                await asyncio.sleep(fault.delay)
+            if fault.status:
+                body: dict[str, Any] = {"ok": False, "error_code": fault.status,
+                                        "description": FAULT_TEXTS.get(fault.status,
+                                                                       "Internal Server Error")}
+                if fault.retry_after is not None:
+                    body["parameters"] = {"retry_after": fault.retry_after}
+                    body["description"] = f"Too Many Requests: retry after {fault.retry_after}"
+                self.refusals.append((method, str(body["description"])))
+                return web.json_response(body, status=fault.status)
         handler = getattr(self, f"api_{method[0].lower()}{method[1:]}", None)
         try:
             if handler is None:
@@ -211,6 +250,11 @@ class FakeTelegram:
             return web.json_response({"ok": False, "error_code": error.code,
                                       "description": error.description}, status=error.code)
         return web.json_response({"ok": True, "result": result})
+
+    def inject(self, fault: Fault) -> Fault:
+        """Serve ``fault`` to the next matching calls."""
+        self.faults.append(fault)
+        return fault
 
     # ------------------------------------------------------------------ updates
     def _push(self, kind: str, payload: dict[str, Any]) -> int:

@@ -13,10 +13,11 @@ from typing import Any
 
 from telegram.ext import BaseRateLimiter
 
-from bot.adapters.telegram import TelegramBot
+from bot.adapters.telegram import TelegramBot, build_telegram
+from bot.app import App
 from bot.config import Settings
 from bot.daily import Clock, utc_now
-from bot.service import Service
+from bot.limits import Limits
 from bot.store import SQLiteStore
 from tests.helpers.telegram_fake import TOKEN, FakeTelegram, Person, Sent, group_chat
 
@@ -57,9 +58,10 @@ class World:
 
     def new_bot(self, settings: Settings | None = None) -> TelegramBot:
         seeds = itertools.count(100)
-        bot = TelegramBot(Service(self.store, seed_source=self.seed_source or seeds.__next__),
-                          settings or self.settings, rate_limiter=NoRateLimits(),
-                          polling_timeout=1, clock=self.clock)
+        app = App.build(settings or self.settings, self.store, clock=self.clock,
+                        seed_source=self.seed_source or seeds.__next__,
+                        limits=Limits.unlimited())
+        bot = build_telegram(app, rate_limiter=NoRateLimits(), polling_timeout=1)
         # Turn timers are checked by the tests themselves (check_turn_timers), against
         # their own clock, so a background check can never race an assertion.
         bot.run_turn_timers = False

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import hashlib
-import json
 import logging
 from collections.abc import Awaitable, Mapping
 from typing import Any
@@ -26,11 +24,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.adapters.base import ChatAdapter
 from bot.adapters.common import (
-    AITurns,
-    BackgroundWork,
-    BoardVersions,
-    clean_name,
     pick_language,
     thinking_line,
 )
@@ -48,11 +43,9 @@ from bot.adapters.discord.layout import (
     plain_layout,
 )
 from bot.adapters.discord.translator import CatalogueTranslator
-from bot.classroom import Classroom
-from bot.community import Community
-from bot.config import Settings
-from bot.daily import Clock, DailyChallenge, utc_now
-from bot.service import Board, Opponent, Place, Reply, Service, User, ai_player
+from bot.app import App
+from bot.names import clean_display_name
+from bot.service import Board, Opponent, Place, Reply, User, ai_player
 from bot.store import DailySchedule, GameRecord
 from engines.registry import get_game
 from renderers.i18n import normalise_language, translate
@@ -77,32 +70,18 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
-class LogicBot(BackgroundWork, discord.Client):
-    def __init__(self, service: Service, settings: Settings, clock: Clock = utc_now) -> None:
+class LogicBot(ChatAdapter, discord.Client):
+    platform = PLATFORM
+
+    def __init__(self, app: App) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intent is needed
-        super().__init__(intents=intents, allowed_mentions=NO_MENTIONS)
-        self.service = service
-        self.settings = settings
+        discord.Client.__init__(self, intents=intents, allowed_mentions=NO_MENTIONS)
+        ChatAdapter.__init__(self, app)
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-        from bot.adapters.discord.commands import register_commands
-        register_commands(self)
-        self.ai_turns = AITurns(service, self.show_ai_move)
-        self.boards = BoardVersions()
         self._resumed = False
-        self._guild_settings: dict[tuple[int, str], str | None] = {}
         self.synced_scopes: list[str] = []
-        self.daily = DailyChallenge(service, clock)
-        self.community = Community(service)
-        self.classroom = Classroom(service, clock)
-        self._daily_task: asyncio.Task[None] | None = None
-        self._timer_task: asyncio.Task[None] | None = None
-        # Like the daily loop: tests with a fake clock call check_turn_timers instead.
-        self.run_turn_timers = True
-        # The schedule loop sleeps to each real minute; a simulated Discord, whose clock
-        # jumps, drives posts through post_daily_due instead.
-        self.run_daily_schedule = True
 
     # ------------------------------------------------------------------ start-up
     async def setup_hook(self) -> None:
@@ -126,38 +105,24 @@ class LogicBot(BackgroundWork, discord.Client):
             payload.append(await command.get_translated_payload(self.tree, translator)
                            if translator is not None else command.to_dict(self.tree))
         scope = f"commands:{self.application_id}:{guild.id if guild else 'global'}"
-        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-        if await self.service.store.get_setting(PLATFORM, "bot", scope) == digest:
-            return False
-        await self.tree.sync(guild=guild)
-        await self.service.store.set_setting(PLATFORM, "bot", scope, digest)
-        self.synced_scopes.append(scope)
-        log.info("synced %d commands to %s", len(payload), scope)
-        return True
+
+        async def publish() -> None:
+            await self.tree.sync(guild=guild)
+            self.synced_scopes.append(scope)
+            log.info("synced %d commands to %s", len(payload), scope)
+
+        return await self.publish_if_changed(scope, payload, publish)
 
     async def on_ready(self) -> None:
         if self._resumed:
             return
         self._resumed = True
-        if self.run_daily_schedule:
-            self._daily_task = asyncio.create_task(
-                self.daily.run_schedule(PLATFORM, self.post_daily))
-        if self.run_turn_timers:
-            self._timer_task = asyncio.create_task(self.classroom.run_timers(
-                PLATFORM, self.place_of_record, self.timer_reminder, self.timer_acted))
-        for record in await self.service.pending_ai_places():
-            if record.platform != PLATFORM:
-                continue
-            ref = record.board_ref or {}
-            place = Place(PLATFORM, record.channel, str(ref.get("language", "en")),
-                          bool(ref.get("emoji", True)))
-            self.spawn(self.run_ai(place))
+        self.start_loops()
+        await self.resume_ai()
 
     async def close(self) -> None:
-        for task in (self._daily_task, self._timer_task):
-            if task is not None:
-                task.cancel()
-        await super().close()
+        await self.stop_loops()
+        await discord.Client.close(self)
 
     # ---------------------------------------------------------------- who/where
     async def guild_setting(self, guild_id: int | None, key: str) -> str | None:
@@ -166,15 +131,10 @@ class LogicBot(BackgroundWork, discord.Client):
         changes them."""
         if guild_id is None:
             return None
-        cache_key = (guild_id, key)
-        if cache_key not in self._guild_settings:
-            self._guild_settings[cache_key] = await self.service.store.get_setting(
-                PLATFORM, guild_key(guild_id), key)
-        return self._guild_settings[cache_key]
+        return await self.setting(guild_key(guild_id), key)
 
     async def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
-        await self.service.store.set_setting(PLATFORM, guild_key(guild_id), key, value)
-        self._guild_settings[(guild_id, key)] = value
+        await self.set_setting(guild_key(guild_id), key, value)
 
     async def place_for(self, interaction: discord.Interaction) -> Place:
         """The channel (or thread) as a service place, in the language to answer in.
@@ -196,21 +156,29 @@ class LogicBot(BackgroundWork, discord.Client):
 
     @staticmethod
     def user_for(member: discord.abc.User, moderator: bool = False) -> User:
-        return User(PLATFORM, str(member.id), clean_name(member.display_name), moderator)
+        name = clean_display_name(member.display_name, str(member.id))
+        return User(PLATFORM, str(member.id), name, moderator)
 
     def actor(self, interaction: discord.Interaction) -> User:
-        permissions = interaction.permissions
-        moderator = bool(permissions.manage_messages or permissions.manage_guild)
-        return self.user_for(interaction.user, moderator)
+        """The person who acted, as the service sees them; moderation, where a command
+        needs it, is decided by ``is_moderator`` (``moderator_actor``)."""
+        return self.user_for(interaction.user)
 
-    async def is_moderator(self, interaction: discord.Interaction) -> bool:
-        """Who may end others' games, export results and set timers here: members who
-        can manage messages (or the server) in the channel, or who hold the teacher role
-        named with /logic-settings teacher-role. Never in DMs: there is no class there."""
+    async def is_moderator(self, interaction: discord.Interaction, *,
+                           server_wide: bool = False) -> bool:
+        """Who may end others' games, export results, set timers and settings: members
+        who can manage messages (or the server), or who hold the teacher role named with
+        /logic-settings teacher-role. Never in DMs: there is no class there.
+
+        In one channel the channel's permissions count (its overrides included);
+        ``server_wide`` rights (the server's settings, games in other channels) come from
+        the member's roles across the server instead."""
         if interaction.guild_id is None:
             return False
-        permissions = interaction.permissions
-        if permissions.manage_messages or permissions.manage_guild:
+        permissions = (getattr(interaction.user, "guild_permissions", None) if server_wide
+                       else interaction.permissions)
+        if permissions is not None and (permissions.manage_messages
+                                        or permissions.manage_guild):
             return True
         role = await self.guild_setting(interaction.guild_id, "teacher_role")
         roles = getattr(interaction.user, "roles", [])
@@ -218,10 +186,6 @@ class LogicBot(BackgroundWork, discord.Client):
 
     async def moderator_actor(self, interaction: discord.Interaction) -> User:
         return self.user_for(interaction.user, await self.is_moderator(interaction))
-
-    @staticmethod
-    def t(place: Place, key: str, **params: Any) -> str:
-        return translate(place.language, key, None, **params)
 
     # ---------------------------------------------------------------- answering
     async def within_deadline(self, interaction: discord.Interaction, work: Awaitable[Reply],
@@ -297,54 +261,41 @@ class LogicBot(BackgroundWork, discord.Client):
                             layout.selects, layout.overflow)
         return layout
 
-    async def remember_board(self, place: Place, game_id: int, message: discord.Message,
-                             version: int) -> None:
-        await self.service.store.set_board_ref(game_id, {
-            "channel": str(message.channel.id), "message": str(message.id),
-            "language": place.language, "emoji": place.emoji})
-        self.boards.show(game_id, version)
+    async def remember_message(self, place: Place, game_id: int, message: discord.Message,
+                               version: int) -> None:
+        """Make ``message`` the game's board."""
+        await self.remember_board(place, game_id, {"channel": str(message.channel.id),
+                                                   "message": str(message.id)}, version)
 
-    async def board_message_id(self, game_id: int) -> int | None:
-        record = await self.service.store.get_game(game_id)
-        ref = record.board_ref if record is not None else None
-        return int(ref["message"]) if ref and str(ref.get("message", "")).isdigit() else None
+    async def edit_board(self, place: Place, message_id: int, board: Board,
+                         ai_thinking: bool) -> bool:
+        layout = self.board_for(place, board, ai_thinking)
+        channel = self.get_partial_messageable(int(place.channel))
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=layout.content, view=build_view(layout), allowed_mentions=NO_MENTIONS)
+            return True
+        except discord.NotFound:
+            return False  # deleted by someone: a fresh board is posted
+        except discord.HTTPException as error:
+            log.warning("could not edit board %s in %s: %s", message_id, place.channel, error)
+            return False
 
-    async def update_board(self, place: Place, board: Board, ai_thinking: bool = False) -> None:
-        """Edit the game's board message in place; post a new one if it is gone.
-
-        Edits arrive out of order when a click and an AI move race; the version check
-        keeps an older board from overwriting a newer one.
-        """
-        async with self.boards.lock(board.game_id):
-            if self.boards.newer_shown(board.game_id, board.version):
-                return
-            layout = self.board_for(place, board, ai_thinking)
-            channel = self.get_partial_messageable(int(place.channel))
-            message_id = await self.board_message_id(board.game_id)
-            if message_id is not None:
-                try:
-                    await channel.get_partial_message(message_id).edit(
-                        content=layout.content, view=build_view(layout),
-                        allowed_mentions=NO_MENTIONS)
-                    self.boards.show(board.game_id, board.version)
-                    return
-                except discord.NotFound:
-                    pass  # deleted by someone: post a fresh board below
-                except discord.HTTPException as error:
-                    log.warning("could not edit board %s in %s: %s", message_id,
-                                place.channel, error)
-            view = build_view(layout)
-            extra: dict[str, Any] = {"view": view} if view is not None else {}
-            try:
-                message = await channel.send(layout.content, allowed_mentions=NO_MENTIONS,
-                                             **extra)
-            except discord.HTTPException as error:
-                # Usually a missing permission; /board, answered through the interaction,
-                # still works, and the next change tries again.
-                log.warning("could not post the board of game %s in %s: %s", board.game_id,
-                            place.channel, error)
-                return
-            await self.remember_board(place, board.game_id, message, board.version)
+    async def send_board(self, place: Place, board: Board,
+                         ai_thinking: bool) -> dict[str, str] | None:
+        layout = self.board_for(place, board, ai_thinking)
+        view = build_view(layout)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        channel = self.get_partial_messageable(int(place.channel))
+        try:
+            message = await channel.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+        except discord.HTTPException as error:
+            # Usually a missing permission; /board, answered through the interaction,
+            # still works, and the next change tries again.
+            log.warning("could not post the board of game %s in %s: %s", board.game_id,
+                        place.channel, error)
+            return None
+        return {"channel": str(message.channel.id), "message": str(message.id)}
 
     async def retire_board(self, place: Place, game_id: int, keep: int | None = None) -> None:
         """Strip the buttons from the game's old board message, which a new one replaces."""
@@ -372,21 +323,12 @@ class LogicBot(BackgroundWork, discord.Client):
             async with self.boards.lock(board.game_id):
                 newer = self.boards.newer_shown(board.game_id, board.version)
                 await self.retire_board(place, board.game_id, keep=message.id)
-                await self.remember_board(place, board.game_id, message, board.version)
+                await self.remember_message(place, board.game_id, message, board.version)
             if newer:
                 # The game moved on while this board was being sent: draw the newest.
                 current = await self.service.board(place)
                 if current.board is not None:
                     await self.update_board(place, current.board, current.ai_to_move)
-        finally:
-            if reply.ai_to_move:
-                self.spawn(self.run_ai(place))
-
-    async def after_change(self, place: Place, reply: Reply) -> None:
-        """Bring the public board up to date after a change made away from it."""
-        try:
-            if reply.board is not None:
-                await self.update_board(place, reply.board, reply.ai_to_move)
         finally:
             if reply.ai_to_move:
                 self.spawn(self.run_ai(place))
@@ -471,8 +413,8 @@ class LogicBot(BackgroundWork, discord.Client):
             await self.notify(interaction, self.t(
                 place, "discord.missing_permissions", permissions="Send Messages in Threads"))
             return
-        await self.remember_board(game_place, reply.board.game_id, message,
-                                  reply.board.version)
+        await self.remember_message(game_place, reply.board.game_id, message,
+                                    reply.board.version)
         if thread is not None and invited is not None:
             try:
                 await thread.add_user(invited)
@@ -480,16 +422,6 @@ class LogicBot(BackgroundWork, discord.Client):
                 log.info("could not add %s to thread %s", invited.id, thread.id)
         if reply.ai_to_move:
             self.spawn(self.run_ai(game_place))
-
-    # -------------------------------------------------------------------- the AI
-    async def run_ai(self, place: Place) -> None:
-        """Let the computer move, then edit the board; one such task per channel."""
-        await self.ai_turns.run(place)
-
-    async def show_ai_move(self, place: Place, reply: Reply) -> None:
-        if reply.board is not None:
-            await self.update_board(place, reply.board, reply.ai_to_move)
-        await self.announce(place.channel, reply.announcements)
 
     # ---------------------------------------------------------------- components
     async def handle_component(self, interaction: discord.Interaction, payload: str) -> None:
@@ -554,7 +486,7 @@ class LogicBot(BackgroundWork, discord.Client):
                 async with self.boards.lock(board.game_id):
                     if await self.board_message_id(board.game_id) != source.id:
                         await self.retire_board(place, board.game_id, keep=source.id)
-                        await self.remember_board(place, board.game_id, source, board.version)
+                        await self.remember_message(place, board.game_id, source, board.version)
             if reply.hand is not None:
                 await self.send(interaction, hand_layout(reply.hand, place.language),
                                 ephemeral=True)
@@ -568,9 +500,6 @@ class LogicBot(BackgroundWork, discord.Client):
             if source is not None and source.id != await self.board_message_id(board.game_id):
                 await self.retire_source(place, source)
             await self.update_board(place, board, reply.ai_to_move)
-
-    def forget_game(self, game_id: int) -> None:
-        self.boards.forget(game_id)
 
     @staticmethod
     def board_link(record: GameRecord) -> str:
@@ -619,28 +548,7 @@ class LogicBot(BackgroundWork, discord.Client):
         except discord.HTTPException:
             log.info("could not answer a foreign component %r", custom_id[:100])
 
-    # --------------------------------------------------------------- turn timers
-    @staticmethod
-    def place_of_record(record: GameRecord) -> Place:
-        ref = record.board_ref or {}
-        return Place(PLATFORM, record.channel, str(ref.get("language", "en")),
-                     bool(ref.get("emoji", True)), record.server)
-
-    async def timer_reminder(self, place: Place, text: str) -> None:
-        await self.announce(place.channel, [text])
-
-    async def timer_acted(self, place: Place, reply: Reply) -> None:
-        await self.after_change(place, reply)
-        await self.announce(place.channel, reply.announcements)
-
-    async def check_turn_timers(self) -> int:
-        return await self.classroom.check_timers(PLATFORM, self.place_of_record,
-                                                 self.timer_reminder, self.timer_acted)
-
     # ---------------------------------------------------------- daily challenge
-    async def post_daily_due(self) -> int:
-        return await self.daily.post_due(PLATFORM, self.post_daily)
-
     def daily_layout(self, text: str, server: str, language: str) -> Layout:
         play = MenuButton(translate(language, "daily.play"),
                           BUTTON_PREFIX + DAILY_PAYLOAD + server, 0, primary=True)
@@ -681,7 +589,8 @@ class LogicBot(BackgroundWork, discord.Client):
         except discord.HTTPException:
             await self.notify(interaction, self.t(place, "discord.daily.no_dm"))
             return
-        await self.remember_board(private, reply.board.game_id, message, reply.board.version)
+        await self.remember_message(private, reply.board.game_id, message,
+                                    reply.board.version)
         await self.notify(interaction, self.t(place, "discord.daily.in_dm",
                                               link=message.jump_url))
 

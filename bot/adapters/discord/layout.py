@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.adapters.common import turn_line, valid_unicode
+from bot.payloads import PAYLOAD_LIMIT, Payload, PayloadTooLong
 from bot.service import Board, Button, Hand
 from renderers.i18n import translate
 
@@ -34,8 +35,8 @@ SELECT_PREFIX = "lbs:"
 _MARKDOWN = re.compile(r"[\\*_~|`\[\]]")
 _LINE_MARKDOWN = re.compile(r"^(\s*)(>|#|-#)", re.MULTILINE)
 _URL = re.compile(r"<[^: >]+:/[^ >]+>|(?:https?|steam)://[^\s<]+[^<.,:;\"'\]\s]")
-BUTTON_TEMPLATE = r"lb:(?P<payload>[!-~]{1,64})"
-SELECT_TEMPLATE = r"lbs:(?P<payload>[!-~]{1,64}?):(?P<chunk>[0-9])"
+BUTTON_TEMPLATE = rf"lb:(?P<payload>[!-~]{{1,{PAYLOAD_LIMIT}}})"
+SELECT_TEMPLATE = rf"lbs:(?P<payload>[!-~]{{1,{PAYLOAD_LIMIT}}}?):(?P<chunk>[0-9])"
 
 
 @dataclass(frozen=True)
@@ -123,8 +124,9 @@ def _menu_layout(buttons: list[Button], navigation: list[Button], language: str,
             number = chunk // SELECT_OPTIONS
             selects.append(MenuSelect(
                 translate(language, "menu.pick", first=chunk + 1, last=chunk + len(group)),
-                f"{SELECT_PREFIX}{_parent(group[0].payload)}:{number}",
-                [(shorten(b.label, SELECT_LABEL_LIMIT), _last_token(b.payload)) for b in group],
+                f"{SELECT_PREFIX}{_option_payload(group[0]).parent().encode()}:{number}",
+                [(shorten(b.label, SELECT_LABEL_LIMIT), _option_payload(b).last_token)
+                 for b in group],
                 number))
     row = MENU_ROWS
     for button in navigation[:ROW_WIDTH]:
@@ -133,28 +135,23 @@ def _menu_layout(buttons: list[Button], navigation: list[Button], language: str,
     return menu_buttons, selects, overflow
 
 
-def _path(payload: str) -> str:
-    return payload.split(":", 3)[3] if payload.count(":") >= 3 else ""
+def _option_payload(button: Button) -> Payload:
+    payload = Payload.parse(button.payload)
+    if payload is None:
+        raise ValueError(f"not a service payload: {button.payload!r}")
+    return payload
 
 
-def _last_token(payload: str) -> str:
-    return _path(payload).rsplit(".", 1)[-1]
-
-
-def _parent(payload: str) -> str:
-    """The payload of the menu step an option belongs to: ``m:5:3:c4SW.d1b3`` →
-    ``m:5:3:c4SW``, and ``m:5:3:c4SW`` → ``m:5:3:``."""
-    path = _path(payload)
-    if "." in path:
-        return payload.rsplit(".", 1)[0]
-    return payload[: len(payload) - len(path)]
-
-
-def select_payload(select_payload_prefix: str, value: str) -> str:
-    """The button payload a select choice stands for: the path so far plus the value."""
-    if select_payload_prefix.endswith(":"):
-        return select_payload_prefix + value
-    return f"{select_payload_prefix}.{value}"
+def select_payload(prefix: str, value: str) -> str:
+    """The button payload a select choice stands for: the select's step plus the chosen
+    token. A forged prefix or value gives a payload the service refuses."""
+    parent = Payload.parse(prefix)
+    if parent is None:
+        return ""
+    try:
+        return parent.child(value).encode()
+    except PayloadTooLong:
+        return ""
 
 
 def board_layout(board: Board, language: str, header: list[str] | None = None) -> Layout:

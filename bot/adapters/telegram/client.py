@@ -17,12 +17,9 @@ same board, hand and menu handling.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
-import hashlib
-import json
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 from urllib.parse import urlparse
 
@@ -44,20 +41,25 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     BaseRateLimiter,
-    CallbackQueryHandler,
-    CommandHandler,
     ContextTypes,
     Defaults,
-    MessageHandler,
-    filters,
 )
+from telegram.request import HTTPXRequest
 
+from bot.adapters.base import ChatAdapter
 from bot.adapters.common import (
-    AITurns,
-    BackgroundWork,
-    BoardVersions,
-    clean_name,
     pick_language,
+)
+from bot.adapters.telegram.buttons import callback_data_of
+from bot.adapters.telegram.chats import (
+    DAILY_LINK_PREFIX,
+    HAND_LINK_PREFIX,
+    PLATFORM,
+    api_base_url,
+    channel_of,
+    chat_of,
+    is_private,
+    topic_of,
 )
 from bot.adapters.telegram.layout import (
     Key,
@@ -68,18 +70,16 @@ from bot.adapters.telegram.layout import (
     split_text,
     text_message,
 )
-from bot.classroom import Classroom
-from bot.community import Community
-from bot.config import Settings
-from bot.daily import Clock, DailyChallenge, utc_now
-from bot.service import Board, Hand, Place, Reply, Service, User
+from bot.adapters.telegram.updates import TolerantBot
+from bot.app import App
+from bot.names import clean_display_name
+from bot.payloads import game_of
+from bot.service import Board, Hand, Place, Reply, User
 from bot.store import DailySchedule, GameRecord
 from renderers.i18n import lookup, normalise_language, supported_languages, translate
 
 log = logging.getLogger(__name__)
 
-PLATFORM = "telegram"
-HAND_LINK_PREFIX = "hand-"
 
 # Commands shown in Telegram's menu, in order; settings only where it can be used.
 COMMANDS = ("play", "puzzle", "daily", "leaderboard", "join", "board", "move", "hand", "resign",
@@ -99,8 +99,6 @@ MODERATOR_COMMANDS = {
     "timer": "Turn timers here: /timer 5 15 forfeit (or ai, or off)",
     "export": "This group's results as a CSV file",
 }
-# /start payloads may hold only letters, digits, _ and -: a group id's minus becomes "m".
-DAILY_LINK_PREFIX = "daily-"
 
 
 class ClickFriendlyRateLimiter(AIORateLimiter):
@@ -123,71 +121,32 @@ class ClickFriendlyRateLimiter(AIORateLimiter):
                                               rate_limit_args)
 
 
-def api_base_url(root: str) -> tuple[str, str]:
-    """The Bot API and file URLs for ``TELEGRAM_BASE_URL`` (a self-hosted server's root,
-    such as ``http://localhost:8081``), or Telegram's own."""
-    root = root.strip().rstrip("/")
-    if not root:
-        return "https://api.telegram.org/bot", "https://api.telegram.org/file/bot"
-    if root.endswith("/bot"):
-        root = root[: -len("/bot")]
-    return f"{root}/bot", f"{root}/file/bot"
+class TelegramBot(ChatAdapter):
+    platform = PLATFORM
 
-
-def channel_of(chat_id: int, topic: int | None = None) -> str:
-    """The service channel: the chat, or one topic of a forum group, which holds its own
-    game."""
-    return f"{chat_id}/{topic}" if topic else str(chat_id)
-
-
-def chat_of(channel: str) -> tuple[int, int | None]:
-    chat, _, topic = channel.partition("/")
-    return int(chat), int(topic) if topic else None
-
-
-def is_private(channel: str) -> bool:
-    """Private chats have the user's (positive) id; groups and channels are negative."""
-    return not channel.startswith("-")
-
-
-def topic_of(message: TgMessage) -> int | None:
-    return message.message_thread_id if message.is_topic_message else None
-
-
-class TelegramBot(BackgroundWork):
-    def __init__(self, service: Service, settings: Settings, *,
-                 rate_limiter: BaseRateLimiter[Any] | None = None,
-                 polling_timeout: int = 10, clock: Clock = utc_now) -> None:
-        self.service = service
-        self.daily = DailyChallenge(service, clock)
-        self.community = Community(service)
-        self.classroom = Classroom(service, clock)
-        self._daily_task: asyncio.Task[None] | None = None
-        self._timer_task: asyncio.Task[None] | None = None
-        # Tests with a fake clock call check_turn_timers themselves.
-        self.run_turn_timers = True
-        self.settings = settings
+    def __init__(self, app: App, *, rate_limiter: BaseRateLimiter[Any] | None = None,
+                 polling_timeout: int = 10) -> None:
+        super().__init__(app)
+        settings = app.settings
         self.polling_timeout = polling_timeout
         base_url, base_file_url = api_base_url(settings.telegram_base_url)
         self.application: Application[Any, Any, Any, Any, Any, Any] = (
             Application.builder()
-            .token(settings.telegram_token)
-            .base_url(base_url)
-            .base_file_url(base_file_url)
-            .defaults(Defaults(parse_mode=ParseMode.HTML,
-                               link_preview_options=LinkPreviewOptions(is_disabled=True)))
-            .rate_limiter(rate_limiter or ClickFriendlyRateLimiter(max_retries=3))
+            .bot(TolerantBot(
+                settings.telegram_token, base_url=base_url, base_file_url=base_file_url,
+                # As PTB's builder sets them: many requests at once, one long poll.
+                request=HTTPXRequest(connection_pool_size=256),
+                get_updates_request=HTTPXRequest(),
+                defaults=Defaults(parse_mode=ParseMode.HTML,
+                                  link_preview_options=LinkPreviewOptions(is_disabled=True)),
+                rate_limiter=rate_limiter or ClickFriendlyRateLimiter(max_retries=3)))
             .concurrent_updates(True)
             .build())
-        self.ai_turns = AITurns(service, self.show_ai_move)
-        self.boards = BoardVersions()
-        self._chat_settings: dict[tuple[int, str], str | None] = {}
         self._open_queries: dict[str, bool] = {}
         # (game, player) → their latest hand message, and whether it still has buttons
         self._hand_messages: dict[tuple[int, str], tuple[int, bool]] = {}
         self._linked: set[tuple[int, str]] = set()
         self.synced_commands = 0
-        self._install_handlers()
 
     @property
     def bot(self) -> Any:
@@ -198,20 +157,6 @@ class TelegramBot(BackgroundWork):
         return str(self.bot.username or "")
 
     # ------------------------------------------------------------------ start-up
-    def _install_handlers(self) -> None:
-        from bot.adapters.telegram.commands import Commands
-        commands = Commands(self)
-        for name, handler in commands.handlers().items():
-            self.application.add_handler(CommandHandler(name, handler))
-        self.application.add_handler(CallbackQueryHandler(self.on_callback))
-        self.application.add_handler(MessageHandler(
-            filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.private_text))
-        # After the command handlers, so only commands the bot does not have get here.
-        self.application.add_handler(MessageHandler(
-            filters.ChatType.PRIVATE & filters.COMMAND, commands.unknown_command))
-        self.application.add_error_handler(self.on_error)
-        self.commands = commands
-
     async def start(self) -> None:
         """Connect, publish the command menu, start receiving updates, resume the AI."""
         await self.application.initialize()
@@ -236,18 +181,10 @@ class TelegramBot(BackgroundWork):
             await updater.start_polling(poll_interval=0.0, timeout=self.polling_timeout,
                                         allowed_updates=allowed)
         await self.resume_ai()
-        self._daily_task = asyncio.create_task(
-            self.daily.run_schedule(PLATFORM, self.post_daily))
-        if self.run_turn_timers:
-            self._timer_task = asyncio.create_task(self.classroom.run_timers(
-                PLATFORM, self.place_of_record, self.timer_reminder, self.timer_acted))
+        self.start_loops()
 
     async def stop(self) -> None:
-        for task in (self._daily_task, self._timer_task):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await self.stop_loops()
         updater = self.application.updater
         if updater is not None and updater.running:
             await updater.stop()
@@ -287,44 +224,18 @@ class TelegramBot(BackgroundWork):
         """Publish the command menus when they differ from the last ones published, as a
         restart changes nothing and Telegram rate-limits these calls too."""
         menus = self.command_menus()
-        digest = hashlib.sha256(json.dumps(
+
+        async def publish() -> None:
+            for scope, language, commands in menus:
+                await self.bot.set_my_commands(commands, scope=scope, language_code=language)
+            self.synced_commands += len(menus)
+
+        return await self.publish_if_changed(
+            f"commands:{self.bot.id}",
             [[scope.to_dict(), language, [c.to_dict() for c in commands]]
-             for scope, language, commands in menus], sort_keys=True).encode()).hexdigest()
-        key = f"commands:{self.bot.id}"
-        if await self.service.store.get_setting(PLATFORM, "bot", key) == digest:
-            return False
-        for scope, language, commands in menus:
-            await self.bot.set_my_commands(commands, scope=scope, language_code=language)
-        await self.service.store.set_setting(PLATFORM, "bot", key, digest)
-        self.synced_commands += len(menus)
-        return True
-
-    async def resume_ai(self) -> None:
-        for record in await self.service.pending_ai_places():
-            if record.platform == PLATFORM:
-                self.spawn(self.run_ai(self.place_of_ref(record.channel, record.board_ref)))
-
-    # ---------------------------------------------------------------- who/where
-    # --------------------------------------------------------------- turn timers
-    def place_of_record(self, record: GameRecord) -> Place:
-        place = self.place_of_ref(record.channel, record.board_ref)
-        return Place(place.platform, place.channel, place.language, place.emoji, record.server)
-
-    async def timer_reminder(self, place: Place, text: str) -> None:
-        await self.announce(place.channel, [text])
-
-    async def timer_acted(self, place: Place, reply: Reply) -> None:
-        await self.announce(place.channel, reply.announcements)
-        await self.after_change(place, reply)
-
-    async def check_turn_timers(self) -> int:
-        return await self.classroom.check_timers(PLATFORM, self.place_of_record,
-                                                 self.timer_reminder, self.timer_acted)
+             for scope, language, commands in menus], publish)
 
     # ---------------------------------------------------------- daily challenge
-    async def post_daily_due(self) -> int:
-        return await self.daily.post_due(PLATFORM, self.post_daily)
-
     def daily_link(self, server: str) -> str:
         return f"https://t.me/{self.username}?start={DAILY_LINK_PREFIX}{server.replace('-', 'm')}"
 
@@ -344,15 +255,10 @@ class TelegramBot(BackgroundWork):
 
     async def chat_setting(self, chat_id: int, key: str) -> str | None:
         """A chat setting, from memory after the first read: only /settings changes them."""
-        cache_key = (chat_id, key)
-        if cache_key not in self._chat_settings:
-            self._chat_settings[cache_key] = await self.service.store.get_setting(
-                PLATFORM, f"chat:{chat_id}", key)
-        return self._chat_settings[cache_key]
+        return await self.setting(f"chat:{chat_id}", key)
 
     async def set_chat_setting(self, chat_id: int, key: str, value: str) -> None:
-        await self.service.store.set_setting(PLATFORM, f"chat:{chat_id}", key, value)
-        self._chat_settings[(chat_id, key)] = value
+        await self.set_setting(f"chat:{chat_id}", key, value)
 
     async def place_for(self, chat: Chat, topic: int | None, person: TgUser | None) -> Place:
         """The chat (or forum topic) as a service place, in the language to answer in: the
@@ -368,15 +274,10 @@ class TelegramBot(BackgroundWork):
     async def place_of_message(self, message: TgMessage, person: TgUser | None) -> Place:
         return await self.place_for(message.chat, topic_of(message), person)
 
-    def place_of_ref(self, channel: str, ref: dict[str, Any] | None) -> Place:
-        ref = ref or {}
-        return Place(PLATFORM, channel, normalise_language(str(ref.get("language") or
-                                                               self.settings.language)),
-                     bool(ref.get("emoji", True)))
-
     @staticmethod
     def user_for(person: TgUser, moderator: bool = False) -> User:
-        return User(PLATFORM, str(person.id), clean_name(person.full_name), moderator)
+        name = clean_display_name(person.full_name, str(person.id))
+        return User(PLATFORM, str(person.id), name, moderator)
 
     async def is_admin(self, chat: Chat, person: TgUser, sender_chat: Chat | None = None
                        ) -> bool:
@@ -389,10 +290,6 @@ class TelegramBot(BackgroundWork):
             log.info("could not check admin rights of %s in %s", person.id, chat.id)
             return False
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
-
-    @staticmethod
-    def t(place: Place, key: str, **params: Any) -> str:
-        return translate(place.language, key, None, **params)
 
     @staticmethod
     def board_link(record: GameRecord, here: str, supergroup: bool) -> str:
@@ -469,40 +366,27 @@ class TelegramBot(BackgroundWork):
         return board_message(board, place.language, header=header, ai_thinking=ai_thinking,
                              hand=hand)
 
-    async def board_ref(self, game_id: int) -> dict[str, Any]:
-        record = await self.service.store.get_game(game_id)
-        return dict(record.board_ref or {}) if record is not None else {}
-
-    async def board_message_id(self, game_id: int) -> int | None:
-        message = str((await self.board_ref(game_id)).get("message", ""))
-        return int(message) if message.isdigit() else None
-
-    async def remember_board(self, place: Place, game_id: int, message: TgMessage,
-                             version: int) -> None:
+    async def remember_message(self, place: Place, game_id: int, message: TgMessage,
+                               version: int) -> None:
+        """Make ``message`` the game's board."""
         title = message.chat.title or message.chat.full_name or ""
-        await self.service.store.set_board_ref(game_id, {
+        await self.remember_board(place, game_id, {
             "chat": str(message.chat.id), "message": str(message.message_id),
-            "language": place.language, "emoji": place.emoji, "title": title})
-        self.boards.show(game_id, version)
+            "title": title}, version)
 
-    async def update_board(self, place: Place, board: Board, ai_thinking: bool = False) -> None:
-        """Edit the game's board message in place; post a new one if it is gone.
+    async def edit_board(self, place: Place, message_id: int, board: Board,
+                         ai_thinking: bool) -> bool:
+        message = await self.compose_board(place, board, ai_thinking=ai_thinking)
+        return await self.edit(chat_of(place.channel)[0], message_id, message)
 
-        Edits arrive out of order when a click and an AI move race; the version check
-        keeps an older board from overwriting a newer one.
-        """
-        async with self.boards.lock(board.game_id):
-            if self.boards.newer_shown(board.game_id, board.version):
-                return
-            message = await self.compose_board(place, board, ai_thinking=ai_thinking)
-            message_id = await self.board_message_id(board.game_id)
-            if message_id is not None and await self.edit(chat_of(place.channel)[0],
-                                                          message_id, message):
-                self.boards.show(board.game_id, board.version)
-                return
-            sent = await self.send(place.channel, message)
-            if sent is not None:
-                await self.remember_board(place, board.game_id, sent, board.version)
+    async def send_board(self, place: Place, board: Board,
+                         ai_thinking: bool) -> dict[str, str] | None:
+        message = await self.compose_board(place, board, ai_thinking=ai_thinking)
+        sent = await self.send(place.channel, message)
+        if sent is None:
+            return None
+        return {"chat": str(sent.chat.id), "message": str(sent.message_id),
+                "title": sent.chat.title or sent.chat.full_name or ""}
 
     async def retire_message(self, place: Place, chat_id: int, message_id: int) -> None:
         """Strip the buttons from an old board, which a newer message replaces."""
@@ -523,32 +407,19 @@ class TelegramBot(BackgroundWork):
                 old = await self.board_message_id(board.game_id)
                 if old is not None and old != sent.message_id:
                     await self.retire_message(place, sent.chat.id, old)
-                await self.remember_board(place, board.game_id, sent, board.version)
+                await self.remember_message(place, board.game_id, sent, board.version)
         finally:
             await self.after_change(place, reply, update=False, new_game=new_game)
 
-    async def after_change(self, place: Place, reply: Reply, *, update: bool = True,
-                           actor: str | None = None, wake_ai: bool = True,
-                           new_game: bool = False) -> None:
-        """Everything a saved change or a new game sets off: the board, private texts,
-        hands for the players now to move, and the computer's turn (unless the caller
-        wakes it)."""
-        try:
-            if update and reply.board is not None:
-                await self.update_board(place, reply.board, reply.ai_to_move)
-            await self.deliver_private(reply)
-            if (reply.moved or new_game) and reply.board is not None:
-                await self.push_hands(place, reply.board, skip=actor)
-            if reply.finished and reply.board is not None:
-                self.forget_game(reply.board.game_id)
-        finally:
-            if reply.ai_to_move and wake_ai:
-                self.spawn(self.run_ai(place))
+    async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None,
+                             new_game: bool) -> None:
+        """Private texts to their players' chats, and the hands of those now to move."""
+        await self.deliver_private(reply)
+        if (reply.moved or new_game) and reply.board is not None:
+            await self.push_hands(place, reply.board, skip=actor)
 
     def forget_game(self, game_id: int) -> None:
-        """Drop what a finished game kept in memory. Its last drawn version stays, so a
-        late edit cannot draw an older board over the final one."""
-        self.boards.forget(game_id)
+        super().forget_game(game_id)
         for key in [key for key in self._hand_messages if key[0] == game_id]:
             del self._hand_messages[key]
         self._linked = {key for key in self._linked if key[0] != game_id}
@@ -614,21 +485,6 @@ class TelegramBot(BackgroundWork):
                             ((Key(self.t(place, "telegram.hand.open_chat"),
                                   url=self.hand_link(game_id)),),))
 
-    # -------------------------------------------------------------------- the AI
-    async def run_ai(self, place: Place) -> None:
-        """Let the computer move, then edit the board; one such task per chat."""
-        await self.ai_turns.run(place)
-
-    async def show_ai_move(self, place: Place, reply: Reply) -> None:
-        if reply.board is not None:
-            await self.update_board(place, reply.board, reply.ai_to_move)
-        await self.announce(place.channel, reply.announcements)
-        await self.deliver_private(reply)
-        if reply.moved and reply.board is not None:
-            await self.push_hands(place, reply.board, skip=None)
-        if reply.finished and reply.board is not None:
-            self.forget_game(reply.board.game_id)
-
     # ----------------------------------------------------------------- callbacks
     async def answer(self, query: CallbackQuery, text: str | None = None, *,
                      alert: bool = False, url: str | None = None) -> None:
@@ -642,11 +498,12 @@ class TelegramBot(BackgroundWork):
         except TelegramError as error:
             log.info("could not answer callback %s: %s", query.id, error)
 
-    async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        query = update.callback_query
-        assert query is not None
+    async def answered_once(self, query: CallbackQuery,
+                            handle: Callable[[CallbackQuery], Awaitable[None]]) -> None:
+        """Run a button's handler, then answer the query if the handler did not: Telegram
+        shows a spinner until it is answered."""
         self._open_queries[query.id] = False
-        await self.commands.dispatch_callback(query)
+        await handle(query)
         # Reached only without an exception: the error handler answers otherwise.
         await self.answer(query)
         self._open_queries.pop(query.id, None)
@@ -656,9 +513,9 @@ class TelegramBot(BackgroundWork):
         person = query.from_user
         user = self.user_for(person)
         home = await self.place_of_message(source, person)
-        place = await self.place_of_hand_message(home, data) if is_private(
-            home.channel) else None
-        reply = await self.service.press(place or home, user, data)
+        reply = await self.service.press(home, user, data)
+        # Set when the press was a private hand's button of a game elsewhere.
+        place = reply.place
         try:
             if place is not None:
                 await self._answer_in_hand(query, source, place, user, reply)
@@ -678,27 +535,9 @@ class TelegramBot(BackgroundWork):
         markup = message.reply_markup
         for row in markup.inline_keyboard if markup else ():
             for key in row:
-                parsed = (self.service.parse_payload(key.callback_data)
-                          if isinstance(key.callback_data, str) else None)
-                if parsed is not None and parsed[1] == game_id:
+                if game_of(key.callback_data) == game_id:
                     return True
         return False
-
-    async def place_of_hand_message(self, home: Place, data: str) -> Place | None:
-        """For a button in a private chat that belongs to a game elsewhere (a hand sent
-        privately), the place of that game. The service still checks that the presser
-        plays in it."""
-        parsed = self.service.parse_payload(data)
-        if parsed is None:
-            return None
-        record = await self.service.store.get_game(parsed[1])
-        # Only a game with hidden hands sends menus to private chats; any other game's
-        # button there is forged, and is refused where it was pressed.
-        if (record is None or record.platform != PLATFORM or record.channel == home.channel
-                or not self.service.hides_hands(record)):
-            return None
-        # The game's language, not the private chat's: the press redraws the group board.
-        return self.place_of_ref(record.channel, record.board_ref)
 
     async def _answer_in_hand(self, query: CallbackQuery, source: TgMessage, place: Place,
                               user: User, reply: Reply) -> None:
@@ -725,13 +564,8 @@ class TelegramBot(BackgroundWork):
         if not reply.ok or board is None:
             await self.answer(query, reply.notice or self.t(place, "error.internal"),
                               alert=True)
-            if board is not None and self.boards.shown(board.game_id) != board.version:
-                # A stale or refused click: show the current board where the game lives,
-                # and leave no second live board behind.
-                if (source.message_id != await self.board_message_id(board.game_id)
-                        and self.shows_game(source, board.game_id)):
-                    await self.retire_message(place, source.chat.id, source.message_id)
-                await self.update_board(place, board, reply.ai_to_move)
+            if board is not None:
+                await self.redraw_after_refusal(place, source, board, reply.ai_to_move)
             return
         if reply.hand is not None and not reply.moved and not is_private(place.channel):
             await self.open_hand(query, place, user, board.game_id, reply.hand)
@@ -747,19 +581,47 @@ class TelegramBot(BackgroundWork):
                 hand = reply.hand if is_private(place.channel) else None
                 message = await self.compose_board(place, board, ai_thinking=reply.ai_to_move,
                                                    hand=hand)
+                # A board counts as shown only once Telegram confirmed the edit: one that
+                # failed (a 5xx, a timeout) must be drawn again by the next press.
                 if current is None or current == source.message_id:
-                    await self.edit(source.chat.id, source.message_id, message)
-                    if current is None:
-                        await self.remember_board(place, board.game_id, source, board.version)
+                    shown = await self.edit(source.chat.id, source.message_id, message)
+                    if shown and current is None:
+                        await self.remember_message(place, board.game_id, source, board.version)
                 else:
                     # The press raced a repost (/board, a typed move): the newer message
                     # is the board, and the pressed one stays retired.
-                    await self.edit(source.chat.id, current, message)
+                    shown = await self.edit(source.chat.id, current, message)
                     if self.shows_game(source, board.game_id):
                         await self.retire_message(place, source.chat.id, source.message_id)
-                self.boards.show(board.game_id, board.version)
+                if shown:
+                    self.boards.show(board.game_id, board.version)
         if reply.moved:
             await self.after_change(place, reply, update=False, wake_ai=False)
+
+    async def redraw_after_refusal(self, place: Place, source: TgMessage, board: Board,
+                                   ai_thinking: bool) -> None:
+        """A refused press (stale, not your turn, forged): the pressed message shows the
+        current board if it shows the game at all, so that a board left behind by a
+        failed or late edit is always mended by the next press; an older copy of the board
+        is retired, leaving one live board."""
+        current = await self.board_message_id(board.game_id)
+        if not self.shows_game(source, board.game_id):
+            if self.boards.shown(board.game_id) != board.version:
+                await self.update_board(place, board, ai_thinking)
+            return
+        if current is not None and current != source.message_id:
+            await self.retire_message(place, source.chat.id, source.message_id)
+            await self.update_board(place, board, ai_thinking)
+            return
+        message = await self.compose_board(place, board, ai_thinking=ai_thinking)
+        if callback_data_of(source) == message.callback_data() and \
+                self.boards.shown(board.game_id) == board.version:
+            return  # it already shows this version: "not your turn" needs no edit
+        async with self.boards.lock(board.game_id):
+            if self.boards.newer_shown(board.game_id, board.version):
+                return
+            if await self.edit(source.chat.id, source.message_id, message):
+                self.boards.show(board.game_id, board.version)
 
     async def open_hand(self, query: CallbackQuery, place: Place, user: User, game_id: int,
                         hand: Hand) -> None:

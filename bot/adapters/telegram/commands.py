@@ -16,45 +16,32 @@ import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from telegram import CallbackQuery, Chat, Update
+from telegram import Chat, Update
 from telegram import Message as TgMessage
 from telegram.ext import ContextTypes
 
-from bot.adapters.common import PUZZLE_PRESETS
-from bot.adapters.telegram.client import DAILY_LINK_PREFIX, HAND_LINK_PREFIX, PLATFORM, is_private
-from bot.adapters.telegram.layout import Key, Message, hand_message, text_message
+from bot.adapters.telegram.buttons import SetupButtons, rows_of
+from bot.adapters.telegram.chats import DAILY_LINK_PREFIX, HAND_LINK_PREFIX, PLATFORM, is_private
+from bot.adapters.telegram.layout import Key, hand_message, text_message
 from bot.classroom import parse_policy
 from bot.service import Opponent, Place, Reply, User
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name
-from renderers.i18n import supported_languages, translate
+from renderers.i18n import translate
 
 if TYPE_CHECKING:
-    from bot.adapters.telegram.client import TelegramBot
+    pass
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 FIRST_SEATS = {"me": 0, "opponent": 1, "random": None}
 AI_WORDS = {"ai", "bot", "computer", "cpu"}
-BOARD_STYLES = ("emoji", "text")
 _DAILY_LINK_RE = re.compile(re.escape(DAILY_LINK_PREFIX) + r"(m?\d{1,20})")
 _HAND_LINK_RE = re.compile(re.escape(HAND_LINK_PREFIX) + r"(\d{1,12})")
 
 
-def callback_data_of(message: TgMessage) -> set[str]:
-    """The callback data of the buttons on a message, as Telegram sent it with a press."""
-    markup = message.reply_markup
-    return {str(key.callback_data) for row in (markup.inline_keyboard if markup else ())
-            for key in row if key.callback_data is not None}
+class Commands(SetupButtons):
+    """The commands; the bot's own buttons come from ``SetupButtons``."""
 
-
-def rows_of(keys: list[Key], width: int) -> tuple[tuple[Key, ...], ...]:
-    return tuple(tuple(keys[start:start + width]) for start in range(0, len(keys), width))
-
-
-class Commands:
-    def __init__(self, client: TelegramBot) -> None:
-        self.client = client
-        self.service = client.service
 
     def handlers(self) -> dict[str, Handler]:
         return {"start": self.start, "help": self.help, "play": self.play,
@@ -73,8 +60,6 @@ class Commands:
         return message, await self.client.place_of_message(message, person), \
             self.client.user_for(person)
 
-    def t(self, place: Place, key: str, **params: object) -> str:
-        return self.client.t(place, key, **params)
 
     async def anonymous(self, message: TgMessage, place: Place) -> bool:
         """Messages sent as the group or a channel all come from one shared account, which
@@ -84,9 +69,6 @@ class Commands:
         await self.client.reply_text(message, place, self.t(place, "telegram.anonymous"))
         return True
 
-    @staticmethod
-    def error_text(place: Place, error: GameError) -> str:
-        return translate(place.language, error.key, error.default, **error.params)
 
     # ------------------------------------------------------------------ /start, /help
     async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -106,11 +88,11 @@ class Commands:
 
     async def hand_from_link(self, message: TgMessage, place: Place, user: User,
                              game_id: int) -> None:
-        record = await self.service.store.get_game(game_id)
+        record = await self.service.game_record(game_id)
         if record is None or record.platform != PLATFORM or not record.running:
             await self.client.reply_text(message, place, self.t(place, "telegram.hand.gone"))
             return
-        game_place = self.client.place_of_ref(record.channel, record.board_ref)
+        game_place = self.client.place_of_record(record)
         reply = await self.service.hand(game_place, user)
         if reply.hand is None or not await self.client.send_hand(game_place, user.id,
                                                                  game_id, reply.hand):
@@ -180,12 +162,6 @@ class Commands:
                            for w in words)
         await self.start_game(message, place, user, "turing", Opponent("ai"), options, 0)
 
-    def puzzle_picker(self, place: Place, user: User) -> Message:
-        keys = [Key(translate(place.language, f"turing.preset.{index}", label),
-                    f"p:{user.id}:turing:ai-solo:{index}")
-                for index, (label, _) in enumerate(PUZZLE_PRESETS)]
-        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
-        return text_message(self.t(place, "turing.choose_puzzle"), rows_of(keys, 3))
 
     # ------------------------------------------------------------------- /daily
     async def daily(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -377,85 +353,6 @@ class Commands:
         await self.client.post_board(place, reply, reply.announcements,
                                      reply_to=message.message_id, new_game=True)
 
-    def game_picker(self, place: Place, user: User) -> Message:
-        keys = [Key(get_game(name).TITLE, f"p:{user.id}:{name}") for name in game_names()]
-        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
-        return text_message(self.t(place, "telegram.play.choose_game"), rows_of(keys, 2))
-
-    def opponent_picker(self, place: Place, user: User, game: str) -> Message:
-        module = get_game(game)
-        if getattr(module, "SOLO", False):
-            keys = [Key(self.t(place, "telegram.play.solo"), f"p:{user.id}:{game}:ai-solo")]
-        else:
-            keys = [Key(self.t(place, "telegram.play.vs_ai", level=level),
-                        f"p:{user.id}:{game}:ai-{level}") for level in module.LEVELS]
-        if not is_private(place.channel):
-            keys.append(Key(self.t(place, "telegram.play.open"), f"p:{user.id}:{game}:open"))
-        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
-        return text_message(self.t(place, "telegram.play.choose_opponent", game=module.TITLE),
-                            rows_of(keys, 2))
-
-    def preset_picker(self, place: Place, user: User, opponent: str) -> Message:
-        keys = [Key(translate(place.language, f"turing.preset.{index}", label),
-                    f"p:{user.id}:turing:{opponent}:{index}")
-                for index, (label, _) in enumerate(PUZZLE_PRESETS)]
-        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
-        return text_message(self.t(place, "turing.choose_preset"), rows_of(keys, 3))
-
-    async def setup_pressed(self, query: CallbackQuery, source: TgMessage,
-                            parts: list[str]) -> None:
-        """A button of the /play setup; only the person who typed /play may use it."""
-        place = await self.client.place_of_message(source, query.from_user)
-        user = self.client.user_for(query.from_user)
-        owner, choice = parts[0], parts[1:]
-        if owner != user.id:
-            await self.client.answer(query, self.t(place, "telegram.play.not_yours"),
-                                     alert=True)
-            return
-        if choice == ["-"]:
-            await self.client.edit(source.chat.id, source.message_id,
-                                   text_message(self.t(place, "telegram.play.cancelled")))
-            return
-        try:
-            game = resolve_name(choice[0])
-        except GameError:
-            await self.foreign(query, place)
-            return
-        if len(choice) == 1:
-            await self.client.edit(source.chat.id, source.message_id,
-                                   self.opponent_picker(place, user, game))
-            return
-        opponent = choice[1]
-        if opponent == "open" and not is_private(place.channel):
-            rival = Opponent("open")
-        elif opponent.startswith("ai-"):
-            rival = Opponent("ai", opponent[3:])
-        else:
-            await self.foreign(query, place)
-            return
-        options = ""
-        if game == "turing" and len(choice) == 2:
-            await self.client.edit(source.chat.id, source.message_id,
-                                   self.preset_picker(place, user, opponent))
-            return
-        if game == "turing":
-            try:
-                options = PUZZLE_PRESETS[int(choice[2])][1]
-            except (ValueError, IndexError):
-                await self.foreign(query, place)
-                return
-        await self.client.answer(query)  # the message becoming the board is the answer
-        reply = await self.service.start_game(place, user, game, rival, options)
-        if not reply.ok or reply.board is None:
-            await self.client.edit(source.chat.id, source.message_id,
-                                   text_message(reply.notice or self.t(place, "error.internal")))
-            return
-        board = reply.board
-        message = await self.client.compose_board(place, board, ai_thinking=reply.ai_to_move,
-                                                  header=reply.announcements)
-        await self.client.edit(source.chat.id, source.message_id, message)
-        await self.client.remember_board(place, board.game_id, source, board.version)
-        await self.client.after_change(place, reply, update=False, new_game=True)
 
     # -------------------------------------------------------- changes away from the board
     async def _change(self, update: Update,
@@ -530,7 +427,7 @@ class Commands:
     async def private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Plain text in a private chat: a move when a game runs there, else help."""
         message, place, user = await self._context(update)
-        if await self.service.store.running_game(PLATFORM, place.channel) is None:
+        if await self.service.running_record(place) is None:
             await self.client.reply_text(message, place, self.service.help_text(
                 place, "telegram.help.commands"))
             return
@@ -577,11 +474,6 @@ class Commands:
             return
         await self.client.reply_text(message, place, self.rules_text(place, context.args[0]))
 
-    def rules_text(self, place: Place, game: str) -> str:
-        try:
-            return self.service.rules_text(place, game)
-        except GameError as error:
-            return self.error_text(place, error)
 
     # --------------------------------------------------------------------- /settings
     async def settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -595,67 +487,4 @@ class Commands:
         await self.client.send(place.channel, await self.settings_panel(place, message.chat.id),
                                reply_to=message.message_id)
 
-    async def settings_panel(self, place: Place, chat_id: int) -> Message:
-        language = await self.client.chat_setting(chat_id, "language") or "auto"
-        style = await self.client.chat_setting(chat_id, "board") or "emoji"
-        summary = "\n".join([
-            self.t(place, "telegram.settings.title"),
-            self.t(place, "telegram.settings.language", value=self.t(
-                place, "telegram.settings.language_auto") if language == "auto" else language),
-            self.t(place, "telegram.settings.board", value=self.t(
-                place, f"discord.settings.{style}"))])
-        language_keys = [Key(("✓ " if code == language else "") + code, f"s:language:{code}")
-                         for code in ["auto", *supported_languages()]]
-        style_keys = [Key(("✓ " if name == style else "") + self.t(
-            place, f"discord.settings.{name}"), f"s:board:{name}") for name in BOARD_STYLES]
-        return text_message(summary, (*rows_of(language_keys, 4), tuple(style_keys)))
 
-    async def setting_pressed(self, query: CallbackQuery, source: TgMessage,
-                              parts: list[str]) -> None:
-        place = await self.client.place_of_message(source, query.from_user)
-        valid = {"language": ["auto", *supported_languages()], "board": list(BOARD_STYLES)}
-        if len(parts) != 2 or parts[1] not in valid.get(parts[0], []):
-            await self.foreign(query, place)
-            return
-        if not await self.client.is_admin(source.chat, query.from_user):
-            await self.client.answer(query, self.t(place, "telegram.settings.admins_only"),
-                                     alert=True)
-            return
-        await self.client.set_chat_setting(source.chat.id, parts[0], parts[1])
-        place = await self.client.place_of_message(source, query.from_user)
-        await self.client.answer(query, self.t(place, "telegram.settings.saved"))
-        await self.client.edit(source.chat.id, source.message_id,
-                               await self.settings_panel(place, source.chat.id))
-
-    # ---------------------------------------------------------------------- buttons
-    async def dispatch_callback(self, query: CallbackQuery) -> None:
-        source = query.message
-        data = query.data or ""
-        if not isinstance(source, TgMessage):
-            # Too old for Telegram to send the message with the click.
-            place = Place(PLATFORM, str(query.from_user.id), self.client.settings.language)
-            await self.foreign(query, place)
-            return
-        kind, _, rest = data.partition(":")
-        if kind in ("p", "r", "s") and data not in callback_data_of(source):
-            # The bot's own buttons edit the message they are on: data forged onto another
-            # message (a live board) must not turn it into a set-up or settings panel.
-            place = await self.client.place_of_message(source, query.from_user)
-            await self.foreign(query, place)
-            return
-        if kind == "p":
-            await self.setup_pressed(query, source, rest.split(":"))
-        elif kind == "r":
-            place = await self.client.place_of_message(source, query.from_user)
-            if rest not in game_names():
-                await self.foreign(query, place)
-                return
-            await self.client.answer(query)
-            await self.client.reply_text(source, place, self.rules_text(place, rest))
-        elif kind == "s":
-            await self.setting_pressed(query, source, rest.split(":"))
-        else:
-            await self.client.press(query, source, data)
-
-    async def foreign(self, query: CallbackQuery, place: Place) -> None:
-        await self.client.answer(query, self.t(place, "error.foreign_button"), alert=True)

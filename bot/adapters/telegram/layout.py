@@ -87,6 +87,10 @@ class Message:
     def keys(self) -> list[Key]:
         return [key for row in self.rows for key in row]
 
+    def callback_data(self) -> set[str]:
+        """The callback data of its buttons, to compare with a message Telegram sent."""
+        return {key.data for key in self.keys if key.data}
+
 
 def shorten(text: str, limit: int) -> str:
     """``text`` within ``limit`` characters, and sendable (see ``valid_unicode``)."""

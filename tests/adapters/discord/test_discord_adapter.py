@@ -187,7 +187,7 @@ async def test_pending_ai_turn_resumes_after_restart(tmp_path: Path) -> None:
 
 
 async def test_private_hands_only_in_ephemeral_messages(tmp_path: Path) -> None:
-    register_game("secrets", "tests.helpers.hidden_game", ("secret",))
+    register_game("secrets", "tests.helpers.hidden_game")
     register_renderer("secrets", "tests.helpers.hidden_game_renderer")
     try:
         async with discord_world(tmp_path) as world:

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.adapters.common import clean_name
 from bot.adapters.telegram.layout import (
     CALLBACK_DATA_LIMIT,
     KEYBOARD_LIMIT,
@@ -23,6 +22,7 @@ from bot.adapters.telegram.layout import (
     neutral,
     split_text,
 )
+from bot.names import clean_display_name as clean_name
 from bot.service import Board, Button, Place, Service
 from tests.helpers import hidden_game
 from tests.helpers.lgame_positions import random_states

@@ -1,0 +1,214 @@
+"""``ChatAdapter``: what every chat platform does the same way, written once.
+
+A platform adapter (Discord, Telegram) subclasses it and supplies only its primitives:
+
+* ``announce(channel, lines)``: public lines in a channel;
+* ``edit_board(place, message_id, board, ai_thinking)``: redraw a board message, True
+  only when the platform confirmed the edit;
+* ``send_board(place, board, ai_thinking)``: post a new board message and return the
+  reference to store with it (its chat and message ids), or None when posting failed;
+* ``post_daily(schedule, day)``: post a daily challenge, True when it was posted;
+* ``deliver_extras(place, reply, actor, new_game)``: optional, what the platform sends
+  besides the board after a change (Telegram: private hands in the players' chats).
+
+Everything else lives here: the settings cache, where a stored game lives, remembering and
+updating the board with its version and lock, what follows a change, the computer's
+turns (and resuming them after a restart), the turn-timer and daily loops, and publishing
+the command list only when it changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
+
+from bot.adapters.common import AITurns, BackgroundWork, BoardVersions
+from bot.app import App
+from bot.service import Board, Place, Reply, place_of_record
+from bot.store import DailySchedule, GameRecord
+from renderers.i18n import translate
+
+log = logging.getLogger(__name__)
+
+
+class ChatAdapter(BackgroundWork, ABC):
+    platform: ClassVar[str]
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.service = app.service
+        self.settings = app.settings
+        self.community = app.community
+        self.daily = app.daily
+        self.classroom = app.classroom
+        self.boards = BoardVersions()
+        self.ai_turns = AITurns(self.service, self.show_ai_move)
+        self._settings_cache: dict[tuple[str, str], str | None] = {}
+        self._daily_task: asyncio.Task[None] | None = None
+        self._timer_task: asyncio.Task[None] | None = None
+        # Tests with a fake clock drive timers (check_turn_timers) and daily posts
+        # (post_daily_due) themselves, so that no background loop races an assertion.
+        self.run_turn_timers = True
+        self.run_daily_schedule = True
+
+    # ------------------------------------------------------------ primitives
+    @abstractmethod
+    async def announce(self, channel: str, lines: list[str]) -> None: ...
+
+    @abstractmethod
+    async def edit_board(self, place: Place, message_id: int, board: Board,
+                         ai_thinking: bool) -> bool: ...
+
+    @abstractmethod
+    async def send_board(self, place: Place, board: Board,
+                         ai_thinking: bool) -> dict[str, str] | None: ...
+
+    @abstractmethod
+    async def post_daily(self, schedule: DailySchedule, day: str) -> bool: ...
+
+    async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None,
+                             new_game: bool) -> None:
+        """What the platform sends besides the board after a change; nothing by default."""
+
+    # ------------------------------------------------------------ settings
+    async def setting(self, scope: str, key: str) -> str | None:
+        """A server's or chat's setting, from memory after the first read: every press
+        needs them before its answer, and only ``set_setting`` changes them."""
+        cache_key = (scope, key)
+        if cache_key not in self._settings_cache:
+            self._settings_cache[cache_key] = await self.service.get_setting(
+                self.platform, scope, key)
+        return self._settings_cache[cache_key]
+
+    async def set_setting(self, scope: str, key: str, value: str) -> None:
+        await self.service.set_setting(self.platform, scope, key, value)
+        self._settings_cache[(scope, key)] = value
+
+    async def publish_if_changed(self, scope: str, payload: Any,
+                                 publish: Callable[[], Awaitable[None]]) -> bool:
+        """Publish the command list only when it differs from the last one published
+        (``scope`` names where), as both platforms rate-limit it and a restart changes
+        nothing."""
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        if await self.service.get_setting(self.platform, "bot", scope) == digest:
+            return False
+        await publish()
+        await self.service.set_setting(self.platform, "bot", scope, digest)
+        return True
+
+    # ------------------------------------------------------------ places
+    def place_of_record(self, record: GameRecord) -> Place:
+        return place_of_record(record, self.settings.language)
+
+    @staticmethod
+    def t(place: Place, key: str, **params: Any) -> str:
+        return translate(place.language, key, None, **params)
+
+    # ------------------------------------------------------------ boards
+    async def board_ref(self, game_id: int) -> dict[str, Any]:
+        record = await self.service.game_record(game_id)
+        return dict(record.board_ref or {}) if record is not None else {}
+
+    async def board_message_id(self, game_id: int) -> int | None:
+        message = str((await self.board_ref(game_id)).get("message", ""))
+        return int(message) if message.isdigit() else None
+
+    async def remember_board(self, place: Place, game_id: int, ref: dict[str, str],
+                             version: int) -> None:
+        """Store where the board is, with the language and style it is drawn in."""
+        await self.service.set_board_ref(game_id, {**ref, "language": place.language,
+                                                   "emoji": place.emoji})
+        self.boards.show(game_id, version)
+
+    async def update_board(self, place: Place, board: Board, ai_thinking: bool = False) -> None:
+        """Edit the game's board message in place; post a new one if it is gone.
+
+        Edits of one board are serialised by its lock and carry its version, so an older
+        board never overwrites a newer one; a board counts as shown only once the
+        platform confirmed it.
+        """
+        async with self.boards.lock(board.game_id):
+            if self.boards.newer_shown(board.game_id, board.version):
+                return
+            message_id = await self.board_message_id(board.game_id)
+            if message_id is not None and await self.edit_board(place, message_id, board,
+                                                                ai_thinking):
+                self.boards.show(board.game_id, board.version)
+                return
+            ref = await self.send_board(place, board, ai_thinking)
+            if ref is not None:
+                await self.remember_board(place, board.game_id, ref, board.version)
+
+    def forget_game(self, game_id: int) -> None:
+        """Drop what a finished game kept in memory. Its last drawn version stays, so a
+        late edit cannot draw an older board over the final one."""
+        self.boards.forget(game_id)
+
+    # ------------------------------------------------------------ after a change
+    async def after_change(self, place: Place, reply: Reply, *, update: bool = True,
+                           actor: str | None = None, wake_ai: bool = True,
+                           new_game: bool = False) -> None:
+        """Everything a saved change or a new game sets off: the board (unless the caller
+        drew it), the platform's extras, and the computer's turn (unless the caller wakes
+        it)."""
+        try:
+            if update and reply.board is not None:
+                await self.update_board(place, reply.board, reply.ai_to_move)
+            await self.deliver_extras(place, reply, actor=actor, new_game=new_game)
+            if reply.finished and reply.board is not None:
+                self.forget_game(reply.board.game_id)
+        finally:
+            if reply.ai_to_move and wake_ai:
+                self.spawn(self.run_ai(place))
+
+    # ------------------------------------------------------------ the computer
+    async def run_ai(self, place: Place) -> None:
+        """Let the computer move, showing each move; one such task per channel."""
+        await self.ai_turns.run(place)
+
+    async def show_ai_move(self, place: Place, reply: Reply) -> None:
+        await self.after_change(place, reply, wake_ai=False)
+        await self.announce(place.channel, reply.announcements)
+
+    async def resume_ai(self) -> None:
+        """After a restart, the computer moves where it was to move."""
+        for record in await self.service.pending_ai_places():
+            if record.platform == self.platform:
+                self.spawn(self.run_ai(self.place_of_record(record)))
+
+    # ------------------------------------------------------------ loops
+    def start_loops(self) -> None:
+        if self.run_daily_schedule and self._daily_task is None:
+            self._daily_task = asyncio.create_task(
+                self.daily.run_schedule(self.platform, self.post_daily))
+        if self.run_turn_timers and self._timer_task is None:
+            self._timer_task = asyncio.create_task(self.classroom.run_timers(
+                self.platform, self.place_of_record, self.timer_reminder, self.timer_acted))
+
+    async def stop_loops(self) -> None:
+        for task in (self._daily_task, self._timer_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._daily_task = self._timer_task = None
+
+    async def timer_reminder(self, place: Place, text: str) -> None:
+        await self.announce(place.channel, [text])
+
+    async def timer_acted(self, place: Place, reply: Reply) -> None:
+        await self.after_change(place, reply)
+        await self.announce(place.channel, reply.announcements)
+
+    async def check_turn_timers(self) -> int:
+        return await self.classroom.check_timers(self.platform, self.place_of_record,
+                                                 self.timer_reminder, self.timer_acted)
+
+    async def post_daily_due(self) -> int:
+        return await self.daily.post_due(self.platform, self.post_daily)

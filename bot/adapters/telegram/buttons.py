@@ -1,0 +1,224 @@
+"""The bot's own buttons on Telegram, apart from the games' buttons: the ``/play`` set-up
+pickers (game, opponent, Turing preset), the rules menu and the group's settings panel.
+
+Their callback data never looks like a service payload (``m:``, ``h:``, ``j:``, ``g:``):
+``p:<user>:<game>[:<opponent>[:<preset>]]`` sets up a game, ``r:<game>`` shows rules and
+``s:<setting>:<value>`` changes a chat setting. They edit the message they are on, so
+they count only on a message that carries them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from telegram import CallbackQuery
+from telegram import Message as TgMessage
+
+from bot.adapters.common import PUZZLE_PRESETS
+from bot.adapters.telegram.chats import PLATFORM, is_private
+from bot.adapters.telegram.layout import Key, Message, text_message
+from bot.service import Opponent, Place, User
+from engines.base import GameError
+from engines.registry import game_names, get_game, resolve_name
+from renderers.i18n import supported_languages, translate
+
+if TYPE_CHECKING:
+    from bot.adapters.telegram.client import TelegramBot
+
+BOARD_STYLES = ("emoji", "text")
+
+
+def callback_data_of(message: TgMessage) -> set[str]:
+    """The callback data of the buttons on a message, as Telegram sent it with a press."""
+    markup = message.reply_markup
+    return {str(key.callback_data) for row in (markup.inline_keyboard if markup else ())
+            for key in row if key.callback_data is not None}
+
+
+def rows_of(keys: list[Key], width: int) -> tuple[tuple[Key, ...], ...]:
+    return tuple(tuple(keys[start:start + width]) for start in range(0, len(keys), width))
+
+
+class SetupButtons:
+    """Pickers and panels, and the routing of every button press to them or to the game."""
+
+    def __init__(self, client: TelegramBot) -> None:
+        self.client = client
+        self.service = client.service
+
+    def t(self, place: Place, key: str, **params: object) -> str:
+        return self.client.t(place, key, **params)
+
+    @staticmethod
+    def error_text(place: Place, error: GameError) -> str:
+        return translate(place.language, error.key, error.default, **error.params)
+
+    def rules_text(self, place: Place, game: str) -> str:
+        try:
+            return self.service.rules_text(place, game)
+        except GameError as error:
+            return self.error_text(place, error)
+
+    def game_picker(self, place: Place, user: User) -> Message:
+        keys = [Key(get_game(name).TITLE, f"p:{user.id}:{name}") for name in game_names()]
+        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
+        return text_message(self.t(place, "telegram.play.choose_game"), rows_of(keys, 2))
+
+    def opponent_picker(self, place: Place, user: User, game: str) -> Message:
+        module = get_game(game)
+        if module.INFO.solo:
+            keys = [Key(self.t(place, "telegram.play.solo"), f"p:{user.id}:{game}:ai-solo")]
+        else:
+            keys = [Key(self.t(place, "telegram.play.vs_ai", level=level),
+                        f"p:{user.id}:{game}:ai-{level}") for level in module.LEVELS]
+        if not is_private(place.channel):
+            keys.append(Key(self.t(place, "telegram.play.open"), f"p:{user.id}:{game}:open"))
+        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
+        return text_message(self.t(place, "telegram.play.choose_opponent", game=module.TITLE),
+                            rows_of(keys, 2))
+
+    def preset_picker(self, place: Place, user: User, opponent: str) -> Message:
+        keys = [Key(translate(place.language, f"turing.preset.{index}", label),
+                    f"p:{user.id}:turing:{opponent}:{index}")
+                for index, (label, _) in enumerate(PUZZLE_PRESETS)]
+        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
+        return text_message(self.t(place, "turing.choose_preset"), rows_of(keys, 3))
+
+    def puzzle_picker(self, place: Place, user: User) -> Message:
+        keys = [Key(translate(place.language, f"turing.preset.{index}", label),
+                    f"p:{user.id}:turing:ai-solo:{index}")
+                for index, (label, _) in enumerate(PUZZLE_PRESETS)]
+        keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
+        return text_message(self.t(place, "turing.choose_puzzle"), rows_of(keys, 3))
+
+    async def setup_pressed(self, query: CallbackQuery, source: TgMessage,
+                            parts: list[str]) -> None:
+        """A button of the /play setup; only the person who typed /play may use it."""
+        place = await self.client.place_of_message(source, query.from_user)
+        user = self.client.user_for(query.from_user)
+        owner, choice = parts[0], parts[1:]
+        if owner != user.id:
+            await self.client.answer(query, self.t(place, "telegram.play.not_yours"),
+                                     alert=True)
+            return
+        if choice == ["-"]:
+            await self.client.edit(source.chat.id, source.message_id,
+                                   text_message(self.t(place, "telegram.play.cancelled")))
+            return
+        try:
+            game = resolve_name(choice[0])
+        except GameError:
+            await self.foreign(query, place)
+            return
+        if len(choice) == 1:
+            await self.client.edit(source.chat.id, source.message_id,
+                                   self.opponent_picker(place, user, game))
+            return
+        opponent = choice[1]
+        if opponent == "open" and not is_private(place.channel):
+            rival = Opponent("open")
+        elif opponent.startswith("ai-"):
+            rival = Opponent("ai", opponent[3:])
+        else:
+            await self.foreign(query, place)
+            return
+        options = ""
+        if game == "turing" and len(choice) == 2:
+            await self.client.edit(source.chat.id, source.message_id,
+                                   self.preset_picker(place, user, opponent))
+            return
+        if game == "turing":
+            try:
+                options = PUZZLE_PRESETS[int(choice[2])][1]
+            except (ValueError, IndexError):
+                await self.foreign(query, place)
+                return
+        reply = await self.service.start_game(place, user, game, rival, options)
+        if not reply.ok or reply.board is None:
+            # Said in an alert, never over the message: a second tap of this button (while
+            # the first started the game) would otherwise replace the new game's board.
+            await self.client.answer(query, reply.notice or self.t(place, "error.internal"),
+                                     alert=True)
+            return
+        await self.client.answer(query)  # the message becoming the board is the answer
+        board = reply.board
+        message = await self.client.compose_board(place, board, ai_thinking=reply.ai_to_move,
+                                                  header=reply.announcements)
+        await self.client.edit(source.chat.id, source.message_id, message)
+        await self.client.remember_message(place, board.game_id, source, board.version)
+        await self.client.after_change(place, reply, update=False, new_game=True)
+
+    async def settings_panel(self, place: Place, chat_id: int) -> Message:
+        language = await self.client.chat_setting(chat_id, "language") or "auto"
+        style = await self.client.chat_setting(chat_id, "board") or "emoji"
+        summary = "\n".join([
+            self.t(place, "telegram.settings.title"),
+            self.t(place, "telegram.settings.language", value=self.t(
+                place, "telegram.settings.language_auto") if language == "auto" else language),
+            self.t(place, "telegram.settings.board", value=self.t(
+                place, f"discord.settings.{style}"))])
+        language_keys = [Key(("✓ " if code == language else "") + code, f"s:language:{code}")
+                         for code in ["auto", *supported_languages()]]
+        style_keys = [Key(("✓ " if name == style else "") + self.t(
+            place, f"discord.settings.{name}"), f"s:board:{name}") for name in BOARD_STYLES]
+        return text_message(summary, (*rows_of(language_keys, 4), tuple(style_keys)))
+
+    async def setting_pressed(self, query: CallbackQuery, source: TgMessage,
+                              parts: list[str]) -> None:
+        place = await self.client.place_of_message(source, query.from_user)
+        valid = {"language": ["auto", *supported_languages()], "board": list(BOARD_STYLES)}
+        if len(parts) != 2 or parts[1] not in valid.get(parts[0], []):
+            await self.foreign(query, place)
+            return
+        if not await self.client.is_admin(source.chat, query.from_user):
+            await self.client.answer(query, self.t(place, "telegram.settings.admins_only"),
+                                     alert=True)
+            return
+        await self.client.set_chat_setting(source.chat.id, parts[0], parts[1])
+        place = await self.client.place_of_message(source, query.from_user)
+        await self.client.answer(query, self.t(place, "telegram.settings.saved"))
+        await self.client.edit(source.chat.id, source.message_id,
+                               await self.settings_panel(place, source.chat.id))
+
+    async def own_button(self, query: CallbackQuery) -> None:
+        """The bot's own buttons: game set-up (``p:``), rules (``r:``), settings (``s:``)."""
+        source = query.message
+        data = query.data or ""
+        if not isinstance(source, TgMessage):
+            await self.too_old(query)
+            return
+        kind, _, rest = data.partition(":")
+        if data not in callback_data_of(source):
+            # The bot's own buttons edit the message they are on: data forged onto another
+            # message (a live board) must not turn it into a set-up or settings panel.
+            place = await self.client.place_of_message(source, query.from_user)
+            await self.foreign(query, place)
+            return
+        if kind == "p":
+            await self.setup_pressed(query, source, rest.split(":"))
+        elif kind == "r":
+            place = await self.client.place_of_message(source, query.from_user)
+            if rest not in game_names():
+                await self.foreign(query, place)
+                return
+            await self.client.answer(query)
+            await self.client.reply_text(source, place, self.rules_text(place, rest))
+        else:
+            await self.setting_pressed(query, source, rest.split(":"))
+
+    async def game_button(self, query: CallbackQuery) -> None:
+        """A game's button, or data the bot never sent: the service judges every payload
+        by one rule, and answers anything it does not accept the same way."""
+        source = query.message
+        if not isinstance(source, TgMessage):
+            await self.too_old(query)
+            return
+        await self.client.press(query, source, query.data or "")
+
+    async def too_old(self, query: CallbackQuery) -> None:
+        """A press on a message too old for Telegram to send with the click."""
+        place = Place(PLATFORM, str(query.from_user.id), self.client.settings.language)
+        await self.foreign(query, place)
+
+    async def foreign(self, query: CallbackQuery, place: Place) -> None:
+        await self.client.answer(query, self.t(place, "error.foreign_button"), alert=True)

@@ -1,0 +1,57 @@
+"""Telegram's routing, in python-telegram-bot's own vocabulary: one ``CommandHandler`` per
+command, one ``CallbackQueryHandler`` per kind of button, and the private-chat text and
+unknown-command handlers. Nothing here decides anything; it only says which method of
+the commands answers which update."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from telegram import CallbackQuery, Update
+from telegram.ext import (
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot.adapters.telegram.client import TelegramBot
+from bot.adapters.telegram.commands import Commands
+
+# The bot's own buttons: game set-up, rules and settings (see commands.py).
+OWN_BUTTONS = r"^[prs]:"
+# A game's buttons carry a service payload (bot/payloads.py).
+GAME_BUTTONS = r"^[mhjg]:"
+
+Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+def answered(client: TelegramBot,
+             handle: Callable[[CallbackQuery], Awaitable[None]]) -> Callback:
+    async def callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.callback_query is not None
+        await client.answered_once(update.callback_query, handle)
+    return callback
+
+
+def install(client: TelegramBot) -> Commands:
+    """Register every handler on the client's application; returns the commands."""
+    commands = Commands(client)
+    application = client.application
+    for name, handler in commands.handlers().items():
+        application.add_handler(CommandHandler(name, handler))
+    application.add_handler(CallbackQueryHandler(answered(client, commands.own_button),
+                                                 pattern=OWN_BUTTONS))
+    application.add_handler(CallbackQueryHandler(answered(client, commands.game_button),
+                                                 pattern=GAME_BUTTONS))
+    # Anything else was forged or is from another bot: the service refuses it in words.
+    application.add_handler(CallbackQueryHandler(answered(client, commands.game_button)))
+    application.add_handler(MessageHandler(
+        filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.private_text))
+    # After the command handlers, so only commands the bot does not have get here.
+    application.add_handler(MessageHandler(
+        filters.ChatType.PRIVATE & filters.COMMAND, commands.unknown_command))
+    application.add_error_handler(client.on_error)
+    return commands

@@ -1,0 +1,54 @@
+"""The composition root: the one place where the bot is assembled.
+
+``python -m bot``, the console and the test worlds build one :class:`App` and hand it to
+every adapter they run (as discord.py's ``advanced_startup`` example injects its database
+pool into the client). Everything that must exist once per process lives here: the
+settings, the store, the service, and the classroom parts that listen to the service
+(``Community`` records each finished game's result and ratings, ``DailyChallenge`` its
+daily attempts). Built twice, those listeners would score every game twice; built here,
+both platforms in one process share them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.classroom import Classroom
+from bot.community import Community
+from bot.config import Settings
+from bot.daily import Clock, DailyChallenge, utc_now
+from bot.limits import Limits
+from bot.service import Service
+from bot.store import Store
+
+
+@dataclass
+class App:
+    settings: Settings
+    store: Store
+    service: Service
+    community: Community
+    daily: DailyChallenge
+    classroom: Classroom
+
+    @classmethod
+    def build(cls, settings: Settings, store: Store, *, clock: Clock = utc_now,
+              seed_source: Callable[[], int] | None = None,
+              limits: Limits | None = None) -> App:
+        """Assemble the bot around an open store. ``clock`` and ``seed_source`` are for
+        tests: a clock they move by hand, and games that depend only on their seed."""
+        service = Service(store, seed_source=seed_source,
+                          limits=limits or Limits.for_settings(settings.games_per_user,
+                                                               settings.games_per_server))
+        return cls(settings, store, service, Community(service),
+                   DailyChallenge(service, clock), Classroom(service, clock))
+
+    def start(self) -> None:
+        """Start what works in the background for every adapter: the computer's workers."""
+        self.service.workers.start()
+
+    async def close(self) -> None:
+        """Stop the workers and close the store; adapters are stopped before this."""
+        self.service.workers.shutdown()
+        await self.store.close()

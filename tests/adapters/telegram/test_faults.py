@@ -1,0 +1,108 @@
+"""Faults of the Telegram Bot API, served by the fake through the real python-telegram-bot:
+each test reproduces one fault and checks that no acknowledged move is lost and that the
+game goes on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.forged import whole_move
+from tests.helpers.telegram_fake import Fault
+from tests.helpers.telegram_play import menu_keys
+from tests.helpers.telegram_world import ALICE, BOB, GROUP, World, telegram_world
+
+
+async def group_lgame(world: World) -> int:
+    """Alice and Bob in a group L-game, started and joined with buttons."""
+    await world.say(ALICE, GROUP, "/play lgame")
+    await world.click(ALICE, world.last(GROUP), "whoever joins")
+    await world.click(BOB, await world.board(GROUP), "Join")
+    record = await world.store.running_game("telegram", str(GROUP["id"]))
+    assert record is not None
+    return record.id
+
+
+async def one_move(world: World, person: object) -> None:
+    """Press the first option at each step until the version goes up."""
+    record = await world.store.running_game("telegram", str(GROUP["id"]))
+    assert record is not None
+    for _ in range(8):
+        board = await world.board(GROUP)
+        await world.press(person, board, menu_keys(board)[0]["callback_data"])  # type: ignore[arg-type]
+        latest = await world.store.get_game(record.id)
+        assert latest is not None
+        if latest.version > record.version:
+            return
+    raise AssertionError("no move was made")
+
+
+async def test_a_failed_board_edit_is_mended_by_the_next_press(tmp_path: Path) -> None:
+    """Found against a fake that injects faults: one 500 on the edit of Bob's move left the
+    database at version 4 and the board at 3; every later press was answered "out of
+    date" and nothing was redrawn. A board now counts as shown only when the edit
+    succeeded, and a stale press redraws the message it was pressed on."""
+    async with telegram_world(tmp_path) as world:
+        game_id = await group_lgame(world)
+        await one_move(world, ALICE)
+        # Bob's move (the whole menu path in one press, as its last step carries it)
+        # is saved, but the edit that draws it fails: the board stays behind.
+        before = await world.store.get_game(game_id)
+        assert before is not None
+        world.fake.inject(Fault("editMessageText", status=500))
+        answers = await world.press(BOB, await world.board(GROUP), whole_move(before))
+        assert answers and not answers[0].get("show_alert"), answers
+        saved = await world.store.get_game(game_id)
+        assert saved is not None and saved.version == before.version + 1
+        stale = await world.board(GROUP)
+        assert not any(str(saved.version) == key["callback_data"].split(":")[2]
+                       for key in menu_keys(stale)), "the failed edit left the old board"
+        # Alice presses the stale board: told it is out of date, and it is redrawn.
+        answers = await world.press(ALICE, stale, menu_keys(stale)[0]["callback_data"])
+        assert answers and "out of date" in answers[0]["text"]
+        mended = await world.board(GROUP)
+        assert all(key["callback_data"].split(":")[2] == str(saved.version)
+                   for key in menu_keys(mended)), mended.buttons
+        # The game goes on from the mended board, and no acknowledged move was lost.
+        await one_move(world, ALICE)
+        after = await world.store.get_game(game_id)
+        assert after is not None and after.version == saved.version + 1
+
+
+async def test_an_unreadable_update_is_skipped_once_and_the_rest_are_served(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """An update whose callback_query lacks ``from`` and ``chat_instance`` made
+    python-telegram-bot fail the whole getUpdates batch: the offset never moved, and the
+    bot polled 1,697 times in 5 s, logging a traceback each time, and answered nobody."""
+    async with telegram_world(tmp_path) as world:
+        polls_before = sum(1 for method, _ in world.fake.requests if method == "getUpdates")
+        bad = world.fake._push("callback_query", {"id": "777", "data": "m:1:1:"})
+        answer = await world.say(ALICE, ALICE.private_chat, "/help")
+        assert world.fake.confirmed >= bad, "the bad update was confirmed"
+        assert "/play" in world.last(ALICE.private_chat).text, "the next update was served"
+        assert answer.message_id
+        polls = sum(1 for method, _ in world.fake.requests if method == "getUpdates")
+        assert polls - polls_before < 20, "no hot loop"
+        skipped = [r for r in caplog.records if "skipped update" in r.getMessage()]
+        assert len(skipped) == 1 and str(bad) in skipped[0].getMessage()
+
+
+async def test_a_double_tap_on_the_setup_button_keeps_the_new_board(tmp_path: Path) -> None:
+    """A second tap on the /play picker's last button, while the first was starting the
+    game, replaced the new game's board with "A game of L-game is already running here"
+    (no buttons, no board anywhere; 5 of 5 trials). The second tap is now answered with an
+    alert, and the message keeps the board."""
+    async with telegram_world(tmp_path) as world:
+        await world.say(ALICE, GROUP, "/play lgame")
+        picker = world.last(GROUP)
+        data = picker.button("whoever joins")["callback_data"]
+        first = world.fake.press(ALICE, picker, data)
+        second = world.fake.press(ALICE, picker, data)
+        await world.settle()
+        answers = world.fake.answers[first] + world.fake.answers[second]
+        assert any(a.get("text") for a in answers), answers
+        board = await world.board(GROUP)
+        assert board.message_id == picker.message_id
+        assert board.button("Join"), "the message still is the game's board"
+        assert "already running" not in board.text

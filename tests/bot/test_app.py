@@ -1,0 +1,46 @@
+"""The composition root: one App per process, shared by every adapter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.adapters.discord import LogicBot
+from bot.adapters.telegram import TelegramBot
+from bot.app import App
+from bot.config import Settings
+from bot.service import Opponent, Place, User
+from bot.store import SQLiteStore
+
+
+async def test_both_adapters_on_one_app_register_each_finish_listener_once(
+        tmp_path: Path) -> None:
+    """Each adapter built its own Community and DailyChallenge, so with both tokens set
+    every finished game was scored twice (only the results' primary key stopped the second
+    write). Now the App holds one of each, and the adapters use them."""
+    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+    try:
+        settings = Settings(database_path=str(tmp_path / "bot.sqlite3"),
+                            discord_token="x", telegram_token="1:x")
+        app = App.build(settings, store)
+        listeners = list(app.service.finish_listeners)
+        discord_bot = LogicBot(app)
+        telegram_bot = TelegramBot(app)
+        assert app.service.finish_listeners == listeners
+        assert len(listeners) == 2  # the results (Community) and the daily attempts
+        for adapter in (discord_bot, telegram_bot):
+            assert adapter.service is app.service
+            assert adapter.community is app.community
+            assert adapter.daily is app.daily and adapter.classroom is app.classroom
+        # A game between two people, resigned: counted once, one row per person.
+        place = Place("telegram", "-100", server="-100")
+        alice, bob = User("telegram", "1", "Alice"), User("telegram", "2", "Bob")
+        started = await app.service.start_game(place, alice, "lgame",
+                                               Opponent("user", user=bob))
+        assert started.ok
+        resigned = await app.service.resign(place, bob)
+        assert resigned.ok and resigned.finished
+        alice_stats = await store.player_stats("telegram", "1")
+        assert sum(row.wins for row in alice_stats) == 1
+        await discord_bot.close()
+    finally:
+        await store.close()
