@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.progress import Progress  # noqa: E402
 from engines.turing.count import count_puzzles  # noqa: E402
 
 
@@ -42,7 +43,9 @@ def time_count(cards: int, runs: int) -> dict[str, Any]:
     walls: list[float] = []
     cpus: list[float] = []
     result = None
-    for _ in range(max(1, runs)):
+    progress = Progress(f"count_puzzles({cards})", max(1, runs))
+    for run in range(max(1, runs)):
+        progress(run, "timing", force=True)
         cpu_began = time.process_time()
         began = time.perf_counter()
         result = count_puzzles(cards)
@@ -62,6 +65,7 @@ def time_count(cards: int, runs: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     began = time.perf_counter()
+    Progress("turing_count").say("building the card tables")
     count_puzzles(1)  # builds the tables
     rows = [time_count(4, args.runs)]
     if args.large:

@@ -70,6 +70,8 @@ class ConsoleSession:
         self.hand_of = ""
         # The hot-seat player who last saw their hand: another one must be handed the device.
         self.seen_by = ""
+        # Whether a game is on screen: Ctrl-C then says the game is saved, else goodbye.
+        self.in_game = False
         # Results against the computer are counted here too, so ``stats`` has something
         # to show; the console is one player, so it has no ratings or leaderboards.
         self.community = Community(service)
@@ -328,6 +330,13 @@ class ConsoleSession:
 
     async def play(self, reply: Reply) -> bool:
         """Play until the game ends (True) or the player quits (False)."""
+        self.in_game = True
+        try:
+            return await self._play(reply)
+        finally:
+            self.in_game = False
+
+    async def _play(self, reply: Reply) -> bool:
         force_board = True
         shared, hidden_hot_seat = await self.hot_seat()
         self.seen_by = ""
@@ -430,7 +439,7 @@ async def run_console(service: Service, settings: Settings) -> None:
     except asyncio.CancelledError:
         try:
             writer.write("")
-            writer.write(translate(settings.language, "console.saved"))
+            writer.write(session.t("console.saved" if session.in_game else "console.bye"))
         except OutputClosed:
             pass
         raise
