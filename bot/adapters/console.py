@@ -331,10 +331,10 @@ class ConsoleSession:
     async def play(self, reply: Reply) -> bool:
         """Play until the game ends (True) or the player quits (False)."""
         self.in_game = True
-        try:
-            return await self._play(reply)
-        finally:
-            self.in_game = False
+        # Not reset in a ``finally``: Ctrl-C (a cancellation) must still find it set.
+        playing_on = await self._play(reply)
+        self.in_game = False
+        return playing_on
 
     async def _play(self, reply: Reply) -> bool:
         force_board = True
