@@ -181,17 +181,22 @@ class ConsoleSession:
         module = get_game(game)
         options: list[str] = []
         if game == "turing":
-            source = await self.ask(turing_puzzle_question(self.t))
-            if source is None:
-                return None
-            if source == "code":
-                self.write(self.t("console.puzzle_code_prompt"))
-                code = await self.read("> ")
-                if code is None:
+            while True:
+                source = await self.ask(turing_puzzle_question(self.t))
+                if source is None:
                     return None
-                return [code.strip().upper()] if code.strip() else []
-            if source == "new":
-                return options
+                if source == "new":
+                    return options
+                if source == "choose":
+                    break
+                self.write(self.t("console.puzzle_code_prompt"))
+                line = await self.read("> ")
+                if line is None:
+                    return None
+                # A pasted "puzzle=tm-c4e-…" is as good as the bare code.
+                code = line.strip().rpartition("=")[2].strip().upper()
+                if code:
+                    return [code]
         else:
             questions = option_questions(self.t, game, module)
             if not questions:

@@ -404,11 +404,14 @@ async def test_a_puzzle_code_starts_that_puzzle_and_says_so(store: SQLiteStore) 
         yield number_of(output, "Turing")
         yield ""
         yield number_of(output, "puzzle code")
-        yield code.lower()
+        yield ""                                   # an empty line goes back to the question
+        yield number_of(output, "puzzle code")
+        yield f"puzzle={code.lower()}"
         yield "quit"
 
     script = Script(answers)
     await run_session(store, script)
+    assert script.text.count("Which puzzle?") == 2
     assert "Turing Machine · classic · easy · round 1 · from a shared code" in script.text
     assert code not in script.text.replace(code.lower(), ""), "the code is not shown back"
 
