@@ -17,6 +17,7 @@ import re
 import zoneinfo
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.service import Opponent, Place, Reply, Service, User
 from bot.store import DailyAttempt, DailySchedule, GameRecord, Store
@@ -29,6 +30,11 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], dt.datetime]
 _TIME_RE = re.compile(r"([01]?\d|2[0-3])[:.h]([0-5]\d)")
 LEADERBOARD_SIZE = 10
+# What a daily post came to; see DailyChallenge.post_due.
+PostOutcome = Literal["posted", "failed", "gone"]
+# Days on which a chat refused the bot before its daily schedule is dropped.
+GONE_DAYS = 3
+GONE_SETTING = "daily_gone_days"
 
 
 def utc_now() -> dt.datetime:
@@ -119,6 +125,8 @@ class DailyChallenge:
         self.store: Store = service.store
         self.clock = clock
         service.finish_listeners.append(self._game_finished)
+        # Per (platform, channel): when a failed post may be tried again, and its tries.
+        self._retry_at: dict[tuple[str, str], tuple[dt.datetime, int]] = {}
 
     def today(self) -> dt.date:
         return self.clock().astimezone(dt.UTC).date()
@@ -162,36 +170,91 @@ class DailyChallenge:
                        else "The daily challenge is not posted here.")
 
     async def post_due(self, platform: str,
-                       post: Callable[[DailySchedule, str], Awaitable[bool]]) -> int:
-        """Claim and post every due schedule; ``post`` returns False when the platform
-        refused, and the claim is released so that the next tick tries again."""
+                       post: Callable[[DailySchedule, str], Awaitable[PostOutcome | bool]],
+                       on_dropped: Callable[[DailySchedule], Awaitable[None]] | None = None
+                       ) -> int:
+        """Claim and post every due schedule. ``post`` says what happened:
+
+        * posted (or True);
+        * failed (or False): the platform failed this once (a 5xx, a timeout). The claim
+          is released and the post is tried again the same day, after 1, 2, 4… minutes
+          (at most an hour apart), not at every tick;
+        * gone: the chat is gone or closed to the bot (kicked, deleted, 403). Tried again
+          the next day; after ``GONE_DAYS`` such days the schedule is dropped, and the
+          adapter's ``on_dropped`` is told, so it can tell moderators where it can.
+        """
         posted = 0
         now = self.clock()
         today = self.today().isoformat()
         for schedule in await self.store.daily_schedules(platform):
+            key = (schedule.platform, schedule.channel)
+            retry_at = self._retry_at.get(key)
+            if retry_at is not None and now < retry_at[0]:
+                continue
             local_day = local_post_day(schedule, now)
             if local_day is None or not await self.store.claim_daily_post(
                     schedule.platform, schedule.channel, local_day):
                 continue
             try:
-                ok = await post(schedule, today)
+                result = await post(schedule, today)
             except Exception:
                 log.exception("daily post failed in %s:%s", schedule.platform, schedule.channel)
-                ok = False
-            if ok:
+                result = "failed"
+            outcome: PostOutcome = ("posted" if result is True else "failed" if result is False
+                                    else result)
+            if outcome == "posted":
                 posted += 1
+                self._retry_at.pop(key, None)
+                await self.store.set_setting(schedule.platform, schedule.channel,
+                                             GONE_SETTING, "")
+            elif outcome == "gone":
+                await self._gone(schedule, local_day, on_dropped)
             else:
+                tries = (retry_at[1] if retry_at is not None else 0) + 1
+                self._retry_at[key] = (now + dt.timedelta(minutes=min(2 ** (tries - 1), 60)),
+                                       tries)
+                log.warning("daily post to %s:%s failed (try %d); trying again at %s",
+                            schedule.platform, schedule.channel, tries,
+                            self._retry_at[key][0].isoformat(timespec="minutes"))
                 await self.store.release_daily_post(schedule.platform, schedule.channel,
                                                     local_day, schedule.last_posted)
         return posted
 
+    async def _gone(self, schedule: DailySchedule, local_day: str,
+                    on_dropped: Callable[[DailySchedule], Awaitable[None]] | None) -> None:
+        """Count a day on which the chat refused the bot; drop the schedule after
+        ``GONE_DAYS`` of them, so that a deleted channel is not tried forever."""
+        self._retry_at.pop((schedule.platform, schedule.channel), None)
+        seen = await self.store.get_setting(schedule.platform, schedule.channel, GONE_SETTING)
+        days = sorted({day for day in (seen or "").split(",") if day} | {local_day})
+        if len(days) < GONE_DAYS:
+            await self.store.set_setting(schedule.platform, schedule.channel, GONE_SETTING,
+                                         ",".join(days))
+            log.warning("daily post to %s:%s refused: the chat is gone or closed to the bot "
+                        "(day %d of %d before the schedule is dropped)", schedule.platform,
+                        schedule.channel, len(days), GONE_DAYS)
+            return
+        await self.store.remove_daily_schedule(schedule.platform, schedule.channel)
+        await self.store.set_setting(schedule.platform, schedule.channel, GONE_SETTING, "")
+        log.warning("daily post to %s:%s dropped: the chat refused the bot on %d days (%s)",
+                    schedule.platform, schedule.channel, GONE_DAYS, ", ".join(days))
+        if on_dropped is not None:
+            try:
+                await on_dropped(schedule)
+            except Exception:
+                log.exception("could not tell anyone that %s's daily post was dropped",
+                              schedule.channel)
+
     async def run_schedule(self, platform: str,
-                           post: Callable[[DailySchedule, str], Awaitable[bool]]) -> None:
+                           post: Callable[[DailySchedule, str],
+                                          Awaitable[PostOutcome | bool]],
+                           on_dropped: Callable[[DailySchedule], Awaitable[None]] | None = None
+                           ) -> None:
         """Post due challenges for ``platform`` forever, checking just after each minute;
         adapters run it as a task and cancel it when they stop."""
         while True:
             try:
-                await self.post_due(platform, post)
+                await self.post_due(platform, post, on_dropped)
             except Exception:
                 log.exception("daily schedule check failed")
             await asyncio.sleep(60.5 - self.clock().second)

@@ -223,16 +223,17 @@ class Service:
         self._cache[record.id] = (record, state)
         return state
 
-    async def _running(self, place: Place) -> GameRecord | None:
-        """The channel's running game, from memory when this process already holds it.
+    async def _running(self, place: Place, *, cached: bool = True) -> GameRecord | None:
+        """The channel's running game, from memory when this process already holds it
+        (unless ``cached`` is False).
 
         Skipping the read is safe across processes: a record another process has moved on
         fails the version guard when saved, and that failure drops the memory copy.
         """
         game_id = self._channel_games.get((place.platform, place.channel))
-        cached = self._cache.get(game_id) if game_id is not None else None
-        if cached is not None and cached[0].running:
-            return cached[0]
+        held = self._cache.get(game_id) if game_id is not None and cached else None
+        if held is not None and held[0].running:
+            return held[0]
         record = await self.store.running_game(place.platform, place.channel)
         if record is not None:
             self._channel_games[(place.platform, place.channel)] = record.id
@@ -243,6 +244,14 @@ class Service:
         if record is None:
             raise ServiceError(self._t(place, "error.no_game"))
         return record, await self._load(record)
+
+    async def _reread(self, record: GameRecord) -> tuple[GameRecord, GameState]:
+        """The game as the database has it now, replacing this process's copy."""
+        fresh = await self.store.get_game(record.id)
+        if fresh is None:
+            raise ServiceError(translate("en", "error.no_game"))
+        self._cache.pop(record.id, None)
+        return fresh, await self._load(fresh)
 
     def _cached_record(self, record: GameRecord) -> GameRecord:
         cached = self._cache.get(record.id)
@@ -747,6 +756,10 @@ class Service:
         if payload is None:
             return None
         running = await self._running(origin)
+        if running is not None and payload.game_id > running.id:
+            # A newer game than this process knows of here: another process may have
+            # started it. Ask the database, not the cache.
+            running = await self._running(origin, cached=False)
         if running is not None and running.id == payload.game_id:
             return origin
         if origin.server or not payload.private_ok:
@@ -786,6 +799,8 @@ class Service:
     async def _press(self, place: Place, user: User, parsed: Payload) -> Reply:
         async def work() -> Reply:
             running = await self._running(place)
+            if running is not None and parsed.game_id > running.id:
+                running = await self._running(place, cached=False)
             if running is None or parsed.game_id != running.id:
                 raise ServiceError(self._t(place, "error.bad_payload" if running
                                            else "error.no_game"), running)
@@ -808,6 +823,13 @@ class Service:
                                  hand=self.render_hand(place, record, state, seat))
                 own = self.seat_of(record, user)
                 per_seat = own is not None and state.seat_version(own) is not None
+                known = state.seat_version(own) if per_seat and own is not None \
+                    else record.version
+                if known is not None and version > known:
+                    # The button is newer than this process's copy: another process moved
+                    # the game on. Read it again rather than refuse a current press.
+                    record, state = await self._reread(record)
+                    per_seat = own is not None and state.seat_version(own) is not None
                 if not per_seat and version != record.version:
                     raise ServiceError(self._t(place, "error.stale"), record)
                 seat = self._acting_seat(place, record, state, user)

@@ -7,7 +7,8 @@ A platform adapter (Discord, Telegram) subclasses it and supplies only its primi
   only when the platform confirmed the edit;
 * ``send_board(place, board, ai_thinking)``: post a new board message and return the
   reference to store with it (its chat and message ids), or None when posting failed;
-* ``post_daily(schedule, day)``: post a daily challenge, True when it was posted;
+* ``post_daily(schedule, day)``: post a daily challenge and say what came of it
+  (posted, failed this once, or the chat is gone);
 * ``deliver_extras(place, reply, actor, new_game)``: optional, what the platform sends
   besides the board after a change (Telegram: private hands in the players' chats).
 
@@ -30,6 +31,7 @@ from typing import Any, ClassVar
 
 from bot.adapters.common import AITurns, BackgroundWork, BoardVersions
 from bot.app import App
+from bot.daily import PostOutcome
 from bot.service import Board, Place, Reply, place_of_record
 from bot.store import DailySchedule, GameRecord
 from renderers.i18n import translate
@@ -70,7 +72,11 @@ class ChatAdapter(BackgroundWork, ABC):
                          ai_thinking: bool) -> dict[str, str] | None: ...
 
     @abstractmethod
-    async def post_daily(self, schedule: DailySchedule, day: str) -> bool: ...
+    async def post_daily(self, schedule: DailySchedule, day: str) -> PostOutcome: ...
+
+    async def daily_dropped(self, schedule: DailySchedule) -> None:
+        """A daily schedule was dropped because its chat refused the bot for days; a
+        platform that can reach the class another way says so there. Logged either way."""
 
     async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None,
                              new_game: bool) -> None:
@@ -186,7 +192,7 @@ class ChatAdapter(BackgroundWork, ABC):
     def start_loops(self) -> None:
         if self.run_daily_schedule and self._daily_task is None:
             self._daily_task = asyncio.create_task(
-                self.daily.run_schedule(self.platform, self.post_daily))
+                self.daily.run_schedule(self.platform, self.post_daily, self.daily_dropped))
         if self.run_turn_timers and self._timer_task is None:
             self._timer_task = asyncio.create_task(self.classroom.run_timers(
                 self.platform, self.place_of_record, self.timer_reminder, self.timer_acted))
@@ -211,4 +217,4 @@ class ChatAdapter(BackgroundWork, ABC):
                                                  self.timer_reminder, self.timer_acted)
 
     async def post_daily_due(self) -> int:
-        return await self.daily.post_due(self.platform, self.post_daily)
+        return await self.daily.post_due(self.platform, self.post_daily, self.daily_dropped)

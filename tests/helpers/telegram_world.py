@@ -55,13 +55,15 @@ class World:
     # Each new game's seed (100, 101… by default); the fuzz tests pass a constant, so that
     # a game depends only on what hypothesis drew.
     seed_source: Callable[[], int] | None = None
+    # The rate limiter each new bot gets: none by default, so tests run at full speed.
+    limiter: Callable[[], BaseRateLimiter[Any]] = NoRateLimits
 
     def new_bot(self, settings: Settings | None = None) -> TelegramBot:
         seeds = itertools.count(100)
         app = App.build(settings or self.settings, self.store, clock=self.clock,
                         seed_source=self.seed_source or seeds.__next__,
                         limits=Limits.unlimited())
-        bot = build_telegram(app, rate_limiter=NoRateLimits(), polling_timeout=1)
+        bot = build_telegram(app, rate_limiter=self.limiter(), polling_timeout=1)
         # Turn timers are checked by the tests themselves (check_turn_timers), against
         # their own clock, so a background check can never race an assertion.
         bot.run_turn_timers = False
@@ -122,6 +124,7 @@ class World:
 @asynccontextmanager
 async def telegram_world(tmp_path: Path, clock: Clock = utc_now,
                          seed_source: Callable[[], int] | None = None,
+                         limiter: Callable[[], BaseRateLimiter[Any]] = NoRateLimits,
                          **options: Any) -> AsyncIterator[World]:
     fake = FakeTelegram()
     url = await fake.start()
@@ -130,7 +133,7 @@ async def telegram_world(tmp_path: Path, clock: Clock = utc_now,
     settings = Settings(database_path=str(database), telegram_token=TOKEN,
                         telegram_base_url=url, **options)
     world = World(fake, None, store, database, settings, clock,  # type: ignore[arg-type]
-                  seed_source)
+                  seed_source, limiter)
     world.bot = world.new_bot()
     await world.bot.start()
     try:

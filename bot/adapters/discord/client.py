@@ -44,6 +44,7 @@ from bot.adapters.discord.layout import (
 )
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.app import App
+from bot.daily import PostOutcome
 from bot.names import clean_display_name
 from bot.service import Board, Opponent, Place, Reply, User, ai_player
 from bot.store import DailySchedule, GameRecord
@@ -554,7 +555,7 @@ class LogicBot(ChatAdapter, discord.Client):
                           BUTTON_PREFIX + DAILY_PAYLOAD + server, 0, primary=True)
         return Layout(fit_content([inert(text)]), [play], [], False)
 
-    async def post_daily(self, schedule: DailySchedule, day: str) -> bool:
+    async def post_daily(self, schedule: DailySchedule, day: str) -> PostOutcome:
         text = await self.daily.post_for(schedule, dt.date.fromisoformat(day))
         layout = self.daily_layout(text, schedule.server, schedule.language)
         channel = self.get_partial_messageable(int(schedule.channel))
@@ -562,10 +563,31 @@ class LogicBot(ChatAdapter, discord.Client):
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
             await channel.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
-        except discord.HTTPException as error:
+        except (discord.NotFound, discord.Forbidden) as error:
+            # A deleted channel, or one the bot may no longer post in.
             log.warning("daily post to %s refused: %s", schedule.channel, error)
-            return False
-        return True
+            return "gone"
+        except discord.HTTPException as error:
+            log.warning("daily post to %s failed: %s", schedule.channel, error)
+            return "failed"
+        return "posted"
+
+    async def daily_dropped(self, schedule: DailySchedule) -> None:
+        """Tell the server, in its system channel when it has one, that the daily post
+        stopped because its channel is gone or closed to the bot."""
+        guild = self.get_guild(int(schedule.server)) if schedule.server.isdigit() else None
+        channel = guild.system_channel if guild is not None else None
+        if channel is None:
+            return
+        text = translate(schedule.language, "daily.dropped",
+                         "The daily challenge could no longer be posted in <#{channel}>, so "
+                         "it has stopped. A moderator can start it again with /daily.",
+                         channel=schedule.channel)
+        try:
+            await channel.send(text, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.info("could not tell %s that its daily post stopped: %s", schedule.server,
+                     error)
 
     async def play_daily(self, interaction: discord.Interaction, place: Place, user: User,
                          server: str) -> None:

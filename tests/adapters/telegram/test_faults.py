@@ -4,14 +4,19 @@ game goes on."""
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
+import time
 from pathlib import Path
 
 import pytest
 
+from bot.adapters.telegram.client import ClickFriendlyRateLimiter
+from tests.helpers.clock import FakeClock
 from tests.helpers.forged import whole_move
 from tests.helpers.telegram_fake import Fault
 from tests.helpers.telegram_play import menu_keys
-from tests.helpers.telegram_world import ALICE, BOB, GROUP, World, telegram_world
+from tests.helpers.telegram_world import ALICE, BOB, CAROL, GROUP, World, telegram_world
 
 
 async def group_lgame(world: World) -> int:
@@ -106,3 +111,57 @@ async def test_a_double_tap_on_the_setup_button_keeps_the_new_board(tmp_path: Pa
         assert board.message_id == picker.message_id
         assert board.button("Join"), "the message still is the game's board"
         assert "already running" not in board.text
+
+
+async def test_a_failed_daily_post_is_retried_and_a_gone_group_is_dropped(
+        tmp_path: Path) -> None:
+    """After one 500, the daily post was marked posted and never came (send() swallowed
+    the error). A failed post is now tried again the same day after 1, 2, 4… minutes; a
+    group the bot was removed from (403) drops its schedule after three days."""
+    clock = FakeClock(dt.datetime(2026, 11, 20, 7, 0, tzinfo=dt.UTC))
+    async with telegram_world(tmp_path, clock=clock) as world:
+        world.fake.admins[GROUP["id"]] = {CAROL.id}
+        await world.say(CAROL, GROUP, "/daily 08:00")
+        clock.now = dt.datetime(2026, 11, 20, 8, 0, 30, tzinfo=dt.UTC)
+        world.fake.inject(Fault("sendMessage", status=500, chat_id=GROUP["id"]))
+        assert await world.bot.post_daily_due() == 0
+        clock.advance(0.5)
+        assert await world.bot.post_daily_due() == 0, "the next try waits a minute"
+        clock.advance(1)
+        assert await world.bot.post_daily_due() == 1
+        posts = [m for m in world.fake.bot_messages(GROUP["id"]) if "Daily Turing" in m.text]
+        assert len(posts) == 1
+
+        world.fake.inject(Fault("sendMessage", status=403, chat_id=GROUP["id"], times=99))
+        for day in (21, 22):
+            clock.now = dt.datetime(2026, 11, day, 8, 1, tzinfo=dt.UTC)
+            assert await world.bot.post_daily_due() == 0
+            assert await world.store.daily_schedules("telegram"), "kept for a few days"
+        clock.now = dt.datetime(2026, 11, 23, 8, 1, tzinfo=dt.UTC)
+        assert await world.bot.post_daily_due() == 0
+        assert await world.store.daily_schedules("telegram") == [], "dropped on day three"
+
+
+async def test_one_groups_flood_wait_does_not_hold_other_chats(tmp_path: Path) -> None:
+    """A 429 with retry_after=20 on one group's message delayed a button answer in an
+    unrelated private chat by 19.7 s: PTB's AIORateLimiter pauses every request while any
+    chat waits. Only the chat that got the 429 waits now."""
+    async with telegram_world(tmp_path, limiter=ClickFriendlyRateLimiter) as world:
+        await world.say(ALICE, ALICE.private_chat, "/start")
+        world.fake.inject(Fault("sendMessage", status=429, retry_after=2, chat_id=GROUP["id"]))
+        world.fake.user_message(BOB, GROUP, "/help")
+        async with asyncio.timeout(5):
+            while not any(status == "sendMessage" and "Too Many" in text
+                          for status, text in world.fake.refusals):
+                await asyncio.sleep(0.01)
+        asked = time.perf_counter()
+        before = len(world.fake.bot_messages(ALICE.id))
+        world.fake.user_message(ALICE, ALICE.private_chat, "/help")
+        async with asyncio.timeout(5):
+            while len(world.fake.bot_messages(ALICE.id)) == before:
+                await asyncio.sleep(0.01)
+        answered_after = time.perf_counter() - asked
+        await world.settle()
+        assert any("/play" in m.text for m in world.fake.bot_messages(GROUP["id"])), \
+            "the group's answer still came, after its wait"
+        assert answered_after < 1.0, f"the private chat waited {answered_after:.2f} s"
