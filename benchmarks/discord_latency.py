@@ -3,7 +3,7 @@
 Run from the repository root. It needs the dev extras (simcord), which ``./run-tests``
 installs; without them it says so and stops. Progress goes to stderr::
 
-    python benchmarks/discord_latency.py [--games 20] [--ai-seconds 0.5] [--json]
+    python benchmarks/discord_latency.py [--games 10] [--ai-seconds 0.5] [--json]
 
 simcord runs discord.py against an in-memory Discord, so the numbers are the bot's own
 work per interaction (discord.py parsing and dispatch, the dynamic item, the service call

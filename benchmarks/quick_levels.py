@@ -2,13 +2,14 @@
 
 Run from the repository root::
 
-    python benchmarks/quick_levels.py [--games 30] [--seed 0]
+    python benchmarks/quick_levels.py [--games 10] [--seed 0]
 
 The bot plays these levels on its event loop instead of in a worker process
 (``bot.service.quick_level``), which is only right while a move costs about a millisecond.
 Each game is played ``--games`` times from its default options to the end (or 200 moves),
 every move chosen by the quick level as the service does it (``bot.jobs.computer_move``,
-state copied through its dict), and every choice timed. Prints p50/p99/max per game.
+state copied through its dict), and every choice timed. Prints p50/p99/max per game, a row
+as each game is done (about a minute in all by default; progress on stderr).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.progress import Progress
 from benchmarks.timing import summary
 from bot.jobs import computer_move
 from engines.registry import game_names, get_game
@@ -29,7 +31,9 @@ from engines.registry import game_names, get_game
 def timings(name: str, level: str, games: int, seed: int) -> list[float]:
     module = get_game(name)
     seconds: list[float] = []
+    progress = Progress(f"{name} {level}", games)
     for game in range(games):
+        progress(game, f"{len(seconds)} moves")
         state = module.new_game({}, 2, seed + game)
         for step in range(200):
             if state.outcome() is not None:
@@ -44,7 +48,7 @@ def timings(name: str, level: str, games: int, seed: int) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     random.seed(args.seed)
@@ -52,7 +56,7 @@ def main() -> None:
         for level in sorted(get_game(name).INFO.quick_levels):
             row = summary(timings(name, level, args.games, args.seed))
             print(f"{name:>13} {level:<7} moves {row['n']:>6}  p50 {row['p50_ms']:6.2f} ms  "
-                  f"p99 {row['p99_ms']:6.2f} ms  max {row['max_ms']:6.2f} ms")
+                  f"p99 {row['p99_ms']:6.2f} ms  max {row['max_ms']:6.2f} ms", flush=True)
 
 
 if __name__ == "__main__":

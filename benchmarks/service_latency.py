@@ -3,7 +3,11 @@ L-game solver's build time.
 
 Run from the repository root::
 
-    python benchmarks/service_latency.py [--games 200] [--moves-per-game 20] [--json]
+    python benchmarks/service_latency.py [--games 100] [--moves-per-game 20]
+                                         [--solver-runs 1] [--json]
+
+The default run takes about a minute and a half; each phase says on stderr when it starts.
+``--games 200 --solver-runs 3`` is the fuller run of docs/performance.md.
 
 What it measures, all in one run:
 
@@ -47,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.progress import Progress  # noqa: E402
 from benchmarks.timing import summary  # noqa: E402
 from bot.service import Opponent, Place, Service, User  # noqa: E402
 from bot.store import MIGRATIONS, SQLiteStore, sql_statements  # noqa: E402
@@ -55,7 +60,7 @@ from engines import lgame  # noqa: E402
 PLATFORM = "bench"
 GAME = "lgame"
 PLAYERS = (User(PLATFORM, "u1", "Alice"), User(PLATFORM, "u2", "Bob"))
-SOLVER_RUNS = 3
+SOLVER_RUNS = 1
 
 
 class BenchmarkError(RuntimeError):
@@ -264,8 +269,13 @@ async def bare_run(db_path: Path, workers: int, commits: int, payload: str,
 def solver_times(runs: int) -> dict[str, Any]:
     """Fresh ``solve`` builds per rule set: best, median and every run, in seconds."""
     result: dict[str, Any] = {}
-    for name, sudden_death in (("standard", False), ("sudden_death", True)):
-        times = [lgame.solve(sudden_death).build_seconds for _ in range(runs)]
+    progress = Progress("solver builds", 2 * runs)
+    for index, (name, sudden_death) in enumerate((("standard", False),
+                                                  ("sudden_death", True))):
+        times = []
+        for run in range(runs):
+            progress(index * runs + run, name, force=True)
+            times.append(lgame.solve(sudden_death).build_seconds)
         result[name] = {"runs": runs, "best_s": round(min(times), 4),
                         "median_s": round(statistics.median(times), 4),
                         "all_s": [round(t, 4) for t in times]}
@@ -309,7 +319,12 @@ async def run_database_phases(folder: Path, games: int, moves: int, seed: int,
         ("bare_concurrent",
          lambda: bare_run(folder / "bare_conc.db", games, moves, payload, True)),
     ]
-    return {name: await phase() for name, phase in phases}
+    progress = Progress("database phases", len(phases))
+    results = {}
+    for index, (name, phase) in enumerate(phases):
+        progress(index, name, force=True)
+        results[name] = await phase()
+    return results
 
 
 def profile_sequential(games: int, moves: int, seed: int, top: int,
@@ -329,7 +344,7 @@ def profile_sequential(games: int, moves: int, seed: int, top: int,
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--games", type=int, default=200,
+    parser.add_argument("--games", type=int, default=100,
                         help="games played at once in the concurrent run (default 200)")
     parser.add_argument("--moves-per-game", type=int, default=20,
                         help="timed moves per game (default 20)")

@@ -3,7 +3,9 @@ python-telegram-bot ``Application``.
 
 Run from the repository root (needs the dev extras)::
 
-    python benchmarks/telegram_latency.py [--games 20] [--ai-seconds 0.5] [--json]
+    python benchmarks/telegram_latency.py [--games 10] [--ai-seconds 0.5] [--json]
+
+Progress goes to stderr, a line per game.
 
 The bot long-polls a loopback fake of the Bot API (``tests/helpers/telegram_fake.py``), so the
 numbers are the bot's own work per press (the poll's return, PTB's parsing and dispatch,
@@ -51,7 +53,9 @@ async def humans(games: int, seed: int) -> list[float]:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
         async with telegram_world(Path(folder)) as world:
-            for _ in range(games):
+            for number in range(games):
+                print(f"two humans: game {number + 1}/{games}, {len(latencies)} presses",
+                      file=sys.stderr, flush=True)
                 bob_line = await world.say(BOB, GROUP, "ready")
                 await world.say(ALICE, GROUP, "/play lgame move_limit=30", reply_to=bob_line)
                 for _ in range(200):
@@ -75,6 +79,8 @@ async def slow_ai(moves: int, ai_seconds: float, seed: int) -> tuple[list[float]
         async with telegram_world(Path(folder)) as world:
             await world.say(ALICE, chat, "/play lgame easy")
             while len(ai_shown) < moves:
+                print(f"against a {ai_seconds} s AI: move {len(ai_shown) + 1}/{moves}",
+                      file=sys.stderr, flush=True)
                 record = await world.store.running_game("telegram", str(chat["id"]))
                 if record is None:
                     await world.say(ALICE, chat, "/play lgame easy")

@@ -45,7 +45,8 @@ def slow_lgame_agent(seconds: float) -> Iterator[None]:
 def click_benchmark_arguments(description: str) -> argparse.Namespace:
     """The options of the platform click benchmarks (Discord, Telegram)."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--games", type=int, default=20)
+    # 10 two-human games give some 600 clicks, and the default run stays within 2 minutes.
+    parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--ai-moves", type=int, default=5)
     parser.add_argument("--ai-seconds", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=1)
