@@ -1156,6 +1156,21 @@ class Service:
         self._texts.pop(record.id, None)
         self._channel_games.pop((record.platform, record.channel), None)
 
+    async def end_games_in(self, platform: str, server: str) -> list[tuple[Place, Reply]]:
+        """Abandon every running game of a server or group the bot was removed from: nobody
+        can play them any more, and running they would count toward their players' limits
+        forever. Returns each game's place and reply (its board and announcement)."""
+        ended: list[tuple[Place, Reply]] = []
+        bot_user = User(platform, "bot", "logic-bot", is_moderator=True)
+        for record in await self.store.games_with_status("waiting", "active"):
+            if record.platform != platform or record.server != server:
+                continue
+            place = place_of_record(record)
+            reply = await self.abandon(place, bot_user, record.id, metered=False)
+            if reply.ok:
+                ended.append((place, reply))
+        return ended
+
     # ------------------------------------------------- what adapters may read
     # Adapters reach the database only through these, never through ``store``.
     async def game_record(self, game_id: int) -> GameRecord | None:

@@ -472,3 +472,12 @@ class FakeTelegram:
 
     def unanswered(self) -> list[str]:
         return [query for query in self.queries if not self.answers.get(query)]
+
+
+def bot_removed(fake: FakeTelegram, chat: dict[str, Any], by: Person) -> int:
+    """The update Telegram sends when ``by`` removes the bot from ``chat``."""
+    member = {"user": fake.bot_user, "status": "member"}
+    return fake._push("my_chat_member", {
+        "chat": chat, "from": by.to_json(), "date": int(time.time()),
+        "old_chat_member": member,
+        "new_chat_member": {**member, "status": "kicked", "until_date": 0}})

@@ -36,7 +36,15 @@ from telegram import (
 from telegram import Message as TgMessage
 from telegram import User as TgUser
 from telegram.constants import ChatMemberStatus, ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -100,6 +108,10 @@ MODERATOR_COMMANDS = {
     "timer": "Turn timers here: /timer 5 15 forfeit (or ai, or off)",
     "export": "This group's results as a CSV file",
 }
+
+
+# Tries of Telegram's start-up calls (getMe, deleteWebhook, setWebhook), 1, 2, 4… s apart.
+STARTUP_TRIES = 5
 
 
 class ClickFriendlyRateLimiter(AIORateLimiter):
@@ -182,6 +194,7 @@ class TelegramBot(ChatAdapter):
             .concurrent_updates(True)
             .build())
         self._open_queries: dict[str, bool] = {}
+        self._polling_errors: set[str] = set()
         # (game, player) → their latest hand message, and whether it still has buttons
         self._hand_messages: dict[tuple[int, str], tuple[int, bool]] = {}
         self._linked: set[tuple[int, str]] = set()
@@ -197,8 +210,22 @@ class TelegramBot(ChatAdapter):
 
     # ------------------------------------------------------------------ start-up
     async def start(self) -> None:
-        """Connect, publish the command menu, start receiving updates, resume the AI."""
-        await self.application.initialize()
+        """Connect, publish the command menu, start receiving updates, resume the AI.
+
+        Telegram's own failures at start-up (a 502 on ``getMe``, a 500 on
+        ``deleteWebhook``) are retried with backoff; a refused token is not."""
+        for attempt in range(STARTUP_TRIES):
+            try:
+                await self.application.initialize()
+                break
+            except (InvalidToken, Forbidden):
+                raise
+            except NetworkError as error:
+                if attempt == STARTUP_TRIES - 1:
+                    raise
+                log.warning("Telegram failed at start-up (%s); trying again in %d s", error,
+                            2 ** attempt)
+                await asyncio.sleep(2 ** attempt)
         try:
             await self.sync_commands_if_changed()
         except TelegramError as error:
@@ -207,7 +234,8 @@ class TelegramBot(ChatAdapter):
         await self.application.start()
         updater = self.application.updater
         assert updater is not None
-        allowed = ["message", "callback_query"]
+        # my_chat_member: told when the bot is removed from a group, to end its games.
+        allowed = ["message", "callback_query", "my_chat_member"]
         if self.settings.telegram_webhook_url:
             url = self.settings.telegram_webhook_url
             await updater.start_webhook(
@@ -215,12 +243,29 @@ class TelegramBot(ChatAdapter):
                 port=self.settings.telegram_webhook_port,
                 url_path=urlparse(url).path.lstrip("/"), webhook_url=url,
                 secret_token=self.settings.telegram_webhook_secret or None,
-                allowed_updates=allowed)
+                allowed_updates=allowed, bootstrap_retries=STARTUP_TRIES)
         else:
             await updater.start_polling(poll_interval=0.0, timeout=self.polling_timeout,
-                                        allowed_updates=allowed)
+                                        allowed_updates=allowed,
+                                        bootstrap_retries=STARTUP_TRIES,
+                                        error_callback=self.polling_failed)
         await self.resume_ai()
         self.start_loops()
+
+    def polling_failed(self, error: TelegramError) -> None:
+        """Errors of the long poll, said once each kind instead of a traceback a second:
+        above all a second process polling with the same token, which Telegram refuses
+        (only one may poll; several processes need webhooks, docs/scaling.md)."""
+        kind = "conflict" if isinstance(error, Conflict) else type(error).__name__
+        if kind in self._polling_errors:
+            return
+        self._polling_errors.add(kind)
+        if kind == "conflict":
+            log.error("Another process is polling Telegram with this bot's token, so Telegram "
+                      "sends each update to only one of them. Stop the other process, or run "
+                      "several processes with webhooks (docs/scaling.md). (%s)", error)
+        else:
+            log.warning("polling Telegram failed: %s (said once; it keeps trying)", error)
 
     async def stop(self) -> None:
         await self.stop_loops()

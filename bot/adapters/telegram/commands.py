@@ -12,12 +12,14 @@ The bot's own callback data never looks like a service payload (``m:``, ``h:``, 
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from telegram import Chat, Update
 from telegram import Message as TgMessage
+from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
 from bot.adapters.telegram.buttons import SetupButtons, rows_of
@@ -32,6 +34,7 @@ from renderers.i18n import translate
 if TYPE_CHECKING:
     pass
 
+log = logging.getLogger(__name__)
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 FIRST_SEATS = {"me": 0, "opponent": 1, "random": None}
 AI_WORDS = {"ai", "bot", "computer", "cpu"}
@@ -423,6 +426,20 @@ class Commands(SetupButtons):
             return
         await self.client.post_board(place, reply, reply.announcements,
                                      reply_to=message.message_id)
+
+    async def bot_membership(self, update: Update,
+                             context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The bot was removed from a group (or the group was deleted): its games end, so
+        that they stop counting toward their players' limits. Nothing is said there, as
+        the bot can no longer write to it."""
+        change = update.my_chat_member
+        if change is None or change.chat.type == Chat.PRIVATE:
+            return
+        if change.new_chat_member.status not in (ChatMemberStatus.LEFT,
+                                                  ChatMemberStatus.BANNED):
+            return
+        ended = await self.service.end_games_in(PLATFORM, str(change.chat.id))
+        log.info("removed from %s: %d running games ended", change.chat.id, len(ended))
 
     async def private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Plain text in a private chat: a move when a game runs there, else help."""

@@ -11,6 +11,7 @@ from typing import Any
 from telegram import CallbackQuery, Update
 from telegram.ext import (
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -48,6 +49,8 @@ def install(client: TelegramBot) -> Commands:
                                                  pattern=GAME_BUTTONS))
     # Anything else was forged or is from another bot: the service refuses it in words.
     application.add_handler(CallbackQueryHandler(answered(client, commands.game_button)))
+    application.add_handler(ChatMemberHandler(commands.bot_membership,
+                                              ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_handler(MessageHandler(
         filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.private_text))
     # After the command handlers, so only commands the bot does not have get here.

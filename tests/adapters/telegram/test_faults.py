@@ -10,11 +10,12 @@ import time
 from pathlib import Path
 
 import pytest
+from telegram.error import Conflict
 
-from bot.adapters.telegram.client import ClickFriendlyRateLimiter
+from bot.adapters.telegram.client import ClickFriendlyRateLimiter, TelegramBot
 from tests.helpers.clock import FakeClock
 from tests.helpers.forged import whole_move
-from tests.helpers.telegram_fake import Fault
+from tests.helpers.telegram_fake import Fault, bot_removed
 from tests.helpers.telegram_play import menu_keys
 from tests.helpers.telegram_world import ALICE, BOB, CAROL, GROUP, World, telegram_world
 
@@ -165,3 +166,38 @@ async def test_one_groups_flood_wait_does_not_hold_other_chats(tmp_path: Path) -
         assert any("/play" in m.text for m in world.fake.bot_messages(GROUP["id"])), \
             "the group's answer still came, after its wait"
         assert answered_after < 1.0, f"the private chat waited {answered_after:.2f} s"
+
+
+async def test_a_failing_start_is_retried(tmp_path: Path) -> None:
+    """One 502 on getMe (and one 500 on deleteWebhook) ended the process at start-up."""
+    async with telegram_world(tmp_path) as world:
+        await world.bot.stop()
+        world.fake.inject(Fault("getMe", status=502))
+        world.fake.inject(Fault("deleteWebhook", status=500))
+        world.bot = world.new_bot()
+        await world.bot.start()
+        await world.say(ALICE, ALICE.private_chat, "/help")
+        assert "/play" in world.last(ALICE.private_chat).text
+        assert [f.served for f in world.fake.faults] == [1, 1]
+
+
+async def test_removing_the_bot_from_a_group_ends_its_games(tmp_path: Path) -> None:
+    """The bot never noticed it was removed from a group, so that group's games stayed
+    active and counted toward their players' limits forever."""
+    async with telegram_world(tmp_path) as world:
+        game_id = await group_lgame(world)
+        bot_removed(world.fake, GROUP, ALICE)
+        await world.settle()
+        record = await world.store.get_game(game_id)
+        assert record is not None and record.status == "abandoned"
+        assert await world.store.running_game("telegram", str(GROUP["id"])) is None
+
+
+def test_a_second_poller_is_said_once_and_clearly(caplog: pytest.LogCaptureFixture) -> None:
+    """Two processes polling with one token logged a traceback a second, forever."""
+    handler = TelegramBot.polling_failed
+    holder = type("Holder", (), {"_polling_errors": set()})()
+    for _ in range(50):
+        handler(holder, Conflict("terminated by other getUpdates request"))  # type: ignore[arg-type]
+    said = [r for r in caplog.records if "Another process is polling" in r.getMessage()]
+    assert len(said) == 1
