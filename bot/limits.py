@@ -125,12 +125,25 @@ CRASH_TRIES = 3
 # still waiting a second later sits behind workers that cannot be reached at all (stopped
 # by SIGSTOP, or holding the pool's channel while frozen), and only a new pool helps.
 WEDGED_AFTER_SECONDS = 1.0
+# How long a job may wait for a worker to take it before its pool counts as wedged. A pool
+# has as many workers as threads feed it, so a job waits only while a worker starts (a
+# new process imports the engines: about a second, several on a busy machine); idle
+# workers that never take it are frozen. This catches jobs without a budget too, such as
+# a new Turing puzzle.
+TAKEN_WITHIN_SECONDS = 10.0
+# The same for a pool none of whose workers has answered yet: a pool just started (or
+# started again after a failure) on a loaded machine may take this long to import.
+STARTING_POOL_SECONDS = 30.0
 # How often a thread waiting for a worker looks whether its pool was replaced meanwhile.
 POOL_CHECK_SECONDS = 0.1
 
 
 class _PoolReplaced(Exception):
     """The pool a job was sent to was given up on: send the job to the new one."""
+
+
+class _NotTaken(Exception):
+    """No worker took the job in time: its pool was replaced, and the job goes again."""
 
 
 def _settle_worker_process() -> None:
@@ -140,6 +153,15 @@ def _settle_worker_process() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(AttributeError, OSError):  # no nice() on Windows
         os.nice(5)
+
+
+def _usable(pool: ProcessPool) -> bool:
+    """Whether pebble still runs ``pool``: not after it gave up on it (``active`` may try
+    to start a pool that never started, and fail as that start did)."""
+    try:
+        return bool(pool.active)
+    except RuntimeError:
+        return False
 
 
 def _stop_in_background(pool: ProcessPool) -> None:
@@ -158,14 +180,16 @@ class Workers:
     the answer without holding Python's lock, so the work must be a module-level function
     with arguments and a result that pickle (``bot.jobs``). pebble kills a worker that
     overruns the job's budget and starts a new one; a job whose worker dies is tried
-    again, up to ``CRASH_TRIES`` times, then fails with ``WorkerCrashed``; a pool whose
-    workers cannot be reached (``WEDGED_AFTER_SECONDS``) or that pebble gave up on is
-    replaced by a new one, and its jobs go to the new pool. So a thread never waits past
+    again, up to ``CRASH_TRIES`` times, then fails with ``WorkerCrashed``. A pool whose
+    workers take no job (``taken_within``) or do not answer past a job's budget
+    (``WEDGED_AFTER_SECONDS``), or that pebble gave up on, is replaced by a new one, and
+    its jobs go to the new pool. So a thread never waits past
     its job's budget for long, and no worker stalls the computer's next moves.
     """
 
     def __init__(self, workers: int, queue_limit: int | None, *,
-                 processes: bool = False) -> None:
+                 processes: bool = False,
+                 taken_within: float = TAKEN_WITHIN_SECONDS) -> None:
         self._executor = ThreadPoolExecutor(max_workers=workers,
                                             thread_name_prefix="logic-bot-cpu")
         self._size = workers
@@ -173,6 +197,8 @@ class Workers:
         self._process_pool: ProcessPool | None = None
         self._process_lock = threading.Lock()
         self._closed = False
+        self._taken_within = taken_within
+        self._answered_pool: ProcessPool | None = None  # the last pool that answered
         self.queue_limit = queue_limit
         self.pending = 0
 
@@ -181,7 +207,7 @@ class Workers:
             if self._closed:
                 raise CancelledError("the pool was shut down")
             pool = self._process_pool
-            if pool is None or not pool.active:
+            if pool is None or not _usable(pool):
                 if pool is not None:  # pebble gave up on it (every worker died at once)
                     _stop_in_background(pool)
                 # spawn, not fork: the bot has threads (SQLite's, this pool's), and a fork
@@ -192,26 +218,36 @@ class Workers:
                 self._process_pool = pool
             return pool
 
-    def _replace_pool(self, wedged: ProcessPool) -> None:
+    def _replace_pool(self, failed: ProcessPool, why: str) -> None:
         with self._process_lock:
-            if self._process_pool is not wedged:
+            if self._process_pool is not failed:
                 return  # another thread replaced it already
             self._process_pool = None
-        log.warning("worker processes stopped answering; starting new ones")
-        _stop_in_background(wedged)
+        log.warning("%s; starting new worker processes", why)
+        _stop_in_background(failed)
 
     def _answer(self, pool: ProcessPool, future: ProcessFuture[Result],
                 wedged_at: float | None) -> Result:
-        """The job's result, waiting in short steps to notice a replaced pool."""
+        """The job's result, waiting in short steps to notice a replaced pool, or one
+        whose workers do not take the job or do not answer in time."""
+        window = self._taken_within
+        if pool is not self._answered_pool:
+            window = max(window, STARTING_POOL_SECONDS)
+        take_by = time.monotonic() + window
         while True:
             step = POOL_CHECK_SECONDS
+            if not (future.running() or future.done()) and time.monotonic() > take_by:
+                self._replace_pool(pool, "no worker process took a job")
+                raise _NotTaken
             if wedged_at is not None:
                 step = min(step, wedged_at - time.monotonic())
                 if step <= 0:
-                    self._replace_pool(pool)
+                    self._replace_pool(pool, "worker processes stopped answering")
                     raise TimeoutError("the worker did not answer within its budget")
             done, _ = wait([future], timeout=step)
             if done:
+                if future.exception() is None:
+                    self._answered_pool = pool
                 return future.result()  # pebble's TimeoutError when the worker overran
             if self._process_pool is not pool:
                 raise _PoolReplaced
@@ -226,20 +262,32 @@ class Workers:
             if left is not None and left <= 0:
                 raise TimeoutError("the job's budget ran out before a worker took it")
             pool = self._pool()
+            failure: Exception
             try:
                 # pebble counts ``timeout`` from when a worker takes the job.
                 future = pool.schedule(work, args, timeout=left)
-                return self._answer(pool, future, wedged_at)
-            except _PoolReplaced:
-                continue
-            except (ProcessExpired, BrokenProcessPool, RuntimeError) as error:
-                if isinstance(error, RuntimeError) and pool.active:
-                    raise  # the work's own error, not pebble refusing a broken pool
-                crashes += 1
-                log.warning("a worker process died during %s (%s), try %d of %d",
-                            getattr(work, "__name__", work), error, crashes, CRASH_TRIES)
-                if crashes >= CRASH_TRIES:
-                    raise WorkerCrashed(str(error)) from error
+            except RuntimeError as error:  # the pool broke, or could not start a worker
+                failure = error
+                self._replace_pool(pool, f"the worker pool failed ({error})")
+            else:
+                try:
+                    return self._answer(pool, future, wedged_at)
+                except _PoolReplaced:
+                    continue
+                except ProcessExpired as error:  # pebble has started another worker
+                    failure = error
+                except _NotTaken as error:
+                    failure = error
+                except BrokenProcessPool as error:
+                    failure = error
+                    self._replace_pool(pool, f"the worker pool broke ({error})")
+            if self._closed:
+                raise CancelledError("the pool was shut down") from failure
+            crashes += 1
+            log.warning("a worker process failed during %s (%s), try %d of %d",
+                        getattr(work, "__name__", work), failure, crashes, CRASH_TRIES)
+            if crashes >= CRASH_TRIES:
+                raise WorkerCrashed(str(failure)) from failure
 
     def start(self) -> None:
         """Start the worker processes now rather than at the first computer move, which
@@ -286,6 +334,9 @@ class Workers:
         future = self._executor.submit(job)
         future.add_done_callback(finished)
         result = asyncio.wrap_future(future, loop=loop)
+        # A caller cancelled at shutdown never reads the job's end; reading it here keeps
+        # asyncio from logging "exception was never retrieved" for it.
+        result.add_done_callback(lambda done: done.cancelled() or done.exception())
         if timeout is None:
             return await result
         either: list[asyncio.Future[Any]] = [result, started]

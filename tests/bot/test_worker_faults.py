@@ -95,6 +95,24 @@ async def test_frozen_workers_never_stall_the_next_jobs() -> None:
         signal_all(frozen, signal.SIGCONT)
 
 
+async def test_a_job_without_a_budget_leaves_frozen_workers_behind() -> None:
+    """Work with no time budget (a new Turing puzzle) has no deadline to notice frozen
+    workers by; a job no worker takes in time is sent to a new pool instead."""
+    before = worker_pids()
+    workers = Workers(2, queue_limit=None, processes=True, taken_within=BUDGET)
+    frozen: set[int] = set()
+    try:
+        await workers.run(os.getpid)
+        frozen = await pool_pids(before, 2)
+        signal_all(frozen, signal.SIGSTOP)
+        answer = await asyncio.wait_for(workers.run(os.getpid), 20)
+        assert answer not in frozen
+        await settled(workers)
+    finally:
+        workers.shutdown()
+        signal_all(frozen, signal.SIGCONT)
+
+
 async def test_a_job_whose_worker_dies_is_tried_again_on_a_new_worker(
         tmp_path: Path) -> None:
     workers = Workers(1, queue_limit=None, processes=True)
