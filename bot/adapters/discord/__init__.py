@@ -4,6 +4,11 @@ logs in and serves until stopped."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
+import discord
+
 from bot.adapters.discord.client import LogicBot
 from bot.adapters.discord.commands import CommandKit
 from bot.adapters.discord.commands_classroom import add_classroom_commands
@@ -12,6 +17,8 @@ from bot.adapters.discord.commands_games import add_game_commands
 from bot.app import App
 
 __all__ = ["LogicBot", "build_discord", "run_discord"]
+
+log = logging.getLogger(__name__)
 
 
 def build_discord(app: App) -> LogicBot:
@@ -24,8 +31,24 @@ def build_discord(app: App) -> LogicBot:
     return bot
 
 
+# Tries of the log-in when Discord answers with a server error, 1, 2, 4… s apart.
+STARTUP_TRIES = 5
+
+
 async def run_discord(app: App) -> None:
-    """Log in with ``DISCORD_TOKEN`` and serve until stopped."""
+    """Log in with ``DISCORD_TOKEN`` and serve until stopped. A server error at log-in (a
+    deploy of Discord's, a 502 at the edge) is tried again with backoff; a refused token
+    is not. Once connected, discord.py reconnects by itself."""
     bot = build_discord(app)
     async with bot:
-        await bot.start(app.settings.discord_token)
+        for attempt in range(STARTUP_TRIES):
+            try:
+                await bot.login(app.settings.discord_token)
+                break
+            except discord.DiscordServerError as error:
+                if attempt == STARTUP_TRIES - 1:
+                    raise
+                log.warning("Discord failed at log-in (%s); trying again in %d s", error,
+                            2 ** attempt)
+                await asyncio.sleep(2 ** attempt)
+        await bot.connect()
