@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.adapters.answers import leaderboard_answer
 from bot.adapters.discord.commands import (
     CommandKit,
     complete_game,
@@ -53,20 +54,7 @@ def add_community_commands(bot: LogicBot, kit: CommandKit) -> None:
         place = await bot.place_for(interaction)
         if await kit.refused_for_speed(interaction, place):
             return
-        parts = []
-        if game:
-            if interaction.guild_id is not None:
-                parts.append(await bot.community.leaderboard_text(place, game[:60],
-                                                                  place.server))
-            parts.append(await bot.community.leaderboard_text(place, game[:60], None))
-            await bot.notify(interaction, "\n\n".join(dict.fromkeys(parts)))
-            return
-        day = bot.daily.today()
-        if interaction.guild_id is not None:
-            parts.append(await bot.daily.leaderboard_text(place.language, day,
-                                                          str(interaction.guild_id)))
-        parts.append(await bot.daily.leaderboard_text(place.language, day, None))
-        await bot.notify(interaction, "\n\n".join(parts))
+        await bot.notify(interaction, await leaderboard_answer(bot.app, place, game))
 
     @tree.command(name=text("stats", "cmd.stats.name"),
                   description=text("Wins, losses, draws and ratings: yours or a member's",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.adapters.answers import rules_answer
 from bot.adapters.discord.commands import (
     FIRST_SEATS,
     CommandKit,
@@ -18,7 +19,6 @@ from bot.adapters.discord.commands import (
 from bot.adapters.discord.layout import hand_layout
 from bot.adapters.discord.translator import text
 from bot.service import Opponent
-from engines.base import GameError
 from renderers.i18n import translate
 
 if TYPE_CHECKING:
@@ -180,11 +180,7 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
     @app_commands.autocomplete(game=complete_game)
     async def rules(interaction: discord.Interaction, game: str) -> None:
         place = await bot.place_for(interaction)
-        try:
-            answer = service.rules_text(place, game)
-        except GameError as error:
-            answer = translate(place.language, error.key, error.default, **error.params)
-        await bot.notify(interaction, answer)
+        await bot.notify(interaction, rules_answer(bot.app, place, game))
 
     @tree.command(name=text("help", "cmd.help.name"),
                   description=text("What this bot does and how to play",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from telegram import CallbackQuery
 from telegram import Message as TgMessage
 
+from bot.adapters.answers import error_text, rules_answer
 from bot.adapters.common import PUZZLE_PRESETS
 from bot.adapters.telegram.chats import PLATFORM, is_private
 from bot.adapters.telegram.layout import Key, Message, text_message
@@ -51,13 +52,10 @@ class SetupButtons:
 
     @staticmethod
     def error_text(place: Place, error: GameError) -> str:
-        return translate(place.language, error.key, error.default, **error.params)
+        return error_text(place, error)
 
     def rules_text(self, place: Place, game: str) -> str:
-        try:
-            return self.service.rules_text(place, game)
-        except GameError as error:
-            return self.error_text(place, error)
+        return rules_answer(self.client.app, place, game)
 
     def game_picker(self, place: Place, user: User) -> Message:
         keys = [Key(get_game(name).TITLE, f"p:{user.id}:{name}") for name in game_names()]

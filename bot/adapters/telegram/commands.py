@@ -22,6 +22,7 @@ from telegram import Message as TgMessage
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
+from bot.adapters.answers import leaderboard_answer
 from bot.adapters.telegram.buttons import SetupButtons, rows_of
 from bot.adapters.telegram.chats import DAILY_LINK_PREFIX, HAND_LINK_PREFIX, PLATFORM, is_private
 from bot.adapters.telegram.layout import Key, hand_message, text_message
@@ -215,22 +216,9 @@ class Commands(SetupButtons):
         message, place, user = await self._context(update)
         if await self.refused_for_speed(message, place, user):
             return
-        community = self.client.community
-        parts = []
-        if context.args:
-            game = " ".join(context.args)[:60]
-            if place.server:
-                parts.append(await community.leaderboard_text(place, game, place.server))
-            parts.append(await community.leaderboard_text(place, game, None))
-            await self.client.reply_text(message, place, "\n\n".join(dict.fromkeys(parts)))
-            return
-        daily = self.client.daily
-        day = daily.today()
-        if not is_private(place.channel):
-            parts.append(await daily.leaderboard_text(place.language, day,
-                                                      str(message.chat.id)))
-        parts.append(await daily.leaderboard_text(place.language, day, None))
-        await self.client.reply_text(message, place, "\n\n".join(parts))
+        game = " ".join(context.args) if context.args else None
+        await self.client.reply_text(message, place,
+                                     await leaderboard_answer(self.client.app, place, game))
 
     # -------------------------------------------------- results, rematch, privacy
     async def stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
