@@ -129,14 +129,14 @@ def level_question(t: Translate, module: GameModule) -> Question:
     # The L-game lists "strong" as a synonym of "perfect"; one name for it is enough here.
     levels = [level for level in module.LEVELS
               if not (level == "strong" and "perfect" in module.LEVELS)]
-    items = [MenuItem(t("console.default_mark", label=level) if index == 0 else level, level)
+    items = [MenuItem(t("console.enter_mark", label=level) if index == 0 else level, level)
              for index, level in enumerate(levels)]
     return Question(t("console.level_question"), tuple(items))
 
 
 def first_question(t: Translate) -> Question:
     return Question(t("console.first_question"),
-                    (MenuItem(t("console.default_mark", label=t("console.first_me")), "0"),
+                    (MenuItem(t("console.enter_mark", label=t("console.first_me")), "0"),
                      MenuItem(t("console.first_computer"), "1"),
                      MenuItem(t("console.first_random"), "random")))
 
