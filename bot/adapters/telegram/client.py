@@ -20,7 +20,7 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 from telegram import (
@@ -44,6 +44,7 @@ from telegram.error import (
     NetworkError,
     RetryAfter,
     TelegramError,
+    TimedOut,
 )
 from telegram.ext import (
     AIORateLimiter,
@@ -108,6 +109,29 @@ MODERATOR_COMMANDS = {
     "timer": "Turn timers here: /timer 5 15 forfeit (or ai, or off)",
     "export": "This group's results as a CSV file",
 }
+
+
+T = TypeVar("T")
+# Tries of a send or a callback answer that Telegram's server failed (a 5xx), 0.5, 1 s apart.
+SEND_TRIES = 3
+
+
+async def retry_server_errors(call: Callable[[], Awaitable[T]]) -> T:
+    """``call()``, tried again when Telegram failed it (a 5xx, a dropped connection: PTB's
+    ``NetworkError``): such a message was not delivered, and the player would otherwise
+    have nothing until /board. A timeout is not tried again, since the message may have
+    arrived; nor is a refusal (400, 403) or a flood wait (the rate limiter's)."""
+    for attempt in range(SEND_TRIES):
+        try:
+            return await call()
+        except TimedOut:
+            raise
+        except NetworkError as error:
+            if attempt == SEND_TRIES - 1:
+                raise
+            log.info("Telegram failed (%s); trying again", error)
+            await asyncio.sleep(0.5 * 2 ** attempt)
+    raise AssertionError("unreachable")
 
 
 # Tries of Telegram's start-up calls (getMe, deleteWebhook, setWebhook), 1, 2, 4… s apart.
@@ -403,9 +427,9 @@ class TelegramBot(ChatAdapter):
         """Post in a chat; best effort, since what it reports is already saved."""
         chat_id, topic = chat_of(channel)
         try:
-            sent: TgMessage = await self.bot.send_message(
+            sent: TgMessage = await retry_server_errors(lambda: self.bot.send_message(
                 chat_id, message.html, message_thread_id=topic, reply_markup=message.markup(),
-                reply_to_message_id=reply_to, allow_sending_without_reply=True)
+                reply_to_message_id=reply_to, allow_sending_without_reply=True))
             return sent
         except TelegramError as error:
             log.warning("could not send to %s: %s", channel, error)
@@ -585,8 +609,8 @@ class TelegramBot(ChatAdapter):
             return
         self._open_queries[query.id] = True
         try:
-            await query.answer(alert_text(text) if text else None, show_alert=alert or None,
-                               url=url)
+            await retry_server_errors(lambda: query.answer(
+                alert_text(text) if text else None, show_alert=alert or None, url=url))
         except TelegramError as error:
             log.info("could not answer callback %s: %s", query.id, error)
 

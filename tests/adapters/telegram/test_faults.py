@@ -201,3 +201,19 @@ def test_a_second_poller_is_said_once_and_clearly(caplog: pytest.LogCaptureFixtu
         handler(holder, Conflict("terminated by other getUpdates request"))  # type: ignore[arg-type]
     said = [r for r in caplog.records if "Another process is polling" in r.getMessage()]
     assert len(said) == 1
+
+
+async def test_a_new_boards_message_is_sent_again_after_a_server_error(
+        tmp_path: Path) -> None:
+    """A 500 on the message of a new game's board left the player with nothing until
+    /board. Sends and callback answers are tried again on Telegram's server errors."""
+    async with telegram_world(tmp_path) as world:
+        await world.say(ALICE, ALICE.private_chat, "/start")
+        world.fake.inject(Fault("sendMessage", status=500, chat_id=ALICE.id))
+        world.fake.inject(Fault("answerCallbackQuery", status=502))
+        await world.say(ALICE, ALICE.private_chat, "/play lgame easy")
+        board = world.last(ALICE.private_chat)
+        assert menu_keys(board), board.text
+        answers = await world.press(ALICE, board, menu_keys(board)[0]["callback_data"])
+        assert answers, "the press was answered after the 502"
+        assert [f.served for f in world.fake.faults] == [1, 1]
