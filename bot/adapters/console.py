@@ -434,7 +434,8 @@ async def run_console(service: Service, settings: Settings) -> None:
     height = shutil.get_terminal_size((80, 24)).lines
     session = ConsoleSession(service, reader.read, writer.write, settings.language,
                              clear=writer.clear,
-                             page_lines=max(height - 3, 5) if sys.stdout.isatty() else None)
+                             page_lines=max(height - 3, 5)
+                             if sys.stdout.isatty() and sys.stdin.isatty() else None)
     try:
         if not sys.stdin.isatty():
             writer.write(translate(settings.language, "console.not_a_terminal"))

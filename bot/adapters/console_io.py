@@ -98,11 +98,18 @@ class TerminalWriter:
 
     def clear(self) -> None:
         """A fresh screen, so that the next player does not see the last one's hand."""
-        if self.stream.isatty():
-            self.stream.write(CLEAR_SCREEN)
-        else:
-            self.stream.write("\n" * BLANK_SCREEN_LINES)
-        self.stream.flush()
+        if self.closed:
+            raise OutputClosed
+        try:
+            if self.stream.isatty():
+                self.stream.write(CLEAR_SCREEN)
+            else:
+                self.stream.write("\n" * BLANK_SCREEN_LINES)
+            self.stream.flush()
+        except BrokenPipeError:
+            self.closed = True
+            silence(self.stream)
+            raise OutputClosed from None
 
 
 def silence(stream: TextIO) -> None:
