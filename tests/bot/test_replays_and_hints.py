@@ -220,3 +220,10 @@ async def test_a_daily_challenge_replays_only_once_its_day_is_over(service: Serv
                                                         day="2026-11-25")
     next_day = Replays(service, today=lambda: day + dt.timedelta(days=1))
     assert (await next_day.step(game_id, -1, "en", True, place=PLACE, user=ALICE)).ok
+
+
+async def test_any_typed_game_number_is_answered(service: Service) -> None:
+    replays = Replays(service)
+    for number in (0, -3, 2 ** 70, 10 ** 30):
+        step = await replays.step(number, 0, "en", True, place=PLACE)
+        assert not step.ok and step.text == translate("en", "replay.not_found", number=number)
