@@ -66,8 +66,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.breakdown import Breakdown, print_breakdown  # noqa: E402
 from benchmarks.scripted_play import (  # noqa: E402
-    ScriptedPlayer,
     Table,
     make_table,
     play_table,
@@ -92,7 +92,18 @@ BARE_COMMITS = 300
 # Commands a person waits for; start and rematch are listed, and count, too.
 COMMANDS = ("board", "start", "rematch", "hand", "press", "press_move", "move", "ai_turn")
 SAVING_COMMANDS = ("press_move", "move", "ai_turn")
-TARGETS = {"p99_ms": 50.0, "moves_per_s": 300.0, "rss_mb": 200.0}
+# Issue 25's targets. With DATABASE_SYNC=full a saved move can be no faster than the disk's
+# synced commit, so latency is judged as a ratio to the bare commit sampled during the same
+# run (``CommitSampler``); with ``normal`` or on tmpfs there is no sync to wait for.
+RATIO_TARGETS = {"press_move": 1.5, "all": 1.5, "rematch": 3.0, "start": 3.0}
+UNSYNCED_P99_MS = 20.0
+LOOP_LAG_P99_MS = 10.0
+RSS_MB = 200.0
+# Moves per second while every table plays, at a thousand tables or more: with people's
+# pauses (--think > 0), and without them (the capacity run, --think 0 --click 0 --ramp 0).
+STEADY_MOVES_PER_S = 400.0
+CAPACITY_MOVES_PER_S = 650.0
+THROUGHPUT_GAMES = 1000
 
 
 def peak_rss_mb() -> float:
@@ -234,7 +245,8 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
                          cpu_processes=processes)
         service = Service(store, seed_source=lambda: next(seeds), limits=limits)
         service.workers.start()
-        player = ScriptedPlayer(service, store, recorder=record, think=think, click=click)
+        breakdown = Breakdown(service, store)
+        player = breakdown.player(service, store, recorder=record, think=think, click=click)
         tables = [make_table(i, seed, PLATFORM) for i in range(games)]
         lags: list[float] = []
         stop = asyncio.Event()
@@ -289,6 +301,7 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         "full_collection": full,
         "bare_commit_during": summary(commits.timings),
         "integrity_ok": integrity,
+        "breakdown": breakdown.report(),
         "payload": payload,
     }
 
@@ -297,6 +310,37 @@ def commands_table(timings: dict[str, list[float]]) -> dict[str, dict[str, Any]]
     rows = {name: summary(timings[name]) for name in COMMANDS if timings.get(name)}
     rows["all"] = summary([s for values in timings.values() for s in values])
     return rows
+
+
+def targets(result: dict[str, Any], args: argparse.Namespace) -> dict[str, bool]:
+    """Each target that applies to this run, and whether it was met."""
+    commands = result["commands"]
+    met: dict[str, bool] = {}
+    unsynced = args.sync == "normal" or result["config"]["filesystem"] == "tmpfs"
+    if unsynced:
+        met[f"all_p99_under_{UNSYNCED_P99_MS:.0f}_ms"] = \
+            commands["all"]["p99_ms"] < UNSYNCED_P99_MS
+    else:
+        bare_p99 = result["bare_commit_during"]["p99_ms"]
+        for name, ratio in RATIO_TARGETS.items():
+            if name in commands:
+                met[f"{name}_p99_within_{ratio}x_bare_commit_p99"] = \
+                    commands[name]["p99_ms"] <= ratio * bare_p99
+    met[f"loop_lag_p99_under_{LOOP_LAG_P99_MS:.0f}_ms"] = \
+        result["loop_lag"]["p99_ms"] < LOOP_LAG_P99_MS
+    met[f"rss_under_{RSS_MB:.0f}_mb"] = result["rss_mb"]["peak"] < RSS_MB
+    if args.games >= THROUGHPUT_GAMES:
+        floor = CAPACITY_MOVES_PER_S if args.think == 0 else STEADY_MOVES_PER_S
+        met[f"at_least_{floor:.0f}_moves_per_s"] = \
+            (result["steady_moves_per_s"] or 0.0) >= floor
+    return met
+
+
+def ratios(result: dict[str, Any]) -> dict[str, float]:
+    """Each command's p99 over the bare commit's p99 sampled during the run."""
+    bare_p99 = result["bare_commit_during"]["p99_ms"]
+    return {name: round(row["p99_ms"] / bare_p99, 2)
+            for name, row in result["commands"].items() if bare_p99 > 0}
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -326,6 +370,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="computer moves in worker processes, as the bot runs them, or "
                              "in threads of this process")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--check", action="store_true",
+                        help="exit with status 2 when a target that applies to this run is "
+                             "missed (issue 25: a regression guard, not a unit test)")
     args = parser.parse_args(argv)
     if (args.games < 1 or args.moves < 1 or args.think < 0 or args.click < 0
             or args.ramp < 0):
@@ -377,12 +424,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             "p50": round(move["p50_ms"] / during["p50_ms"], 2),
             "p99": round(move["p99_ms"] / during["p99_ms"], 2)},
     }
-    result["targets"] = {
-        "p99_under_50_ms": commands["all"]["p99_ms"] < TARGETS["p99_ms"],
-        "at_least_300_moves_per_s": (played["steady_moves_per_s"] or 0.0)
-        >= TARGETS["moves_per_s"],
-        "rss_under_200_mb": rss < TARGETS["rss_mb"],
-    }
+    result["p99_over_bare_during"] = ratios(result)
+    result["targets"] = targets(result, args)
     text = ""
     if profiler is not None:
         out = io.StringIO()
@@ -438,6 +481,9 @@ def print_human(result: dict[str, Any]) -> None:
     print(f"peak RSS {rss['peak']:.1f} MB ({rss['after_imports']:.1f} MB after imports), "
           f"worker processes {result['workers_peak_rss_mb']} MB; "
           f"integrity_check {'ok' if result['integrity_ok'] else 'FAILED'}")
+    print("p99 over the bare commit's p99 during the run: " + ", ".join(
+        f"{name} {ratio:.2f}x" for name, ratio in result["p99_over_bare_during"].items()))
+    print_breakdown(result["breakdown"])
     print("targets: " + ", ".join(f"{k} {'met' if v else 'MISSED'}"
                                   for k, v in result["targets"].items()))
 
@@ -453,7 +499,13 @@ def main(argv: list[str] | None = None) -> int:
         print_human(result)
     if profile:
         print(profile)
-    return 0 if result["integrity_ok"] else 1
+    if not result["integrity_ok"]:
+        return 1
+    missed = [name for name, met in result["targets"].items() if not met]
+    if args.check and missed:
+        print("check failed, missed: " + ", ".join(missed), file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":
