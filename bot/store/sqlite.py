@@ -105,10 +105,25 @@ class _PendingSave:
     done: asyncio.Future[bool] = field(repr=False)
 
 
+@dataclass
+class _PendingCreate:
+    """A new game waiting for the next group commit; ``done`` gets its id (issue 25: one
+    synced INSERT per new game took more of the database thread than all the saves)."""
+
+    params: tuple[Any, ...]  # the _INSERT_COLUMNS values
+    done: asyncio.Future[int] = field(repr=False)
+
+
+_INSERT_COLUMNS = ("platform, channel, game, options, seed, state, version, players, status, "
+                   "created_at, updated_at, server")
+_INSERT_ROW = "(?,?,?,?,?,?,?,?,?,?,?,?)"
+
+
 class SQLiteStore:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._pending: list[_PendingSave] = []
+        self._creates: list[_PendingCreate] = []
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self._saving = asyncio.Lock()  # held by each batch and by a checkpoint that must end
@@ -245,17 +260,17 @@ class SQLiteStore:
                           players: list[dict[str, Any]], status: str,
                           server: str = "") -> GameRecord:
         stamp = now()
+        pending = _PendingCreate(
+            (platform, channel, game, _dumps(options), seed, _dumps(state), 1,
+             _dumps(players), status, stamp, stamp, server),
+            asyncio.get_running_loop().create_future())
+        self._creates.append(pending)  # written with the next group commit
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write_pending())
         try:
-            cursor = await self._db.execute(
-                "INSERT INTO games (platform, channel, game, options, seed, state, version, "
-                "players, status, created_at, updated_at, server) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (platform, channel, game, _dumps(options), seed, _dumps(state), 1,
-                 _dumps(players), status, stamp, stamp, server))
+            game_id = await asyncio.shield(pending.done)
         except sqlite3.IntegrityError as error:
             raise ChannelBusy(f"{platform}:{channel}") from error
-        game_id = cursor.lastrowid
-        assert game_id is not None
         return GameRecord(game_id, platform, channel, game, options, seed, state, 1, players,
                           status, None, stamp, stamp, server)
 
@@ -311,8 +326,16 @@ class SQLiteStore:
         for the next batch, where its guard is checked against the first's result.
         """
         batch: list[_PendingSave] = []
+        creates: list[_PendingCreate] = []
         try:
-            while self._pending:
+            while self._pending or self._creates:
+                creates, self._creates = self._creates, []
+                if creates:
+                    async with self._saving:
+                        await self._write_creates(creates)
+                    creates = []
+                if not self._pending:
+                    continue
                 batch, later = [], []
                 games: set[int] = set()
                 for pending in self._pending:
@@ -329,10 +352,55 @@ class SQLiteStore:
             self._writer = None
             # Only when this task itself was cancelled (the loop shutting down): nobody
             # may wait forever for a save whose fate is unknown.
-            for pending in [*batch, *self._pending]:
-                if not pending.done.done():
-                    pending.done.set_exception(RuntimeError("the store stopped writing"))
+            waiting: list[_PendingSave | _PendingCreate] = [*batch, *self._pending, *creates,
+                                                            *self._creates]
+            for one in waiting:
+                if not one.done.done():
+                    one.done.set_exception(RuntimeError("the store stopped writing"))
             self._pending = []
+            self._creates = []
+
+    async def _write_creates(self, creates: list[_PendingCreate]) -> None:
+        """New games, many to a statement (``INSERT … VALUES (…),(…) RETURNING``): one
+        transaction and one sync for all of them. A channel's second new game waits for
+        the next statement; when a statement fails (a channel already has a running game),
+        its rows are written one by one, so only the offending one fails."""
+        while creates:
+            batch: list[_PendingCreate] = []
+            later: list[_PendingCreate] = []
+            channels: set[tuple[Any, Any]] = set()
+            for pending in creates:
+                channel = (pending.params[0], pending.params[1])
+                if (channel in channels or len(batch) >= MAX_BATCH
+                        or (batch and not _CAN_BATCH)):
+                    later.append(pending)
+                else:
+                    batch.append(pending)
+                    channels.add(channel)
+            creates = later
+            if len(batch) == 1:
+                (one,) = batch
+                try:
+                    cursor = await self._db.execute(
+                        f"INSERT INTO games ({_INSERT_COLUMNS}) VALUES {_INSERT_ROW}", one.params)
+                    assert cursor.lastrowid is not None
+                    one.done.set_result(cursor.lastrowid)
+                except Exception as error:
+                    one.done.set_exception(error)
+                continue
+            params = [value for pending in batch for value in pending.params]
+            try:
+                rows = await self._db.execute_fetchall(
+                    f"INSERT INTO games ({_INSERT_COLUMNS}) VALUES "
+                    f"{','.join([_INSERT_ROW] * len(batch))} RETURNING id, platform, channel",
+                    params)
+            except Exception:
+                for pending in batch:  # one by one, each its own statement
+                    await self._write_creates([pending])
+                continue
+            ids = {(platform, channel): int(game_id) for game_id, platform, channel in rows}
+            for pending in batch:
+                pending.done.set_result(ids[(pending.params[0], pending.params[1])])
 
     async def _write_batch(self, batch: list[_PendingSave]) -> None:
         try:
