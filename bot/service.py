@@ -101,6 +101,8 @@ class Reply:
     * ``ai_to_move``: the computer moves next; the adapter calls ``Service.play_ai_turn``.
     * ``place``: where the game lives, when that is not where the command came from (a
       button of a private hand pressed in the player's private chat).
+    * ``turn_cue``: the people whose turn has just begun, in a game of two or more people
+      (not the one who acted, not the computer): the adapter notifies each of them once.
     """
 
     ok: bool = True
@@ -113,6 +115,7 @@ class Reply:
     ai_to_move: bool = False
     finished: bool = False
     place: Place | None = None
+    turn_cue: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -541,11 +544,11 @@ class Service:
                 players = [human_player(user), other]
             else:
                 players = [other, human_player(user)]
-            return await self._create(place, module, parsed, seed, players)
+            return await self._create(place, module, parsed, seed, players, user)
         return await self._guard(place, work, actor=user)
 
     async def _create(self, place: Place, module: GameModule, parsed: dict[str, Any],
-                      seed: int, players: list[dict[str, Any]]) -> Reply:
+                      seed: int, players: list[dict[str, Any]], creator: User) -> Reply:
         status = "waiting" if any(p.get("kind") == "open" for p in players) else "active"
         await self._check_game_limits(place, players)
         try:
@@ -575,6 +578,9 @@ class Service:
         self._cache[record.id] = (record, state)
         self._channel_games[(place.platform, place.channel)] = record.id
         reply = self._board_reply(place, record, state)
+        # A game that starts at once between people (an invitation, a rematch): the first
+        # to move is cued, unless it is the creator, who is looking at the board.
+        reply.turn_cue = self._turn_cue(record, state, self.seat_of(record, creator), set())
         names = " vs ".join(p["name"] for p in record.players if p.get("kind") != "open")
         reply.announcements.append(self._t(place, "game.started", game=module.TITLE,
                                            players=names))
@@ -633,7 +639,7 @@ class Service:
                     player["name"] = user.name
             module = get_game(last.game)
             return await self._create(place, module, dict(last.options), self._seed_source(),
-                                      players)
+                                      players, user)
         return await self._guard(place, work, actor=user)
 
     async def join(self, place: Place, user: User) -> Reply:
@@ -659,7 +665,8 @@ class Service:
         state.resize(len(players))
         saved = await self._save(place, record, state, players, status,
                                  MoveRecord(seat, "join", user.id))
-        reply = self._changed_reply(place, saved, state, seat)
+        # The game starts with this join: whoever moves first (not the joiner) is cued.
+        reply = self._changed_reply(place, saved, state, seat, waiting=set())
         reply.announcements.append(self._t(place, "game.joined", name=user.name))
         return reply
 
@@ -674,7 +681,7 @@ class Service:
         state.resize(len(players))
         saved = await self._save(place, record, state, players, "active",
                                  MoveRecord(seat, "start", user.id))
-        reply = self._changed_reply(place, saved, state, None)
+        reply = self._changed_reply(place, saved, state, seat, waiting=set())
         reply.announcements.append(self._t(place, "game.started",
                                            game=get_game(record.game).TITLE,
                                            players=", ".join(self.names(saved))))
@@ -1111,22 +1118,42 @@ class Service:
 
     async def _apply(self, place: Place, record: GameRecord, state: GameState, seat: int,
                      action: str) -> Reply:
+        waiting = set(state.to_move())
         state.apply(seat, action)  # raises, and changes nothing, when the move is refused
         status = "finished" if state.outcome() is not None else "active"
         saved = await self._save(place, record, state, record.players, status,
                                  MoveRecord(seat, "action", action))
-        return self._changed_reply(place, saved, state, seat)
+        return self._changed_reply(place, saved, state, seat, waiting=waiting)
 
     def _changed_reply(self, place: Place, saved: GameRecord, state: GameState,
-                       seat: int | None) -> Reply:
+                       seat: int | None, waiting: set[int] | None = None) -> Reply:
         """After a saved change: the new board, and the actor's refreshed hand when the
-        game hides hands (the move may have changed what they hold)."""
+        game hides hands (the move may have changed what they hold). ``waiting``: the
+        seats that were to move before the change, so that those whose turn has just
+        begun are cued (None: no cue)."""
         reply = self._board_reply(place, saved, state)
         reply.moved = True
+        if waiting is not None:
+            reply.turn_cue = self._turn_cue(saved, state, seat, waiting)
         if (seat is not None and saved.players[seat].get("kind") == "human"
                 and self.hides_hands(saved)):
             reply.hand = self.render_hand(place, saved, state, seat)
         return reply
+
+    @staticmethod
+    def _turn_cue(saved: GameRecord, state: GameState, actor: int | None,
+                  waiting: set[int]) -> list[dict[str, Any]]:
+        """The people to tell that it is their turn: seats newly to move, other than the
+        one who acted, in a game of two or more people. A simultaneous round cues everyone
+        once when it opens, and nobody while it runs."""
+        if saved.status != "active":
+            return []
+        people = [p for p in saved.players if p.get("kind") == "human" and not p.get("left")]
+        if len(people) < 2:
+            return []
+        return [saved.players[seat] for seat in state.to_move()
+                if seat not in waiting and seat != actor
+                and saved.players[seat].get("kind") == "human"]
 
     async def _save(self, place: Place, record: GameRecord, state: GameState,
                     players: list[dict[str, Any]], status: str, move: MoveRecord) -> GameRecord:

@@ -38,6 +38,9 @@ from renderers.i18n import translate
 
 log = logging.getLogger(__name__)
 
+# The setting (per server or group, and per person as ``user:<id>``) that turns cues off.
+TURN_CUES = "turn_cues"
+
 
 class ChatAdapter(BackgroundWork, ABC):
     platform: ClassVar[str]
@@ -52,6 +55,8 @@ class ChatAdapter(BackgroundWork, ABC):
         self.boards = BoardVersions()
         self.ai_turns = AITurns(self.service, self.show_ai_move)
         self._settings_cache: dict[tuple[str, str], str | None] = {}
+        # game id → (channel, message id) of its live turn cue: at most one per game.
+        self._cues: dict[int, tuple[str, str]] = {}
         self._daily_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
         # Tests with a fake clock drive timers (check_turn_timers) and daily posts
@@ -77,6 +82,19 @@ class ChatAdapter(BackgroundWork, ABC):
     async def daily_dropped(self, schedule: DailySchedule) -> None:
         """A daily schedule was dropped because its chat refused the bot for days; a
         platform that can reach the class another way says so there. Logged either way."""
+
+    @abstractmethod
+    async def send_cue(self, place: Place, people: list[dict[str, Any]],
+                       board: Board) -> str | None:
+        """Post a turn cue that mentions (and notifies) exactly ``people``, by their ids;
+        the message's id, or None when it could not be sent."""
+
+    @abstractmethod
+    async def delete_message(self, channel: str, message_id: str) -> None: ...
+
+    @abstractmethod
+    def settings_scope(self, place: Place) -> str:
+        """Where the settings of ``place``'s server or group are kept."""
 
     async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None,
                              new_game: bool) -> None:
@@ -167,11 +185,48 @@ class ChatAdapter(BackgroundWork, ABC):
             if update and reply.board is not None:
                 await self.update_board(place, reply.board, reply.ai_to_move)
             await self.deliver_extras(place, reply, actor=actor, new_game=new_game)
+            await self.cue_turn(place, reply)
             if reply.finished and reply.board is not None:
                 self.forget_game(reply.board.game_id)
         finally:
             if reply.ai_to_move and wake_ai:
                 self.spawn(self.run_ai(place))
+
+    # ------------------------------------------------------------ turn cues
+    async def cue_turn(self, place: Place, reply: Reply) -> None:
+        """Tell the people whose turn has just begun (``Reply.turn_cue``), once: a short
+        message that mentions them by id, replacing the game's previous cue, so at most
+        one is alive per game. Off where the server's or group's moderators turned cues
+        off, and for people who muted their own; gone when the game ends."""
+        board = reply.board
+        if board is None:
+            return
+        if reply.finished:
+            await self.clear_cue(board.game_id)
+            return
+        people = [p for p in reply.turn_cue if p.get("platform") == self.platform]
+        if not people:
+            return
+        async with self.boards.lock(board.game_id):
+            await self.clear_cue(board.game_id)  # a new turn: the old cue is stale
+            if await self.setting(self.settings_scope(place), TURN_CUES) == "off":
+                return
+            people = [p for p in people
+                      if await self.setting(f"user:{p.get('id')}", TURN_CUES) != "off"]
+            if not people:
+                return
+            message_id = await self.send_cue(place, people, board)
+            if message_id is not None:
+                self._cues[board.game_id] = (place.channel, message_id)
+
+    async def clear_cue(self, game_id: int) -> None:
+        cue = self._cues.pop(game_id, None)
+        if cue is not None:
+            await self.delete_message(*cue)
+
+    def cue_text(self, place: Place, mention: str, board: Board) -> str:
+        return translate(place.language, "turn.cue", "🔔 {mention}, it is your turn.",
+                         mention=mention)
 
     # ------------------------------------------------------------ the computer
     async def run_ai(self, place: Place) -> None:

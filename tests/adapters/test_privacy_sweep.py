@@ -114,18 +114,31 @@ def check_discord_markup(shown: list[Shown]) -> None:
                 f"{piece!r} is live Markdown or a mention in {message.content!r}"
 
 
-def mentions_blocked(body: Any) -> bool:
+def is_turn_cue(body: dict[str, Any], players: frozenset[str] | set[str]) -> bool:
+    """The only pings the bot sends: a turn cue, whose ``allowed_mentions`` name exactly
+    the players it mentions by id (never a name anyone typed), and nothing else."""
+    allowed = body.get("allowed_mentions")
+    if not isinstance(allowed, dict) or allowed.get("parse") != [] or allowed.get("roles"):
+        return False
+    users = [str(user) for user in allowed.get("users") or []]
+    content = str(body.get("content", ""))
+    return (bool(users) and set(users) <= players and content.startswith("🔔")
+            and set(re.findall(r"<@!?(\d+)>", content)) == set(users))
+
+
+def mentions_blocked(body: Any, players: frozenset[str] | set[str] = frozenset()) -> bool:
     """Every message body in a request (a send, an edit, an interaction response or
-    follow-up) carries ``allowed_mentions`` that parses nothing and names nobody."""
+    follow-up) carries ``allowed_mentions`` that parses nothing and names nobody, but for
+    turn cues, which mention exactly the player to move (``players``: the game's)."""
     if isinstance(body, dict):
-        if "content" in body:
+        if "content" in body and not is_turn_cue(body, players):
             allowed = body.get("allowed_mentions")
             if not isinstance(allowed, dict) or allowed.get("parse") != [] \
                     or allowed.get("users") or allowed.get("roles"):
                 return False
-        return all(mentions_blocked(value) for value in body.values())
+        return all(mentions_blocked(value, players) for value in body.values())
     if isinstance(body, list):
-        return all(mentions_blocked(value) for value in body)
+        return all(mentions_blocked(value, players) for value in body)
     return True
 
 
@@ -259,8 +272,12 @@ async def sweep_discord(tmp_path: Path, game: str, moves: int) -> None:
         assert any(inert(clean_name(HOSTILE_NAMES[0])) in text for text in public)
         requests = world.env.backend.http_requests
         assert sum("content" in str(r.json) for r in requests) >= moves, "messages were sent"
-        assert requests and all(mentions_blocked(r.json) for r in requests), [
-            r.json for r in requests if not mentions_blocked(r.json)][:1]
+        players = {str(one.id), str(two.id)}
+        assert requests and all(mentions_blocked(r.json, players) for r in requests), [
+            r.json for r in requests if not mentions_blocked(r.json, players)][:1]
+        cues = [r.json for r in requests if isinstance(r.json, dict)
+                and is_turn_cue(r.json, players)]
+        assert all(str(stranger.id) not in str(cue) for cue in cues), "no cue pings others"
 
 
 @pytest.mark.parametrize("game", game_names())

@@ -179,6 +179,7 @@ class FakeTelegram:
     documents: list[tuple[int, str, bytes, str]] = field(default_factory=list)
     confirmed: int = 0  # the highest update id the bot has asked past
     faults: list[Fault] = field(default_factory=list)
+    deleted: list[tuple[int, int]] = field(default_factory=list)  # (chat, message) ids
     bot_user: dict[str, Any] = field(default_factory=lambda: {
         "id": BOT_ID, "is_bot": True, "first_name": "Logic Bot", "username": BOT_USERNAME,
         "can_join_groups": True, "can_read_all_group_messages": False,
@@ -395,6 +396,14 @@ class FakeTelegram:
                     self.bot_user)
         self.messages[(chat_id, sent.message_id)] = sent
         return sent.to_json()
+
+    def api_deleteMessage(self, params: dict[str, Any]) -> bool:
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        if key not in self.messages:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        del self.messages[key]
+        self.deleted.append(key)
+        return True
 
     def api_sendDocument(self, params: dict[str, Any]) -> dict[str, Any]:
         """A file upload (multipart): kept as bytes, shown in the chat as its caption."""

@@ -491,6 +491,8 @@ class LogicBot(ChatAdapter, discord.Client):
             if reply.hand is not None:
                 await self.send(interaction, hand_layout(reply.hand, place.language),
                                 ephemeral=True)
+            if reply.moved:
+                await self.cue_turn(place, reply)
             if reply.finished:
                 self.forget_game(board.game_id)
             return
@@ -571,6 +573,36 @@ class LogicBot(ChatAdapter, discord.Client):
             log.warning("daily post to %s failed: %s", schedule.channel, error)
             return "failed"
         return "posted"
+
+    # -------------------------------------------------------------------- cues
+    def settings_scope(self, place: Place) -> str:
+        return guild_key(int(place.server)) if place.server.isdigit() else \
+            f"channel:{place.channel}"
+
+    async def send_cue(self, place: Place, people: list[dict[str, Any]],
+                       board: Board) -> str | None:
+        """A short line that mentions ``people`` by id, with ``allowed_mentions`` limited
+        to exactly them: the only pings the bot ever sends."""
+        ids = [int(str(p.get("id"))) for p in people if str(p.get("id", "")).isdigit()]
+        if not ids:
+            return None
+        text = self.cue_text(place, ", ".join(f"<@{user_id}>" for user_id in ids), board)
+        allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                          users=[discord.Object(user_id) for user_id in ids])
+        try:
+            message = await self.get_partial_messageable(int(place.channel)).send(
+                text, allowed_mentions=allowed)
+        except discord.HTTPException as error:
+            log.info("could not cue a turn in %s: %s", place.channel, error)
+            return None
+        return str(message.id)
+
+    async def delete_message(self, channel: str, message_id: str) -> None:
+        try:
+            await self.get_partial_messageable(int(channel)).get_partial_message(
+                int(message_id)).delete()
+        except discord.HTTPException as error:
+            log.info("could not delete message %s in %s: %s", message_id, channel, error)
 
     async def daily_dropped(self, schedule: DailySchedule) -> None:
         """Tell the server, in its system channel when it has one, that the daily post

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.adapters.base import TURN_CUES
 from bot.adapters.discord.commands import (
     PLATFORM_NAME,
     CommandKit,
@@ -90,7 +91,11 @@ def add_classroom_commands(bot: LogicBot, kit: CommandKit) -> None:
         language = await bot.guild_setting(guild_id, "language") or "auto"
         threads = await bot.guild_setting(guild_id, "threads") == "on"
         style = await bot.guild_setting(guild_id, "board") or "emoji"
+        cues = await bot.guild_setting(guild_id, TURN_CUES) != "off"
         return "\n".join([
+            bot.t(place, "discord.settings.turn_cues",
+                  value=bot.t(place, "discord.settings.on" if cues
+                              else "discord.settings.off")),
             bot.t(place, "discord.settings.language",
                   value=bot.t(place, "discord.settings.language_auto")
                   if language == "auto" else language),
@@ -137,6 +142,14 @@ def add_classroom_commands(bot: LogicBot, kit: CommandKit) -> None:
                                         "cmd.settings.threads.enabled"))
     async def settings_threads(interaction: discord.Interaction, enabled: bool) -> None:
         await store_setting(interaction, "threads", "on" if enabled else "off")
+
+    @settings.command(name=text("turn-cues", "cmd.settings.cues.name"),
+                      description=text("Whether players are told (and pinged) when it is "
+                                       "their turn", "cmd.settings.cues.description"))
+    @app_commands.describe(enabled=text("On: a short line mentions the player to move",
+                                        "cmd.settings.cues.enabled"))
+    async def settings_cues(interaction: discord.Interaction, enabled: bool) -> None:
+        await store_setting(interaction, TURN_CUES, "on" if enabled else "off")
 
     @settings.command(name=text("board", "cmd.settings.board.name"),
                       description=text("Draw boards with emoji squares or as monospace text",

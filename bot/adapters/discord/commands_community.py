@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.answers import leaderboard_answer
+from bot.adapters.base import TURN_CUES
 from bot.adapters.discord.commands import (
     CommandKit,
     complete_game,
@@ -78,6 +79,18 @@ def add_community_commands(bot: LogicBot, kit: CommandKit) -> None:
         if await kit.refused_for_speed(interaction, place):
             return
         await bot.notify(interaction, await bot.community.games_text(place, bot.board_link))
+
+    @tree.command(name=text("turn-cues", "cmd.cues.name"),
+                  description=text("Whether you are pinged when it is your turn",
+                                   "cmd.cues.description"))
+    @app_commands.describe(enabled=text("On: a short line mentions you when it is your "
+                                        "turn", "cmd.cues.enabled"))
+    async def turn_cues(interaction: discord.Interaction, enabled: bool) -> None:
+        place = await bot.place_for(interaction)
+        await bot.set_setting(f"user:{interaction.user.id}", TURN_CUES,
+                              "on" if enabled else "off")
+        await bot.notify(interaction, bot.t(place, "turn.cues_on" if enabled
+                                            else "turn.cues_off"))
 
     @tree.command(name=text("forget-me", "cmd.forget_me.name"),
                   description=text("Delete your results and ratings; past games keep you as "

@@ -15,6 +15,7 @@ from telegram import CallbackQuery
 from telegram import Message as TgMessage
 
 from bot.adapters.answers import error_text, rules_answer
+from bot.adapters.base import TURN_CUES
 from bot.adapters.common import PUZZLE_PRESETS
 from bot.adapters.telegram.chats import PLATFORM, is_private
 from bot.adapters.telegram.layout import Key, Message, text_message
@@ -149,22 +150,30 @@ class SetupButtons:
     async def settings_panel(self, place: Place, chat_id: int) -> Message:
         language = await self.client.chat_setting(chat_id, "language") or "auto"
         style = await self.client.chat_setting(chat_id, "board") or "emoji"
+        cues = "off" if await self.client.chat_setting(chat_id, TURN_CUES) == "off" else "on"
         summary = "\n".join([
             self.t(place, "telegram.settings.title"),
             self.t(place, "telegram.settings.language", value=self.t(
                 place, "telegram.settings.language_auto") if language == "auto" else language),
             self.t(place, "telegram.settings.board", value=self.t(
-                place, f"discord.settings.{style}"))])
+                place, f"discord.settings.{style}")),
+            self.t(place, "discord.settings.turn_cues",
+                   value=self.t(place, f"discord.settings.{cues}"))])
         language_keys = [Key(("✓ " if code == language else "") + code, f"s:language:{code}")
                          for code in ["auto", *supported_languages()]]
         style_keys = [Key(("✓ " if name == style else "") + self.t(
             place, f"discord.settings.{name}"), f"s:board:{name}") for name in BOARD_STYLES]
-        return text_message(summary, (*rows_of(language_keys, 4), tuple(style_keys)))
+        cue_keys = [Key(("✓ " if value == cues else "") + self.t(
+            place, "telegram.settings.cues", value=self.t(place, f"discord.settings.{value}")),
+            f"s:{TURN_CUES}:{value}") for value in ("on", "off")]
+        return text_message(summary, (*rows_of(language_keys, 4), tuple(style_keys),
+                                      tuple(cue_keys)))
 
     async def setting_pressed(self, query: CallbackQuery, source: TgMessage,
                               parts: list[str]) -> None:
         place = await self.client.place_of_message(source, query.from_user)
-        valid = {"language": ["auto", *supported_languages()], "board": list(BOARD_STYLES)}
+        valid = {"language": ["auto", *supported_languages()], "board": list(BOARD_STYLES),
+                 TURN_CUES: ["on", "off"]}
         if len(parts) != 2 or parts[1] not in valid.get(parts[0], []):
             await self.foreign(query, place)
             return

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import html
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
@@ -76,6 +77,7 @@ from bot.adapters.telegram.layout import (
     alert_text,
     board_message,
     hand_message,
+    neutral,
     split_text,
     text_message,
 )
@@ -93,7 +95,7 @@ log = logging.getLogger(__name__)
 
 # Commands shown in Telegram's menu, in order; settings only where it can be used.
 COMMANDS = ("play", "puzzle", "daily", "leaderboard", "join", "board", "move", "hand", "resign",
-            "abandon", "rematch", "games", "stats", "rules", "help", "forget_me")
+            "abandon", "rematch", "games", "stats", "cues", "rules", "help", "forget_me")
 # English menu texts of the commands added with results and ratings, until the catalogue
 # has them (translate falls back to these).
 COMMAND_DEFAULTS = {
@@ -101,6 +103,7 @@ COMMAND_DEFAULTS = {
     "games": "The games running in this group, with links",
     "stats": "Wins, losses, draws and ratings (reply to someone for theirs)",
     "forget_me": "Delete your results and ratings",
+    "cues": "Whether you are pinged when it is your turn: /cues on or off",
 }
 ADMIN_COMMANDS = (*COMMANDS, "settings")
 # Moderator commands, in the admins' menu only. Kept out of the check that a language
@@ -350,6 +353,37 @@ class TelegramBot(ChatAdapter):
     def daily_message(self, text: str, server: str, language: str) -> Message:
         play = Key(translate(language, "daily.play", "▶ Play"), url=self.daily_link(server))
         return text_message(text, ((play,),))
+
+    # -------------------------------------------------------------------- cues
+    def settings_scope(self, place: Place) -> str:
+        return f"chat:{chat_of(place.channel)[0]}"
+
+    async def send_cue(self, place: Place, people: list[dict[str, Any]],
+                       board: Board) -> str | None:
+        """A message that mentions ``people`` by their ids (a text mention notifies even a
+        person without a username), never by a name anyone typed."""
+        mentions = ", ".join(
+            f'<a href="tg://user?id={int(str(p.get("id")))}">'
+            f'{html.escape(neutral(str(p.get("name", "?"))), quote=False)}</a>'
+            for p in people if str(p.get("id", "")).isdigit())
+        if not mentions:
+            return None
+        marker = "\x00"
+        text = html.escape(neutral(self.cue_text(place, marker, board)), quote=False)
+        chat_id, topic = chat_of(place.channel)
+        try:
+            sent = await retry_server_errors(lambda: self.bot.send_message(
+                chat_id, text.replace(marker, mentions), message_thread_id=topic))
+        except TelegramError as error:
+            log.info("could not cue a turn in %s: %s", place.channel, error)
+            return None
+        return str(sent.message_id)
+
+    async def delete_message(self, channel: str, message_id: str) -> None:
+        try:
+            await self.bot.delete_message(chat_of(channel)[0], int(message_id))
+        except TelegramError as error:
+            log.info("could not delete message %s in %s: %s", message_id, channel, error)
 
     async def post_daily(self, schedule: DailySchedule, day: str) -> PostOutcome:
         text = await self.daily.post_for(schedule, dt.date.fromisoformat(day))

@@ -23,6 +23,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
 from bot.adapters.answers import leaderboard_answer
+from bot.adapters.base import TURN_CUES
 from bot.adapters.telegram.buttons import SetupButtons, rows_of
 from bot.adapters.telegram.chats import DAILY_LINK_PREFIX, HAND_LINK_PREFIX, PLATFORM, is_private
 from bot.adapters.telegram.layout import Key, hand_message, text_message
@@ -55,6 +56,7 @@ class Commands(SetupButtons):
                 "resign": self.resign, "abandon": self.abandon, "rules": self.rules,
                 "settings": self.settings, "stats": self.stats, "rematch": self.rematch,
                 "games": self.games, "forget_me": self.forget_me, "timer": self.timer,
+                "cues": self.cues,
                 "export": self.export}
 
     async def _context(self, update: Update) -> tuple[TgMessage, Place, User]:
@@ -414,6 +416,18 @@ class Commands(SetupButtons):
             return
         await self.client.post_board(place, reply, reply.announcements,
                                      reply_to=message.message_id)
+
+    async def cues(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/cues on|off``: whether the bot mentions you when it is your turn."""
+        message, place, user = await self._context(update)
+        choice = (context.args or [""])[0].lower()
+        if choice in ("on", "off"):
+            await self.client.set_setting(f"user:{user.id}", TURN_CUES, choice)
+        else:
+            choice = "off" if await self.client.setting(f"user:{user.id}",
+                                                        TURN_CUES) == "off" else "on"
+        await self.client.reply_text(message, place, self.t(
+            place, "turn.cues_on" if choice == "on" else "turn.cues_off"))
 
     async def bot_membership(self, update: Update,
                              context: ContextTypes.DEFAULT_TYPE) -> None:
