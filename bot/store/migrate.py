@@ -34,6 +34,7 @@ from bot.store.records import BadRow, game_record
 from bot.store.sqlite import SQLiteStore
 
 # Parents before children, for the foreign keys; ratings after results (see above).
+# ``computer_turn_leases`` is not copied: its claims belong to processes that are stopped.
 TABLES = ("games", "moves", "channel_settings", "daily_schedules", "daily_attempts",
           "results", "ratings", "turn_timers")
 # Tables whose rows belong to one game, by its ``game_id``.
