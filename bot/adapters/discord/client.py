@@ -365,10 +365,15 @@ class LogicBot(ChatAdapter, discord.Client):
         return [name for name, granted in needed if not granted]
 
     # ------------------------------------------------------------------- threads
-    async def wants_thread(self, interaction: discord.Interaction) -> bool:
+    async def wants_thread(self, interaction: discord.Interaction, place: Place) -> bool:
+        """Whether a new game opens its own thread: in a text channel whose server turned
+        threads on, or whose own game is already running, so that a class's pairs can all
+        play from one channel instead of being told it is taken."""
         channel = interaction.channel
-        return (channel is not None and channel.type is discord.ChannelType.text
-                and await self.guild_setting(interaction.guild_id, "threads") == "on")
+        if channel is None or channel.type is not discord.ChannelType.text:
+            return False
+        return (await self.guild_setting(interaction.guild_id, "threads") == "on"
+                or await self.service.running_record(place) is not None)
 
     async def play_in_thread(self, interaction: discord.Interaction, place: Place, user: User,
                              game: str, rival: Opponent, options: str,

@@ -73,7 +73,7 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
         if problem is not None:
             await bot.notify(interaction, problem)
             return
-        if await bot.wants_thread(interaction):
+        if await bot.wants_thread(interaction, place):
             await bot.play_in_thread(interaction, place, user, game, rival, options or "",
                                      creator_seat, opponent)
             return

@@ -501,3 +501,15 @@ async def test_a_failed_board_edit_does_not_stop_the_ai(tmp_path: Path) -> None:
         board = await board_message(world)
         assert menu_items(board), "and a board with alice's options is on screen"
         assert f":{latest.version}:" in menu_items(board)[0]["custom_id"]
+
+
+async def test_a_second_game_in_a_busy_channel_opens_its_own_thread(tmp_path: Path) -> None:
+    """One game per channel used to refuse a class's second pair ("a game is already
+    running here") unless a teacher knew to turn threads on; now it opens a thread."""
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        assert await world.store.running_game("discord", str(world.channel.id)) is not None
+        second = await world.carol.slash(world.channel, "play", game="lgame", level="easy")
+        assert second.acknowledged
+        [thread] = world.channel.threads
+        assert await world.store.running_game("discord", str(thread.id)) is not None
