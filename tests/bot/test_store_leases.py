@@ -64,9 +64,11 @@ async def test_a_computer_turn_has_one_holder_until_its_lease_lapses(
 async def test_a_lapsed_lease_is_taken_over_and_a_newer_turn_replaces_an_older(
         processes: tuple[TurnCoordination, TurnCoordination]) -> None:
     one, two = processes
-    assert await one.claim_computer_turn(7, 3, "one", 0.05)  # "one" dies holding it
+    assert await one.claim_computer_turn(7, 3, "one", 30.0)
     assert not await two.claim_computer_turn(7, 3, "two", 30.0)
-    await asyncio.sleep(0.1)
+    # "one" died: its last renewal ran out a second ago (by the database's clock; no sleep,
+    # so a slow machine cannot make the lease lapse early or late).
+    assert await one.claim_computer_turn(7, 3, "one", -1.0)
     assert await two.claim_computer_turn(7, 3, "two", 30.0)
     assert not await one.claim_computer_turn(7, 3, "one", 30.0)
     assert await one.claim_computer_turn(7, 4, "one", 30.0)  # the next turn
