@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from renderers.common import code_block, render_outcome, seat_name
+from renderers.common import code_block, display_width, render_outcome, seat_name
 from renderers.i18n import translate
 
 __all__ = ["RULES", "piece_text", "render", "render_levels_stacked"]
@@ -31,6 +31,7 @@ GLYPHS = {  # (shape, owner) → glyph; hollow for White (seat 0), filled for Bl
 SIDES = ("White", "Black")
 EMPTY_TEXT = "  .  "
 MOVED_MARK = "*"
+CONSOLE_COLUMNS = 80
 
 RULES = """Boolean Rithmomachia (L. Lynn Smith): 2 players, a 4×4×4 field of four levels.
 Each player has 16 pieces, one of each value 0000–1111. The number of 1-bits gives the shape: \
@@ -107,8 +108,15 @@ def render_levels_stacked(view: View, language: str) -> list[str]:
     return lines
 
 
-def _legend(view: View, language: str) -> str:
+def _legend(view: View, language: str) -> list[str]:
+    """The shapes on one line, the marks and rules in play on the next: one line was 118
+    columns, more than a console's 80."""
     ops = " ".join(view.get("ops") or [])
+    shapes, _, marks = _legend_text(view, language, ops).partition(" · ")
+    return [shapes, marks] if marks else [shapes]
+
+
+def _legend_text(view: View, language: str, ops: str) -> str:
     return translate(language, "rithmo.legend",
                      "○ Circle △ Triangle □ Square ◇ Pyramid: hollow White, filled Black · "
                      "* moved last · captures by {ops}{push}", ops=ops,
@@ -116,14 +124,15 @@ def _legend(view: View, language: str) -> str:
                      if view.get("push") else "")
 
 
-def _counts_line(view: View, names: Sequence[str], language: str) -> str:
+def _counts_lines(view: View, names: Sequence[str], language: str) -> list[str]:
+    """One line per side (side by side they passed 80 columns with long names)."""
     counts = view.get("counts") or [{}, {}]
     parts = [translate(language, "rithmo.counts",
                        "{name}: Pyramids {pyramids}, pieces {pieces}, value {value}",
                        name=seat_name(names, seat), pyramids=counts[seat].get("pyramids", 0),
                        pieces=counts[seat].get("pieces", 0), value=counts[seat].get("value", 0))
              for seat in (0, 1)]
-    return " · ".join(parts)
+    return parts
 
 
 def _equation_line(capture: View, names: Sequence[str], language: str) -> str:
@@ -174,9 +183,11 @@ def _unplaced_lines(view: View, names: Sequence[str], language: str) -> list[str
     for seat in (0, 1):
         values = view.get("unplaced", [[], []])[seat]
         if values:
+            # Eight values to a line: all sixteen on one passed a console's 80 columns.
+            texts = [format(int(v), "04b") for v in values]
             lines.append(translate(language, "rithmo.unplaced", "{name} still places: {values}",
-                                   name=seat_name(names, seat),
-                                   values=" ".join(format(int(v), "04b") for v in values)))
+                                   name=seat_name(names, seat), values=" ".join(texts[:8])))
+            lines += [" ".join(texts[start:start + 8]) for start in range(8, len(texts), 8)]
     return lines
 
 
@@ -198,6 +209,17 @@ def _why_it_ended(outcome: View, names: Sequence[str], language: str) -> str:
                          "The same position came up for the third time.")
     return translate(language, "rithmo.end.move_limit",
                      "The move limit of {limit} plies was reached.", limit=detail.get("limit"))
+
+
+def _victories_line(per_victory: Sequence[str], language: str) -> str:
+    """The three victories on one line, or one under the other when that passes a
+    console's 80 columns (long names)."""
+    line = translate(language, "rithmo.victories", "Victories: {list}.",
+                     list=" · ".join(per_victory))
+    if display_width(line) <= CONSOLE_COLUMNS:
+        return line
+    return translate(language, "rithmo.victories", "Victories: {list}.",
+                     list="".join(f"\n  {victory}" for victory in per_victory))
 
 
 def outcome_lines(outcome: View, names: Sequence[str], language: str) -> list[str]:
@@ -224,8 +246,7 @@ def outcome_lines(outcome: View, names: Sequence[str], language: str) -> list[st
         verdict = translate(language, "rithmo.end.draw",
                             "Game over: a draw, {won} victories each.", won=counts[0])
     return [_why_it_ended(outcome, names, language),
-            translate(language, "rithmo.victories", "Victories: {list}.",
-                      list=" · ".join(per_victory)),
+            _victories_line(per_victory, language),
             verdict]
 
 
@@ -251,8 +272,8 @@ def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     """The field (a code block: its columns must line up), then as prose the legend, both
     sides' counts, what happened and who moves. ``emoji`` changes nothing: the glyphs are
     the same in both styles."""
-    lines = [code_block(render_levels_stacked(view, language)), _legend(view, language),
-             _counts_line(view, names, language)]
+    lines = [code_block(render_levels_stacked(view, language)), *_legend(view, language),
+             *_counts_lines(view, names, language)]
     status = render_status(view, names, language)
     if status:
         lines.append(status)

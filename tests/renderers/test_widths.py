@@ -100,15 +100,22 @@ def test_every_code_block_fits_a_phone(game: str, options: dict[str, Any]) -> No
         assert blocks > 0, "a board with a grid draws it in a code block"
 
 
-def test_the_rithmomachia_console_board_fits_80_columns() -> None:
-    """The console prints the text style without fences: the field itself (every line
-    that is not prose) must fit a terminal's 80 columns; it was 118."""
-    for state in snapshots("rithmomachia", {}, 4):
-        text = renderer_for("rithmomachia").render(state.view(None), NAMES, "de", False)
-        field = [block.text for block in split_blocks(text) if block.code]
-        assert len(field) == 1
-        assert max(display_width(line) for line in field[0].split("\n")) <= 80
-        assert field[0] in without_fences(text)
+@pytest.mark.parametrize("options", [{}, {"setup": "placement"}])
+def test_the_rithmomachia_console_board_fits_80_columns(options: dict[str, Any]) -> None:
+    """Issue 24 B9: the console prints the text style without fences; every line of it,
+    the field, the legend, the counts and what happened, fits a terminal's 80 columns (the
+    field was 110 and the legend 118)."""
+    console_names = ["Player 1", "Computer · strong"]
+    for seed in (4, 5):
+        for state in snapshots("rithmomachia", options, seed):
+            for language in LANGUAGES:
+                text = renderer_for("rithmomachia").render(state.view(None), console_names,
+                                                           language, False)
+                printed = without_fences(text).split("\n")
+                widest = max(printed, key=display_width)
+                assert display_width(widest) <= 80, widest
+                field = [block.text for block in split_blocks(text) if block.code]
+                assert len(field) == 1 and field[0] in without_fences(text)
 
 
 def test_display_width_counts_emoji_and_wide_characters_as_two() -> None:
