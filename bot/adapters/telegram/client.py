@@ -580,12 +580,25 @@ class TelegramBot(ChatAdapter):
         return self.t(place, "telegram.hand.title", chat=title or self.t(
             place, "telegram.hand.your_group"))
 
+    async def private_hand(self, place: Place, game_id: int, hand: Hand) -> Message:
+        """A hand for the player's private chat, with a one-tap way back to the group's
+        board where Telegram gives its messages links (supergroups)."""
+        ref = await self.board_ref(game_id)
+        chat, message = str(ref.get("chat", "")), str(ref.get("message", ""))
+        back = None
+        if chat.startswith("-100") and message.isdigit():
+            title = str(ref.get("title") or "") or self.t(place, "telegram.hand.your_group")
+            back = Key(self.t(place, "telegram.hand.back", chat=title)[:40],
+                       url=f"https://t.me/c/{chat[4:]}/{message}")
+        return hand_message(hand, place.language, title=await self.hand_title(place, game_id),
+                            back=back)
+
     async def send_hand(self, place: Place, user_id: str, game_id: int,
                         hand: Hand) -> bool | None:
         """The hand as a new message in the player's private chat. False when the player
         never opened that chat (Telegram forbids bots to start one); None when sending
         failed for another reason, which a deep link would not cure."""
-        message = hand_message(hand, place.language, title=await self.hand_title(place, game_id))
+        message = await self.private_hand(place, game_id, hand)
         try:
             sent = await self.bot.send_message(int(user_id), message.html,
                                                reply_markup=message.markup())
@@ -697,8 +710,7 @@ class TelegramBot(ChatAdapter):
         else:
             await self.answer(query, reply.notice, alert=True)
         if reply.hand is not None and reply.board is not None:
-            message = hand_message(reply.hand, place.language,
-                                   title=await self.hand_title(place, reply.board.game_id))
+            message = await self.private_hand(place, reply.board.game_id, reply.hand)
             await self.edit(source.chat.id, source.message_id, message)
             self._hand_messages[(reply.board.game_id, user.id)] = (source.message_id,
                                                                    bool(message.rows))

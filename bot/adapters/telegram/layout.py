@@ -192,9 +192,12 @@ def board_message(board: Board, language: str, *, header: list[str] | None = Non
 
 
 def hand_message(hand: Hand, language: str, *, title: str = "",
-                 notice: str | None = None) -> Message:
-    """A player's hand, sent to their private chat with the bot."""
+                 notice: str | None = None, back: Key | None = None) -> Message:
+    """A player's hand, sent to their private chat with the bot; ``back`` is a link to the
+    group's board, on a row of its own at the bottom."""
     rows, overflow = keyboard(hand.buttons, hand.navigation)
+    if back is not None and sum(len(row) for row in rows) < KEYBOARD_LIMIT:
+        rows = (*rows, (back,))
     blocks = [Block(notice or "", "bold"), Block(title, "italic"), Block(hand.text, "pre"),
               Block(hand.prompt, "bold")]
     if overflow:

@@ -193,6 +193,10 @@ async def test_hidden_hands_go_only_to_private_chats_with_a_deep_link_for_newcom
         alice_hand = world.last(ALICE.private_chat)
         assert "Your hand" in alice_hand.text and "Class 3B" in alice_hand.text, \
             "Alice, to move, got her hand as soon as the game started"
+        back = alice_hand.buttons[-1]
+        assert back["text"] == "⬅ Back to Class 3B" and back["url"] == \
+            f"https://t.me/c/{str(GROUP['id'])[4:]}/{board.message_id}", \
+            "one tap takes Alice back to the group's board"
         peek = await world.click(CAROL, board, "My hand")
         assert peek[0]["show_alert"] and "not playing" in peek[0]["text"]
         shown = await world.click(ALICE, board, "My hand")
@@ -205,7 +209,9 @@ async def test_hidden_hands_go_only_to_private_chats_with_a_deep_link_for_newcom
         assert menu_keys(world.fake.messages[(ALICE.id, alice_hand.message_id)]) == [], \
             "Alice's hand message now shows no moves: it is Bob's turn"
         link = f"https://t.me/{BOT_USERNAME}?start={HAND_LINK_PREFIX}{record.id}"
-        invitation = world.last(GROUP)
+        # The last group messages: the invitation, then the turn cue that mentions Bob.
+        invitation, cue = world.fake.bot_messages(GROUP["id"])[-2:]
+        assert cue.text.startswith("🔔") and f"tg://user?id={BOB.id}" in cue.html
         assert "Bob" in invitation.text and invitation.buttons[0]["url"] == link, \
             "Bob never opened a chat with the bot, so the group gets a link for him"
 
