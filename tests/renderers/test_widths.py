@@ -91,6 +91,10 @@ def test_every_code_block_fits_a_phone(game: str, options: dict[str, Any]) -> No
                     for text in texts(game, state, language, emoji):
                         fences = [line for line in text.split("\n") if line.strip() == FENCE]
                         assert len(fences) % 2 == 0, f"an unclosed code block:\n{text}"
+                        for block in split_blocks(text):
+                            if block.code:  # warnings are prose, which a phone wraps
+                                assert "⚠️" not in block.text and "\n! " not in \
+                                    "\n" + block.text, block.text
                         widths = code_widths(text)
                         blocks += len(widths)
                         assert max(widths, default=0) <= PHONE_COLUMNS, (
