@@ -54,7 +54,27 @@ def load_catalogue(language: str) -> dict[str, str]:
             and isinstance(message.string, str) and message.string and not message.fuzzy}
 
 
-CATALOGUE: dict[str, dict[str, str]] = {language: load_catalogue(language)
+# Texts without parameters, by (language, key, default): most of a move's ~46 lookups
+# (menu labels, prompts, buttons) are such, the same ones again and again (issue 25).
+# Bounded: a fixed menu label is its own key, and some games' labels are many.
+_PLAIN_TEXTS: dict[tuple[str, str, str | None], str] = {}
+PLAIN_TEXTS_KEPT = 20_000
+
+
+class _Texts(dict[str, str]):
+    """One language's texts; a change (a test standing in a translation) empties the cache
+    of plain texts, so it never serves a text the catalogue no longer holds."""
+
+    def __setitem__(self, key: str, value: str) -> None:
+        _PLAIN_TEXTS.clear()
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        _PLAIN_TEXTS.clear()
+        super().__delitem__(key)
+
+
+CATALOGUE: dict[str, dict[str, str]] = {language: _Texts(load_catalogue(language))
                                         for language in LANGUAGES}
 
 
@@ -78,6 +98,18 @@ def translate(language: str, key: str, default: str | None = None, **params: Any
     engine ``Message``s (a notation hint, a shape's name) are translated first, so no
     English word reaches another language through a placeholder.
     """
+    if not params:
+        plain = _PLAIN_TEXTS.get((language, key, default))
+        if plain is None:
+            if len(_PLAIN_TEXTS) >= PLAIN_TEXTS_KEPT:
+                _PLAIN_TEXTS.clear()
+            plain = _PLAIN_TEXTS[(language, key, default)] = _translate(language, key, default,
+                                                                        {})
+        return plain
+    return _translate(language, key, default, params)
+
+
+def _translate(language: str, key: str, default: str | None, params: dict[str, Any]) -> str:
     params = {name: localise(language, value) if isinstance(value, Message) else value
               for name, value in params.items()}
     template = (CATALOGUE.get(language, {}).get(key)
