@@ -103,7 +103,7 @@ async def run(settings: Settings) -> int:
         if settings.has_platform:
             return await run_platforms(app)
         from bot.adapters.console import run_console
-        await run_console(app.service, settings)
+        await run_console(app)
         return 0
     finally:
         await app.close()

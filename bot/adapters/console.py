@@ -34,8 +34,8 @@ from bot.adapters.console_setup import (
     rules_question,
     turing_puzzle_question,
 )
+from bot.app import App
 from bot.community import Community
-from bot.config import Settings
 from bot.service import Board, Button, Hand, Opponent, Place, Reply, Service, User
 from engines.registry import game_names, get_game
 from renderers.i18n import normalise_language, translate
@@ -54,7 +54,7 @@ WIDTH = 79
 class ConsoleSession:
     def __init__(self, service: Service, read: ReadLine, write: Write,
                  language: str = "en", *, clear: Callable[[], None] | None = None,
-                 page_lines: int | None = None) -> None:
+                 page_lines: int | None = None, community: Community | None = None) -> None:
         self.service = service
         self.read = read
         self.write = write
@@ -74,7 +74,9 @@ class ConsoleSession:
         self.in_game = False
         # Results against the computer are counted here too, so ``stats`` has something
         # to show; the console is one player, so it has no ratings or leaderboards.
-        self.community = Community(service)
+        # The App's, which already records results; a session on a bare service (tests,
+        # scripts) makes its own.
+        self.community = community or Community(service)
 
     def t(self, key: str, **params: object) -> str:
         return translate(self.place.language, key, None, **params)
@@ -426,13 +428,15 @@ def menu_number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
 
 
-async def run_console(service: Service, settings: Settings) -> None:
+async def run_console(app: App) -> None:
     """The console on this process's terminal, until the player quits, input ends, the
     output is closed, or Ctrl-C (which cancels this task: the game is already saved)."""
     writer = TerminalWriter()
     reader = LineReader()
     height = shutil.get_terminal_size((80, 24)).lines
+    service, settings = app.service, app.settings
     session = ConsoleSession(service, reader.read, writer.write, settings.language,
+                             community=app.community,
                              clear=writer.clear,
                              page_lines=max(height - 3, 5)
                              if sys.stdout.isatty() and sys.stdin.isatty() else None)

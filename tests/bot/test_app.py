@@ -44,3 +44,23 @@ async def test_both_adapters_on_one_app_register_each_finish_listener_once(
         await discord_bot.close()
     finally:
         await store.close()
+
+
+async def test_the_console_on_the_app_adds_no_second_listener(tmp_path: Path) -> None:
+    """The console built its own Community too: on the one App, a finished console game
+    would have been scored twice (the second write refused, with an error logged)."""
+    from bot.adapters.console import ConsoleSession
+
+    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+    try:
+        app = App.build(Settings(database_path=str(tmp_path / "bot.sqlite3")), store)
+        listeners = list(app.service.finish_listeners)
+        async def read(prompt: str) -> str | None:
+            return None
+
+        session = ConsoleSession(app.service, read, lambda text: None,
+                                 community=app.community)
+        assert session.community is app.community
+        assert app.service.finish_listeners == listeners
+    finally:
+        await store.close()
