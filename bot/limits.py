@@ -183,8 +183,8 @@ class Workers:
     again, up to ``CRASH_TRIES`` times, then fails with ``WorkerCrashed``. A pool whose
     workers take no job (``taken_within``) or do not answer past a job's budget
     (``WEDGED_AFTER_SECONDS``), or that pebble gave up on, is replaced by a new one, and
-    its jobs go to the new pool. So a thread never waits past
-    its job's budget for long, and no worker stalls the computer's next moves.
+    its jobs go to the new pool. So a thread never waits past its job's budget for long,
+    and no worker stalls the computer's next moves.
     """
 
     def __init__(self, workers: int, queue_limit: int | None, *,
@@ -267,6 +267,8 @@ class Workers:
                 # pebble counts ``timeout`` from when a worker takes the job.
                 future = pool.schedule(work, args, timeout=left)
             except RuntimeError as error:  # the pool broke, or could not start a worker
+                if self._process_pool is not pool:
+                    continue  # another thread replaced it meanwhile
                 failure = error
                 self._replace_pool(pool, f"the worker pool failed ({error})")
             else:
