@@ -43,4 +43,14 @@ def test_load_benchmark_runs_every_game_and_reports(tmp_path: Path) -> None:
     assert set(result["config"]["mix"]) == {
         f"{game}{suffix}" for game in ("lgame", "turing", "booleo", "digitalo", "rithmomachia")
         for suffix in ("", " vs AI")}
+    # Issue 25's breakdown: a saved move's stages add up to its time (to a few
+    # microseconds each), and the new games' inserts reach the database thread.
+    press_move = result["breakdown"]["commands"]["press_move"]["stages"]
+    stages = ("lock", "service", "workers", "engine", "group", "db_queue", "commit", "loop",
+              "render", "other_db")
+    assert set(press_move) == {*stages, "total"} and press_move["commit"]["p50_ms"] > 0
+    assert abs(sum(press_move[s]["mean_ms"] for s in stages)
+               - press_move["total"]["mean_ms"]) < 0.05 * press_move["total"]["mean_ms"] + 0.1
+    assert result["breakdown"]["db_thread_ms"]["INSERT INTO games"]["n"] > 0
+    assert set(result["p99_over_bare_during"]) == set(commands)
     assert not list(tmp_path.iterdir())  # the databases went with their temporary folder
