@@ -1,22 +1,25 @@
 """The Turing Machine explained: which test to make next (a hint), what each test of a
 finished game ruled out, and the machine's decision tree for the same puzzle.
 
-A hint knows only what the player knows: the shown cards (the puzzle's candidates at the
+A hint is the test whose answer leaves the fewest codes in the worst case, one test ahead
+(the machine's whole-game search took over a minute on 6-verifier nightmare puzzles). It
+knows only what the player knows: the shown cards (the puzzle's candidates at the
 optimal level, which every player can work out) and the player's own results. It never
 reads the secret, so it cannot give the code away before the player could deduce it.
-Everything here is CPU work (the machine's search): call it off the event loop.
+Everything here is CPU work (candidates, the machine's tree): call it off the event loop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
 from engines.base import JSON
-from engines.turing.cards import code_text
+from engines.turing.cards import CODES, Code, code_bit, code_text
 from engines.turing.game import TuringState, parse_code
-from engines.turing.machine import next_step, solve
+from engines.turing.machine import solve
 from engines.turing.puzzle import Candidate, Puzzle
 
 # One test result as a sheet stores it: (proposal "241", letter "B", answer).
@@ -53,41 +56,86 @@ def split(candidates: Sequence[Candidate], letters: str, proposal: str,
     return code_count(yes), code_count(no)
 
 
+@dataclass(frozen=True)
+class Splits:
+    """Per verifier letter and code still possible, the proposals that some (``any``) and
+    that every (``every``) remaining candidate with that code has the verifier accept,
+    as bitmasks over the 125 codes. A test's answer keeps code ``k`` on the yes side when
+    ``any`` has the proposal's bit, on the no side when ``every`` lacks it: so a split is
+    counted for every proposal and letter at once, without going through the candidates
+    again."""
+
+    codes: tuple[Code, ...]
+    any: tuple[tuple[int, ...], ...]
+    every: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, candidates: Sequence[Candidate], letters: int) -> Splits:
+        codes = tuple(sorted({c.code for c in candidates}))
+        where = {code: i for i, code in enumerate(codes)}
+        some = [[0] * len(codes) for _ in range(letters)]
+        every = [[-1] * len(codes) for _ in range(letters)]
+        for candidate in candidates:
+            k = where[candidate.code]
+            for v, chosen in enumerate(candidate.criteria):
+                some[v][k] |= chosen.mask
+                every[v][k] &= chosen.mask
+        return cls(codes, tuple(map(tuple, some)), tuple(map(tuple, every)))
+
+    def split(self, proposal: Code, letter: int) -> tuple[int, int]:
+        bit = code_bit(proposal)
+        yes = sum(1 for mask in self.any[letter] if mask & bit)
+        no = sum(1 for mask in self.every[letter] if not mask & bit)
+        return yes, no
+
+
+def _best(splits: Splits, proposals: Sequence[Code], letters: Sequence[int]
+          ) -> tuple[Code, int, int, int] | None:
+    """The proposal and letter whose answer leaves the fewest codes in the worst case
+    (then the most in the better case: an even split), and that split; None when no test
+    rules out any code."""
+    total = len(splits.codes)
+    best: tuple[tuple[int, int], Code, int, int, int] | None = None
+    for proposal in proposals:
+        for letter in letters:
+            yes, no = splits.split(proposal, letter)
+            if not (0 < yes < total or 0 < no < total):
+                continue  # no answer it can give rules out a code
+            key = (max(yes, no), -min(yes, no))
+            if best is None or key < best[0]:
+                best = (key, proposal, letter, yes, no)
+    return None if best is None else best[1:]
+
+
 def hint(state: TuringState, seat: int) -> JSON:
-    """The machine's next step for ``seat`` from the seat's own results, and why:
-    ``{"kind": "test" | "propose" | "guess" | "next", "proposal", "letter", "code",
-    "codes", "yes", "no"}``. ``codes`` counts the codes still possible; ``yes`` and
-    ``no`` how many a test leaves on each answer. Before a proposal the hint names the
-    proposal and the first test the machine would make with it."""
+    """The test that splits the codes still possible best, from ``seat``'s own results,
+    and why: ``{"kind": "test" | "propose" | "guess" | "next" | "none", "proposal",
+    "letter", "code", "codes", "yes", "no"}``. ``codes`` counts the codes still possible,
+    ``yes`` and ``no`` how many the test leaves on each answer; "best" leaves the fewest
+    in the worst case. Before a proposal, the hint names the proposal to make and the
+    first test with it; "next" means no test left this round tells anything new."""
     sheet = state.sheets[seat]
     if state.outcome() is not None or seat not in state.to_move():
         raise ValueError("not this seat's turn")
-    puzzle = state.puzzle
-    letters = puzzle.letters
+    letters = state.puzzle.letters
     remaining = consistent(state.candidates(), letters, sheet_results(sheet.rounds))
     found: JSON = {"game": "turing", "codes": code_count(remaining)}
     if not remaining:
         return {**found, "kind": "none"}
     if found["codes"] == 1:
         return {**found, "kind": "guess", "code": code_text(remaining[0].code)}
-    proposal: str | None = sheet.current["proposal"]
-    tested = [letter for letter, _ in sheet.current["tests"]]
-    left = sheet.tests_left(state.round)
-    if left <= 0:
+    if sheet.tests_left(state.round) <= 0:
         return {**found, "kind": "next"}
-    kind = "test"
-    if proposal is None:
-        step = next_step(remaining)
-        if step.code is None:
-            return {**found, "kind": "next"}
-        proposal, kind = code_text(step.code), "propose"
-    step = next_step(remaining, parse_code(proposal), [letters.index(t) for t in tested], left)
-    if step.kind != "test" or step.letter is None:
+    splits = Splits.of(remaining, len(letters))
+    proposal: str | None = sheet.current["proposal"]
+    tested = {letter for letter, _ in sheet.current["tests"]}
+    untested = [v for v, letter in enumerate(letters) if letter not in tested]
+    best = _best(splits, CODES if proposal is None else [parse_code(proposal)], untested)
+    if best is None:
         return {**found, "kind": "next", "proposal": proposal}
-    letter = letters[step.letter]
-    yes, no = split(remaining, letters, proposal, letter)
-    return {**found, "kind": kind, "proposal": proposal, "letter": letter, "yes": yes,
-            "no": no}
+    code, letter, yes, no = best
+    return {**found, "kind": "propose" if proposal is None else "test",
+            "proposal": code_text(code), "letter": letters[letter], "yes": yes, "no": no}
 
 
 def ruled_out(puzzle: Puzzle, frames: Sequence[JSON]) -> list[JSON | None]:
@@ -97,6 +145,9 @@ def ruled_out(puzzle: Puzzle, frames: Sequence[JSON]) -> list[JSON | None]:
     candidates = puzzle.candidates("optimal")
     letters = puzzle.letters
     effects: list[JSON | None] = [None]
+    # Each seat's candidates so far, narrowed by one result per test: not filtered from
+    # all candidates again at every test.
+    held: dict[int, list[Candidate]] = {}
     for previous, frame in pairwise(frames):
         seat = frame.get("seat")
         action = str(frame.get("action") or "")
@@ -109,10 +160,13 @@ def ruled_out(puzzle: Puzzle, frames: Sequence[JSON]) -> list[JSON | None]:
             effects.append(None)
             continue
         proposal, letter, answer = after[-1]
+        if seat not in held:
+            held[seat] = consistent(candidates, letters, before)
+        count_before = code_count(held[seat])
+        held[seat] = consistent(held[seat], letters, after[-1:])
         effects.append({"seat": seat, "proposal": proposal, "letter": letter,
-                        "answer": answer,
-                        "before": code_count(consistent(candidates, letters, before)),
-                        "after": code_count(consistent(candidates, letters, after))})
+                        "answer": answer, "before": count_before,
+                        "after": code_count(held[seat])})
     return effects
 
 

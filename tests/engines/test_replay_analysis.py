@@ -298,3 +298,24 @@ def test_hints_and_replays_cross_to_a_worker_process_with_their_words(game: str)
     state = get_game(game).new_game({}, 2, 5)
     found = pickle.loads(pickle.dumps(hint(game, state.to_dict(), state.to_move()[0], 1)))
     assert isinstance(found["reason"], Message) and found["reason"].key.startswith("hint.card.")
+
+
+def test_a_turing_hint_names_the_test_whose_worst_answer_leaves_fewest_codes() -> None:
+    """Checked by brute force over the candidates: the counts, and that no untested letter
+    would leave fewer codes in the worst case."""
+    state = new_turing({"difficulty": "hard", "verifiers": 5}, 1, 4)
+    letters = state.puzzle.letters
+    for action in ("propose 123", "test A", "next", "propose 241"):
+        state.apply(0, action)
+    found = turing_hint(state, 0)
+    assert found["kind"] == "test" and found["proposal"] == "241"
+    remaining = consistent(state.candidates(), letters, sheet_results(state.sheets[0].rounds))
+
+    def brute(letter: str) -> tuple[int, int]:
+        index = letters.index(letter)
+        code = (2, 4, 1)
+        return (len({c.code for c in remaining if c.criteria[index].accepts(code)}),
+                len({c.code for c in remaining if not c.criteria[index].accepts(code)}))
+
+    assert brute(found["letter"]) == (found["yes"], found["no"])
+    assert all(max(brute(letter)) >= max(found["yes"], found["no"]) for letter in letters)
