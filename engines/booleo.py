@@ -115,7 +115,9 @@ from engines.base import (
 )
 from engines.json_copy import copy_json
 from engines.pyramid import (
-    GATE_FUNCTIONS,
+    LESSONS as LESSONS,  # the referee's lessons, shared with Digitalo
+)
+from engines.pyramid import (
     Judge,
     Pyramid,
     Slot,
@@ -131,16 +133,12 @@ from engines.pyramid import (
     inactive_gates,
     input_values,
     inputs_below,
-    open_slots,
     output_of,
     position_of,
     pyramid_size,
     pyramid_slots,
     reading,
     slot_exists,
-)
-from engines.pyramid import (
-    LESSONS as LESSONS,  # the referee's lessons, shared with Digitalo
 )
 from engines.pyramid import is_invalid as judged_invalid
 from engines.pyramid import settle as settle_gates
@@ -157,7 +155,7 @@ from engines.state_checks import (
 NAME = "booleo"
 ALIASES = ("boole", "pyramid")
 TITLE = "bOOleO"
-LEVELS = ("easy", "strong")
+LEVELS = ("easy", "medium", "strong", "expert")
 # Levels whose move takes a millisecond or so (a random legal move): the bot plays them
 # on its event loop, where handing them to a worker process would cost more than the move
 # (``benchmarks/quick_levels.py`` prints their timings).
@@ -1062,180 +1060,9 @@ def replay(options: JSON, seed: int, actions: list[Action]) -> BooleoState:
 # --- agents ---------------------------------------------------------------------------------
 
 
-class BooleoAgent(Agent):
-    """``easy``: a uniformly random legal action. ``strong``: one-ply evaluation from what a
-    player sees (``view(seat)`` and its own legal actions, never the other hand or the draw
-    pile): progress weighted towards completion, robustness against every possible flip, open
-    slots, the top gate's reachability, and the hand's value; challenges every provably invalid
-    gate and never bluffs."""
-
-    def choose(self, state: GameState, player: int) -> Action:
-        assert isinstance(state, BooleoState)
-        if state.outcome() is not None or state.to_move() != [player]:
-            raise NotYourTurn("error.not_your_turn", "It is not your turn.")
-        legal = state.legal_actions(player)
-        if self.level == "easy" or len(legal) == 1:
-            return self.rng.choice(legal)
-        return _Planner(state.view(player), legal, self.rng).best()
-
-
-class _Planner:
-    """The strong agent's evaluation of a position seen by ``view["seat"]``."""
-
-    CANCEL_CHANCE = 0.3
-
-    def __init__(self, view: JSON, legal: list[Action], rng: random.Random) -> None:
-        self.n = int(view["bits"])
-        self.me = int(view["seat"])
-        self.opp = 1 - self.me
-        self.inactive = bool(view["options"]["inactive"])
-        gates = BASIC_GATES + (EXTENDED_GATES if view["options"]["extended"] else ())
-        self.cards = [f"{g}{o}" for g in gates for o in (0, 1)]
-        self.bits = list(view["start_row"])
-        self.hand = list(view["hand"])
-        self.phase = str(view["phase"])
-        self.legal = legal
-        self.rng = rng
-        self.pyramids = [{parse_slot_name(g["slot"]): str(g["card"]) for g in p}
-                         for p in view["pyramids"]]
-        self.pending = None if view["pending"] is None else int(view["pending"]["card"])
-        self.resolved = [dict(p) for p in self.pyramids]
-        if self.pending is not None:
-            resolve_flip(self.resolved, self.bits, self.n, self.pending, self.inactive)
-        self.total = pyramid_size(self.n)
-        self._values: dict[tuple[int, tuple[int, ...], frozenset[tuple[Slot, str]]], float] = {}
-
-    def best(self) -> Action:
-        if self.phase == "claim":
-            bad = self._invalid_targets(self.pyramids)
-            return f"challenge {slot_name(bad[0][1])}" if bad else "accept"
-        challenges = {a for a in self.legal if a.startswith("challenge")}
-        if challenges:
-            bad = [(removed, slot) for removed, slot in self._invalid_targets(self.resolved)
-                   if f"challenge {slot_name(slot)}" in challenges]
-            if bad:
-                return f"challenge {slot_name(max(bad)[1])}"
-        scored = [(self._score(a), a) for a in self.legal if a not in challenges]
-        top = max(score for score, _ in scored)
-        return self.rng.choice([a for score, a in scored if score >= top - 1e-9])
-
-    def _invalid_targets(self, pyramids: list[Pyramid]) -> list[tuple[int, Slot]]:
-        """The opponent's provably invalid gates, most gates lost by their removal first."""
-        pyramid, row = pyramids[self.opp], reading(self.bits, self.opp)
-        found = []
-        for slot in list(pyramid):
-            if is_invalid(pyramid, row, self.n, slot):
-                trial = dict(pyramid)
-                del trial[slot]
-                found.append((1 + len(settle(trial, row, self.n, fed_slots(self.n, slot),
-                                             self.inactive)), slot))
-        return sorted(found, reverse=True)
-
-    def _score(self, action: Action) -> float:
-        move = parse_move(action)
-        hand = list(self.hand)
-        if move.kind in ("discard", "gate"):
-            hand.remove(move.card)
-        elif move.kind == "not":
-            hand.remove(NOT_CARD)
-        if move.kind == "not":
-            card = position_of(self.n, self.me, move.pos)
-            if self.pending == card:  # cancel: back to the position before the flip
-                bits = list(self.bits)
-                bits[card - 1] ^= 1
-                return self._evaluate(self.pyramids, bits, hand)
-            bits = list(self.bits)
-            bits[card - 1] ^= 1
-            flipped = [dict(p) for p in self.resolved]
-            resolve_flip(flipped, bits, self.n, card, self.inactive)
-            return (self.CANCEL_CHANCE * self._evaluate(self.resolved, self.bits, hand)
-                    + (1 - self.CANCEL_CHANCE) * self._evaluate(flipped, bits, hand))
-        if move.kind != "gate":
-            return self._evaluate(self.resolved, self.bits, hand)
-        pyramids = [dict(p) for p in self.resolved]
-        mine, row = pyramids[self.me], reading(self.bits, self.me)
-        if self._blind(mine, row, move.slot, move.card):
-            return float("-inf")
-        old = mine.get(move.slot)
-        mine[move.slot] = move.card
-        if old is None or output_of(old) != output_of(move.card):
-            settle(mine, row, self.n, fed_slots(self.n, move.slot), self.inactive)
-        return self._evaluate(pyramids, self.bits, hand)
-
-    def _blind(self, pyramid: Pyramid, row: list[int], slot: Slot, card: str) -> bool:
-        """True when the card does not fit (the strong agent never bluffs)."""
-        a, b = input_values(pyramid, row, slot)
-        return a is None or b is None or not gate_fits(card, a, b, slot == (self.n - 1, 1),
-                                                       row[-1])
-
-    def _evaluate(self, pyramids: list[Pyramid], bits: list[int], hand: list[str]) -> float:
-        mine = self._value(pyramids[self.me], self.me, bits)
-        theirs = self._value(pyramids[self.opp], self.opp, bits)
-        return mine - 0.9 * theirs + self._hand_value(pyramids[self.me], bits, hand)
-
-    def _progress(self, count: int) -> float:
-        return 10.0 * count * (1 + count / self.total)
-
-    def _value(self, pyramid: Pyramid, seat: int, bits: list[int]) -> float:
-        key = (seat, tuple(bits), frozenset(pyramid.items()))
-        cached = self._values.get(key)
-        if cached is not None:
-            return cached
-        n, row = self.n, reading(bits, seat)
-        count = len(pyramid)
-        if complete_and_valid(pyramid, row, n):
-            value = 10_000.0
-        else:
-            value = self._progress(count)
-            losses = []
-            for card in range(1, n + 1):
-                flipped = list(bits)
-                flipped[card - 1] ^= 1
-                trial = dict(pyramid)
-                lost = len(settle(trial, reading(flipped, seat), n, flip_dirty(n, seat, card),
-                                  self.inactive))
-                losses.append(value - self._progress(count - lost))
-            value -= 0.35 * sum(losses) / n + 0.15 * max(losses)
-            value += 1.5 * len(open_slots(pyramid, n))
-            if row[-1] not in self._reachable(pyramid, row):
-                value -= 25.0
-        self._values[key] = value
-        return value
-
-    def _reachable(self, pyramid: Pyramid, row: list[int]) -> set[int]:
-        """The outputs the top can still take with the gates in place kept: the seed's "think
-        ahead" (AND, OR and XOR cannot make a 1 out of two 0s)."""
-        n = self.n
-        outputs: dict[Slot, set[int]] = {}
-        for slot in pyramid_slots(n):
-            if slot in pyramid:
-                outputs[slot] = {output_of(pyramid[slot])}
-                continue
-            r, i = slot
-            left = {row[i - 1]} if r == 1 else outputs[(r - 1, i)]
-            right = {row[i]} if r == 1 else outputs[(r - 1, i + 1)]
-            outputs[slot] = {GATE_FUNCTIONS[gate_of(c)](a, b) for c in self.cards
-                             for a in left for b in right}
-        return outputs[(n - 1, 1)]
-
-    def _hand_value(self, pyramid: Pyramid, bits: list[int], hand: list[str]) -> float:
-        row = reading(bits, self.me)
-        ready = open_slots(pyramid, self.n)
-        value = 0.0
-        nots = hand.count(NOT_CARD)
-        value += (0.0, 6.0, 9.0, 10.0, 10.5, 11.0)[min(nots, 5)]
-        seen: set[str] = set()
-        for card in hand:
-            if card == NOT_CARD:
-                continue
-            fits = any(not self._blind(pyramid, row, s, card) for s in ready)
-            value += (3.0 if fits else 1.0) * (0.4 if card in seen else 1.0)
-            if gate_of(card) in ("OR", "AND", "NAND", "NOR"):
-                value += 0.3
-            seen.add(card)
-        return value
-
-
-def make_agent(level: str, rng: random.Random) -> BooleoAgent:
+def make_agent(level: str, rng: random.Random) -> Agent:
+    """The computer players live in ``engines/booleo_agents.py``."""
     check_level(level, LEVELS)
-    return BooleoAgent(level, rng)
+    from engines.booleo_agents import make_agent as make  # the agents import this module
+
+    return make(level, rng)

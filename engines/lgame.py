@@ -28,7 +28,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Self
 
 from engines.base import (
@@ -768,18 +768,64 @@ def perfect_preference(value: int, distance: int) -> tuple[int, int]:
     return (2, -distance)
 
 
-class LGameAgent(Agent):
-    """``easy``: random. ``perfect``/``strong``: table play. ``medium``: half perfect, half a
-    plausible move that takes a win in one and avoids losing in one, but falls for slower traps."""
+# For each placement, the masks of every other placement: where that L could go.
+_ELSEWHERE = tuple(tuple(q.mask for q in PLACEMENTS if q.index != p.index) for p in PLACEMENTS)
 
-    PERFECT_SHARE = 0.5
+
+@lru_cache(maxsize=1 << 16)
+def _loses_in_one(other: int, target: int, result: int, sudden_death: bool) -> bool:
+    """True when, after the mover's L goes to ``target`` and the neutrals to ``result``, the
+    opponent (whose L is ``other``) has a move that leaves the mover stuck (no placement
+    left for its L): a move that throws the game. Cached: positions recur across games."""
+    for reply in l_moves(other, target, result):
+        reply_mask = PLACEMENTS[reply].mask
+        # The mover's placements the opponent's L leaves free; the neutrals must block all.
+        open_to_mover = [mask for mask in _ELSEWHERE[target] if not mask & reply_mask]
+        if not open_to_mover:
+            return True
+        occupied = PLACEMENTS[target].mask | reply_mask
+        for after in neutral_results(result, occupied, sudden_death):
+            if all(mask & after for mask in open_to_mover):
+                return True
+    return False
+
+
+def sensible_move(state: LGameState, rng: random.Random) -> tuple[int, int]:
+    """A random move that does not lose at once when some move avoids that: moves are tried
+    in a random order and the first safe one is played (no solved table, so it costs about
+    a millisecond on the event loop)."""
+    player = state.turn
+    other_mask = PLACEMENTS[state.ls[1 - player]].mask
+    moves = [(target, result)
+             for target in l_moves(state.ls[player], state.ls[1 - player], state.neutrals)
+             for result in neutral_results(state.neutrals, other_mask | PLACEMENTS[target].mask,
+                                           state.sudden_death)]
+    rng.shuffle(moves)
+    for target, result in moves:
+        if not _loses_in_one(state.ls[1 - player], target, result, state.sudden_death):
+            return target, result
+    return moves[0]
+
+
+class LGameAgent(Agent):
+    """The ladder: ``easy`` plays a random move that does not lose at once (it never throws
+    the game in one move, but walks into slower traps); ``medium`` plays perfectly with
+    probability ``PERFECT_SHARE`` and otherwise a plausible move that takes a win in one and
+    avoids losing in one; ``perfect`` (also called ``strong``, the expert) plays from the
+    solved table: it wins whenever the position allows, else holds the draw.
+
+    ``PERFECT_SHARE`` 0.2 puts ``medium`` about 80% above ``easy`` (``benchmarks/ladder.py``,
+    ``docs/ai.md``). Against ``perfect`` any player that ever leaves the solved table loses
+    within the 200-ply limit, so that step stays a wall whatever the share."""
+
+    PERFECT_SHARE = 0.2
 
     def choose(self, state: GameState, player: int) -> Action:
         assert isinstance(state, LGameState)
         if state.turn != player or state.outcome() is not None:
             raise NotYourTurn("error.not_your_turn", "It is not your turn.")
         if self.level == "easy":
-            return self.rng.choice(state.legal_actions(player))
+            return state._encode(*sensible_move(state, self.rng))
         scored = _scored_moves(state)
         if self.level == "medium" and self.rng.random() >= self.PERFECT_SHARE:
             wins_now = [m for m, v, d in scored if v == LOSS and d == 0]

@@ -117,11 +117,13 @@ from engines.state_checks import check_header, checked_int, checked_outcome, loa
 NAME = "rithmomachia"
 ALIASES = ("rithmo", "rithmomachy", "boolean_rithmomachia")
 TITLE = "Boolean Rithmomachia"
-LEVELS = ("easy", "strong")
+LEVELS = ("easy", "medium", "strong", "expert")
 # Levels whose move takes a millisecond or so (a random legal move): the bot plays them
 # on its event loop, where handing them to a worker process would cost more than the move
 # (``benchmarks/quick_levels.py`` prints their timings).
-QUICK_LEVELS = frozenset({"easy"})
+# ``easy`` looks at the opponent's replies to the moves it tries (a few milliseconds, tens
+# at worst), so it runs in the worker processes like the other levels.
+QUICK_LEVELS: frozenset[str] = frozenset()
 OPS = ("not", "and", "or", "xor", "nand", "nor")
 OPTIONS = (
     OptionSpec("setup", str, "standard",
@@ -133,6 +135,11 @@ OPTIONS = (
     OptionSpec("move_limit", int, 200, "the game ends after this many plies",
                minimum=10, maximum=2000),
 )
+# Named option sets (name, option text) the bot can offer, the first to newcomers. The
+# teaching game is the seed's NOT-NAND game: with only those two equations captures are rarer,
+# so games last long enough to learn from (random games about 150 plies instead of about 11,
+# ``benchmarks/ladder.py``, ``docs/ai.md``).
+PRESETS = (("teaching", "ops=not,nand"), ("standard", ""))
 
 SEATS = 2
 # Names that reach players inside error texts, so translatable (the renderer's keys).

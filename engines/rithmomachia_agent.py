@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Literal
 
 from engines.base import Action, Agent, GameState, NotYourTurn
 from engines.rithmomachia import (
@@ -234,9 +235,10 @@ class Search:
         return close, far
 
     def pyramid_threatened(self, board: list[int], attacker: int, mine: int,
-                           theirs: int) -> bool:
+                           theirs: int, needed: int = 1) -> bool:
         """Whether ``attacker`` (occupying ``mine``) has a move that captures a Pyramid of the
-        other side."""
+        other side (``needed`` of them in the same move: with the other side's Pyramid count,
+        whether it can take them all and end the game)."""
         pyramids = 0
         pieces = theirs
         while pieces:
@@ -264,13 +266,14 @@ class Search:
                 dests ^= dlow
                 dest = dlow.bit_length() - 1
                 if not occupied & dlow:
-                    if self.gain(board, mine, theirs, source | dest << 6, attacker)[2]:
+                    if self.gain(board, mine, theirs, source | dest << 6,
+                                 attacker)[2] >= needed:
                         return True
                     continue
                 for target in REACH[PYRAMID][dest]:
                     if (target == source or not board[target]) and self.gain(
                             board, mine, theirs, source | dest << 6 | (target + 1) << 12,
-                            attacker)[2]:
+                            attacker)[2] >= needed:
                         return True
         return False
 
@@ -386,15 +389,71 @@ class Search:
         return best
 
 
-class RithmomachiaAgent(Agent):
-    """``easy`` or ``strong``; see the module docstring."""
+def sensible_move(state: RithmomachiaState, player: int, moves: list[int],
+                  rng: random.Random) -> int:
+    """``easy``'s move: random, but a capture when one is safe, and never a move after which
+    the opponent can take every Pyramid the mover has left in one move (which ends the game
+    with the Pyramid victory theirs), unless every move allows that. A move that takes the
+    opponent's last Pyramids and wins is played at once. Moves are tried in a random order
+    and the first that passes is played, so it stays cheap (``benchmarks/quick_levels.py``)."""
+    search = Search(state.rules, state.push, 1, None, None)
+    board = state.board
+    masks = occupancy(board)
+    mine, theirs = masks[player], masks[1 - player]
+    m = material(board)
+    sign = 1 if player == 0 else -1
+    order = list(moves)
+    rng.shuffle(order)
+    gains = [(move, search.gain(board, mine, theirs, move, player)) for move in order]
+    ranked = ([g for g in gains if g[1][0]] + [g for g in gains if not g[1][0]])
+    last = state.plies + 1 >= state.move_limit
+    for move, (captured, _, _) in ranked:
+        after, to_move, other, child_m = search.child(board, mine, theirs, move, player,
+                                                      captured, m)
+        if child_m[3 - 3 * player] == 0 or last:
+            if sign * final_score(child_m, 1) > 0:
+                return move
+            continue
+        if not search.pyramid_threatened(after, 1 - player, to_move, other,
+                                         needed=child_m[3 * player]):
+            return move
+    return ranked[0][0]
 
-    def __init__(self, level: str, rng: random.Random, budget_seconds: float | None = 2.0,
+
+# Wall-time budget per decision of each searching level, in seconds (the bot's worker
+# processes give them this; ``expert`` is the whole 2 s of the issue's budget).
+BUDGETS = {"medium": 0.25, "strong": 0.25, "expert": 2.0}
+# The deepest iteration each level may search (``None``: as deep as its budget allows).
+MAX_DEPTHS: dict[str, int | None] = {"medium": 2, "strong": None, "expert": None}
+# Node counts that stand in for the budgets in the ladder's fast matches
+# (``benchmarks/ladder.py --budget fast``): deterministic, and in the budgets' 1 : 8 ratio
+# between ``strong`` and ``expert``.
+FAST_NODE_LIMITS = {"medium": 2_000, "strong": 500, "expert": 4_000}
+# Levels that start another iteration whenever time is left, counting a cut-short one for
+# the root moves it finished, instead of only when the whole iteration is predicted to fit:
+# ``expert`` spends its whole budget.
+USES_WHOLE_BUDGET = frozenset({"expert"})
+SEARCHING = frozenset(BUDGETS)
+
+
+class RithmomachiaAgent(Agent):
+    """The ladder (see the module docstring): ``easy``, ``medium``, ``strong``, ``expert``.
+
+    ``budget_seconds`` defaults to the level's ``BUDGETS`` entry; ``None`` leaves only
+    ``node_limit`` (deterministic, for tests and the ladder's fast matches)."""
+
+    # The share of ``medium``'s moves played as ``easy`` plays them: a learner's slips.
+    MEDIUM_SLIPS = 0.5
+
+    def __init__(self, level: str, rng: random.Random,
+                 budget_seconds: float | Literal["level"] | None = "level",
                  node_limit: int | None = None, clock: Clock = time.perf_counter) -> None:
         super().__init__(level, rng)
         self.clock = clock
-        self.budget_seconds = budget_seconds
+        self.budget_seconds = (BUDGETS.get(level) if budget_seconds == "level"
+                               else budget_seconds)
         self.node_limit = node_limit
+        self.max_depth = MAX_DEPTHS.get(level) or MAX_DEPTH
         self.last_nodes = 0
         self.last_depth = 0
         self.last_score = 0
@@ -406,17 +465,14 @@ class RithmomachiaAgent(Agent):
         if state.phase == "placement":
             return self._place(state, player)
         moves = state.moves()
-        if self.level == "easy":
-            search = Search(state.rules, state.push, 1, None, None)
-            masks = occupancy(state.board)
-            mine, theirs = masks[player], masks[1 - player]
-            taking = [m for m in moves if search.gain(state.board, mine, theirs, m, player)[0]]
-            return move_text(self.rng.choice(taking or moves))
+        if self.level == "easy" or (self.level == "medium"
+                                    and self.rng.random() < self.MEDIUM_SLIPS):
+            return move_text(sensible_move(state, player, moves, self.rng))
         return move_text(self._search(state, player, moves))
 
     def _place(self, state: RithmomachiaState, player: int) -> Action:
         options = state.placements(player)
-        if self.level == "strong":
+        if self.level in SEARCHING:
             for value, cell in options:
                 _, file, rank = coords(cell)
                 if STANDARD_LAYOUT[rank][file] == value:
@@ -448,9 +504,9 @@ class RithmomachiaAgent(Agent):
         best_move = root[0][0]
         self.last_depth, self.last_score = 0, 0
         times: list[float] = []
-        for depth in range(1, MAX_DEPTH + 1):
+        for depth in range(1, self.max_depth + 1):
             began = self.clock()
-            if deadline is not None and times:
+            if deadline is not None and times and self.level not in USES_WHOLE_BUDGET:
                 growth = 8.0
                 if len(times) > 1 and times[-2] > 0:
                     growth = min(8.0, max(3.0, times[-1] / times[-2]))
