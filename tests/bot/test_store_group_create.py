@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import ChannelBusy, SQLiteStore
+from bot.store import ChannelBusy, GameUpdate, SQLiteStore
 
 
 async def _create(store: SQLiteStore, channel: str) -> int:
@@ -67,3 +67,28 @@ async def test_a_busy_channel_refuses_only_its_own_new_game(db_path: Path) -> No
             await _create(store, "a")
     finally:
         await store.close()
+
+
+async def test_a_batch_with_a_lost_race_saves_the_others(db_path: Path) -> None:
+    """Saves are counted, not returned row by row: when another process wrote one game of
+    a batch first, only that save is lost, and the others are saved and reported so."""
+    here = await SQLiteStore.open(db_path)
+    there = await SQLiteStore.open(db_path)  # another process on the same file
+    try:
+        ids = await asyncio.gather(*(_create(here, f"c{n}") for n in range(5)))
+        records = [await here.get_game(game_id) for game_id in ids]
+        assert all(record is not None for record in records)
+        theirs = await there.get_game(ids[2])
+        assert theirs is not None
+        assert await there.save_game(theirs, GameUpdate({"by": "there"}, "waiting",
+                                                        theirs.players)) is not None
+        saved = await asyncio.gather(*(here.save_game(record, GameUpdate(
+            {"by": "here"}, "waiting", record.players)) for record in records if record))
+        assert [s is not None for s in saved] == [True, True, False, True, True]
+        for n, game_id in enumerate(ids):
+            row = await there.get_game(game_id)
+            assert row is not None
+            assert (row.version, row.state) == (2, {"by": "there" if n == 2 else "here"})
+    finally:
+        await here.close()
+        await there.close()
