@@ -5,7 +5,7 @@ Run from the repository root::
     python benchmarks/load.py [--games 1000] [--moves 20] [--seed 1] [--think 2.5]
                               [--click 0.1] [--ramp 20] [--sync full|normal]
                               [--workers process|thread] [--runtime bot|python]
-                              [--tmpdir DIR] [--json] [--profile TOP]
+                              [--tmpdir DIR] [--json] [--profile TOP] [--check]
 
 ``--games`` channels play at once, each its own coroutine, in turn L-game, Turing Machine,
 bOOleO, Digitalo and Rithmomachia; one table in three of each game is a person against
@@ -33,6 +33,11 @@ a bare aiosqlite commit of the store's own write right after the run on a fresh 
 the same kind (``service_latency.bare_run``), and bare commits sampled from a thread
 *during* the run (``CommitSampler``), because a shared disk's sync time changes by the
 minute. The database is checked with ``PRAGMA integrity_check`` at the end.
+
+Then where the time of every saving or creating command went, stage by stage
+(``benchmarks/breakdown.py``), each command's p99 over the bare commit's p99 during the run,
+and issue 25's targets as they apply to the run; ``--check`` exits with status 2 when one
+is missed (docs/performance.md, section 9).
 """
 
 from __future__ import annotations
