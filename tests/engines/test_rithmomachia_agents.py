@@ -115,11 +115,11 @@ def test_every_level_is_replayable_from_its_seed(level: str) -> None:
 
 
 def test_the_teaching_preset_comes_first_and_is_the_not_nand_game() -> None:
-    name, options = rithmomachia.PRESETS[0]
-    assert name == "teaching"
+    name, options, label = rithmomachia.PRESETS[0]
+    assert name == "teaching" and label.key == "rithmo.preset.teaching"
     parsed = parse_option_text(rithmomachia.OPTIONS, options)
     assert parsed["ops"] == "not,nand"
     state = new_game(parsed, 2, 1)
     assert state.outcome() is None and state.legal_actions(WHITE)
-    assert all(parse_option_text(rithmomachia.OPTIONS, text) is not None
-               for _, text in rithmomachia.PRESETS)
+    for _, text, _ in rithmomachia.PRESETS:
+        new_game(parse_option_text(rithmomachia.OPTIONS, text), 2, 1)
