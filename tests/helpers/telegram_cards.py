@@ -38,7 +38,9 @@ async def play_a_move(world: World, person: Any, game_chat: dict[str, Any],
     while (await latest_record(world, game_chat)).version == before:
         message = world.last(chat)
         # "↩ back" stays a choice: a step may offer only slots where the card does not fit.
-        options = [label for label in labels(message) if "hand" not in label.lower()]
+        # (The link back to the group is a URL, not an option.)
+        options = [button["text"] for button in message.buttons
+                   if "callback_data" in button and "hand" not in button["text"].lower()]
         assert options, message.text
         await world.click(person, message, rng.choice(options))
 

@@ -18,6 +18,7 @@ import discord
 from bot.adapters.common import turn_line, valid_unicode
 from bot.payloads import PAYLOAD_LIMIT, Payload, PayloadTooLong
 from bot.service import Board, Button, Hand
+from renderers.common import split_blocks
 from renderers.i18n import translate
 
 CONTENT_LIMIT = 2000
@@ -99,8 +100,15 @@ def fit_content(parts: list[str]) -> str:
     return shorten(text, CONTENT_LIMIT)
 
 
+def rendered(text: str) -> str:
+    """A renderer's text for Discord: its code blocks (the grids whose columns must line
+    up, at most 32 columns for a phone) fenced, and the prose around them inert."""
+    return "\n".join(f"```\n{block.text}\n```" if block.code else inert(block.text)
+                     for block in split_blocks(text))
+
+
 def board_text(board: Board) -> str:
-    return f"```\n{board.text}\n```" if board.monospace else inert(board.text)
+    return rendered(board.text)
 
 
 def _menu_layout(buttons: list[Button], navigation: list[Button], language: str,
@@ -170,7 +178,7 @@ def board_layout(board: Board, language: str, header: list[str] | None = None) -
 def hand_layout(hand: Hand, language: str, notice: str | None = None) -> Layout:
     """A player's private hand message, always sent ephemerally."""
     buttons, selects, overflow = _menu_layout(hand.buttons, hand.navigation, language)
-    text = f"```\n{hand.text}\n```"
+    text = rendered(hand.text)
     prompt = hand.prompt + ("\n" + translate(language, "menu.more") if overflow else "")
     return Layout(fit_content([f"**{inert(notice)}**" if notice else "", text, inert(prompt)]),
                   buttons, selects, overflow)

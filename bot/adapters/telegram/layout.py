@@ -16,6 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.adapters.common import thinking_line, turn_line, valid_unicode
 from bot.service import Board, Button, Hand
+from renderers.common import split_blocks
 from renderers.i18n import translate
 
 TEXT_LIMIT = 4096
@@ -166,6 +167,13 @@ def keyboard(menu: list[Button], navigation: list[Button]) -> tuple[tuple[tuple[
     return tuple(rows), len(menu) > room
 
 
+def text_blocks(text: str) -> list[Block]:
+    """A renderer's text as blocks: its code blocks (the grids whose columns must line up,
+    at most 32 columns for a phone) as ``pre``, the prose around them plain."""
+    return [Block(block.text, "pre" if block.code else "plain")
+            for block in split_blocks(text)]
+
+
 def board_message(board: Board, language: str, *, header: list[str] | None = None,
                   ai_thinking: bool = False, hand: Hand | None = None) -> Message:
     """The public board; in a private chat ``hand`` merges the player's own hand into it,
@@ -173,10 +181,10 @@ def board_message(board: Board, language: str, *, header: list[str] | None = Non
     navigation = list(board.navigation)
     menu = list(board.buttons)
     blocks = [Block(line, "bold") for line in header or []]
-    blocks.append(Block(board.text, "pre" if board.monospace else "plain"))
+    blocks += text_blocks(board.text)
     prompt = turn_line(board, language)
     if hand is not None:
-        blocks.append(Block(hand.text, "pre"))
+        blocks += text_blocks(hand.text)
         menu = list(hand.buttons)
         navigation = [*hand.navigation, *navigation]
         prompt = hand.prompt or prompt
@@ -198,7 +206,7 @@ def hand_message(hand: Hand, language: str, *, title: str = "",
     rows, overflow = keyboard(hand.buttons, hand.navigation)
     if back is not None and sum(len(row) for row in rows) < KEYBOARD_LIMIT:
         rows = (*rows, (back,))
-    blocks = [Block(notice or "", "bold"), Block(title, "italic"), Block(hand.text, "pre"),
+    blocks = [Block(notice or "", "bold"), Block(title, "italic"), *text_blocks(hand.text),
               Block(hand.prompt, "bold")]
     if overflow:
         blocks.append(Block(translate(language, "menu.more"), "italic"))

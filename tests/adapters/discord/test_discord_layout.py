@@ -102,3 +102,14 @@ def test_long_menus_become_selects_and_overflow_is_reported() -> None:
     short = board_layout(Board(1, 2, "b", False, menu[:30], [], "p", []), "en", [])
     assert [len(s.options) for s in short.selects] == [25, 5] and not short.overflow
     check_limits(short, menu[:30])
+
+
+def test_a_renderers_code_blocks_are_fenced_and_its_prose_is_not() -> None:
+    """Renderers mark the grids whose columns must line up with fence lines; Discord shows
+    those as code blocks and the prose around them as escaped text, never a fence twice
+    or an escaped one."""
+    from bot.adapters.discord.layout import rendered
+    text = "Level *1*\n```\nA . B\n. C .\n```\nLegend: ○ circle"
+    shown = rendered(text)
+    assert shown == "Level \\*1\\*\n```\nA . B\n. C .\n```\nLegend: ○ circle"
+    assert "\\`" not in shown

@@ -142,3 +142,13 @@ def test_any_names_and_text_make_a_valid_message(names: list[str], body: str,
     # Names show as typed, but for a word joiner after "@" (no mention can ping).
     assert neutral(cleaned[0]) in text and neutral(cleaned[1]) in text, \
         "the turn and thinking lines survive: the long board is cut first"
+
+
+def test_a_renderers_code_blocks_become_pre_and_its_prose_stays_plain() -> None:
+    """Renderers mark the grids whose columns must line up with fence lines; Telegram sets
+    those in <pre> and never shows a fence."""
+    from bot.adapters.telegram.layout import text_blocks
+    blocks = text_blocks("Level 1\n```\nA . B\n. C .\n```\nLegend <x>")
+    assert [(b.text, b.style) for b in blocks] == [
+        ("Level 1", "plain"), ("A . B\n. C .", "pre"), ("Legend <x>", "plain")]
+    assert "```" not in "".join(b.html() for b in blocks)
