@@ -137,7 +137,7 @@ async def test_two_presses_at_once_make_one_move(tmp_path: Path) -> None:
         for _ in range(10):
             board = await world.board(GROUP)
             keys = menu_keys(board)
-            finishing = [k for k in keys if "keep" in k["text"]]
+            finishing = [k for k in keys if "stay" in k["text"]]
             if finishing:
                 break
             await world.press(ALICE, board, keys[0]["callback_data"])
