@@ -99,6 +99,7 @@ from engines.base import (
     Agent,
     Choice,
     Event,
+    GameInfo,
     GameState,
     IllegalMove,
     InvalidMove,
@@ -160,7 +161,8 @@ LEVELS = ("easy", "medium", "strong", "expert")
 # on its event loop, where handing them to a worker process would cost more than the move
 # (``benchmarks/quick_levels.py`` prints their timings).
 QUICK_LEVELS = frozenset({"easy"})
-HIDDEN_INFORMATION = True
+INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
+                hidden_information=True)
 OPTIONS = (
     OptionSpec("bits", int, 6, "start cards in the row: 6 is standard, 5 the short game",
                minimum=4, maximum=8),

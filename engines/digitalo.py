@@ -125,6 +125,7 @@ from engines.base import (
     Agent,
     Choice,
     Event,
+    GameInfo,
     GameState,
     IllegalMove,
     InvalidMove,
@@ -182,7 +183,8 @@ LEVELS = ("easy", "medium", "strong")
 # on its event loop, where handing them to a worker process would cost more than the move
 # (``benchmarks/quick_levels.py`` prints their timings).
 QUICK_LEVELS = frozenset({"easy"})
-HIDDEN_INFORMATION = True
+INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
+                hidden_information=True)
 OPTIONS = (
     OptionSpec("bits", int, 4, "bit cards in the row (4 is the seed's game)", minimum=4,
                maximum=8),

@@ -38,6 +38,7 @@ from engines.base import (
     Choice,
     Event,
     GameError,
+    GameInfo,
     GameState,
     IllegalMove,
     InvalidMove,
@@ -59,6 +60,7 @@ LEVELS = ("easy", "medium", "perfect", "strong")
 # on its event loop, where handing them to a worker process would cost more than the move
 # (``benchmarks/quick_levels.py`` prints their timings).
 QUICK_LEVELS = frozenset({"easy"})
+INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS)
 OPTIONS = (
     OptionSpec("sudden_death", bool, False,
                "after the L move, both neutral pieces may be moved"),

@@ -98,6 +98,7 @@ from engines.base import (
     Choice,
     Event,
     GameError,
+    GameInfo,
     GameState,
     IllegalMove,
     InvalidMove,
@@ -115,7 +116,7 @@ from engines.json_copy import copy_json
 from engines.state_checks import check_header, checked_int, checked_outcome, load_checked
 
 NAME = "rithmomachia"
-ALIASES = ("rithmo", "rithmomachy", "boolean_rithmomachia")
+ALIASES = ("rithmo", "rithmomachy", "boolean_rithmomachia", "boolean-rithmomachia")
 TITLE = "Boolean Rithmomachia"
 LEVELS = ("easy", "medium", "strong", "expert")
 # Levels whose move takes a millisecond or so (a random legal move): the bot plays them
@@ -124,6 +125,7 @@ LEVELS = ("easy", "medium", "strong", "expert")
 # ``easy`` looks at the opponent's replies to the moves it tries (a few milliseconds, tens
 # at worst), so it runs in the worker processes like the other levels.
 QUICK_LEVELS: frozenset[str] = frozenset()
+INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS)
 OPS = ("not", "and", "or", "xor", "nand", "nor")
 OPTIONS = (
     OptionSpec("setup", str, "standard",
