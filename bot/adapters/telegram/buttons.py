@@ -17,7 +17,7 @@ from telegram import Message as TgMessage
 from bot.adapters.answers import error_text, rules_answer
 from bot.adapters.base import TURN_CUES
 from bot.adapters.common import PUZZLE_PRESETS
-from bot.adapters.telegram.chats import PLATFORM, is_private
+from bot.adapters.telegram.chats import PLATFORM, callback_data_of, is_private
 from bot.adapters.telegram.layout import Key, Message, text_message
 from bot.service import Opponent, Place, User
 from engines.base import GameError
@@ -30,11 +30,6 @@ if TYPE_CHECKING:
 BOARD_STYLES = ("emoji", "text")
 
 
-def callback_data_of(message: TgMessage) -> set[str]:
-    """The callback data of the buttons on a message, as Telegram sent it with a press."""
-    markup = message.reply_markup
-    return {str(key.callback_data) for row in (markup.inline_keyboard if markup else ())
-            for key in row if key.callback_data is not None}
 
 
 def rows_of(keys: list[Key], width: int) -> tuple[tuple[Key, ...], ...]:

@@ -43,3 +43,9 @@ def is_private(channel: str) -> bool:
 
 def topic_of(message: TgMessage) -> int | None:
     return message.message_thread_id if message.is_topic_message else None
+
+def callback_data_of(message: TgMessage) -> set[str]:
+    """The callback data of the buttons on a message, as Telegram sent it with a press."""
+    markup = message.reply_markup
+    return {str(key.callback_data) for row in (markup.inline_keyboard if markup else ())
+            for key in row if key.callback_data is not None}

@@ -60,12 +60,12 @@ from bot.adapters.base import ChatAdapter
 from bot.adapters.common import (
     pick_language,
 )
-from bot.adapters.telegram.buttons import callback_data_of
 from bot.adapters.telegram.chats import (
     DAILY_LINK_PREFIX,
     HAND_LINK_PREFIX,
     PLATFORM,
     api_base_url,
+    callback_data_of,
     channel_of,
     chat_of,
     is_private,
