@@ -5,12 +5,13 @@ every adapter they run (as discord.py's ``advanced_startup`` example injects its
 pool into the client). Everything that must exist once per process lives here: the
 settings, the store, the service, and the classroom parts that listen to the service
 (``Community`` records each finished game's result and ratings, ``DailyChallenge`` its
-daily attempts). Built twice, those listeners would score every game twice; built here,
-both platforms in one process share them.
+daily attempts), and the replays' cache. Built twice, those listeners would score every
+game twice; built here, both platforms in one process share them.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from bot.community import Community
 from bot.config import Settings
 from bot.daily import Clock, DailyChallenge, utc_now
 from bot.limits import Limits
+from bot.replays import Replays
 from bot.service import Service
 from bot.store import Store
 
@@ -31,6 +33,7 @@ class App:
     community: Community
     daily: DailyChallenge
     classroom: Classroom
+    replays: Replays
 
     @classmethod
     def build(cls, settings: Settings, store: Store, *, clock: Clock = utc_now,
@@ -42,7 +45,8 @@ class App:
                           limits=limits or Limits.for_settings(settings.games_per_user,
                                                                settings.games_per_server))
         return cls(settings, store, service, Community(service),
-                   DailyChallenge(service, clock), Classroom(service, clock))
+                   DailyChallenge(service, clock), Classroom(service, clock),
+                   Replays(service, today=lambda: clock().astimezone(dt.UTC).date()))
 
     def start(self) -> None:
         """Start what works in the background for every adapter: the computer's workers."""

@@ -19,7 +19,7 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -35,12 +35,15 @@ from bot.adapters.discord.layout import (
     BoardSelect,
     Layout,
     MenuButton,
+    ReplayButton,
     board_layout,
     build_view,
     fit_content,
     hand_layout,
     inert,
     plain_layout,
+    rendered,
+    replay_view,
 )
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.app import App
@@ -52,6 +55,7 @@ from engines.registry import get_game
 from renderers.i18n import normalise_language, translate
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PLATFORM = "discord"
 # Discord drops an interaction that is not acknowledged within 3 s; leave room for the
@@ -86,7 +90,7 @@ class LogicBot(ChatAdapter, discord.Client):
 
     # ------------------------------------------------------------------ start-up
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(BoardButton, BoardSelect)
+        self.add_dynamic_items(BoardButton, BoardSelect, ReplayButton)
         await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands_if_changed()
 
@@ -189,8 +193,8 @@ class LogicBot(ChatAdapter, discord.Client):
         return self.user_for(interaction.user, await self.is_moderator(interaction))
 
     # ---------------------------------------------------------------- answering
-    async def within_deadline(self, interaction: discord.Interaction, work: Awaitable[Reply],
-                              *, component: bool) -> Reply:
+    async def within_deadline(self, interaction: discord.Interaction, work: Awaitable[T],
+                              *, component: bool) -> T:
         """Await the service, deferring the interaction first if it takes long.
 
         A command is deferred privately: the answer may be a refusal, and the first
@@ -208,9 +212,11 @@ class LogicBot(ChatAdapter, discord.Client):
         return await task
 
     async def send(self, interaction: discord.Interaction, layout: Layout, *,
-                   ephemeral: bool) -> discord.Message | None:
-        """Answer the interaction, or follow it up when it was answered or deferred."""
-        view = build_view(layout)
+                   ephemeral: bool, view: discord.ui.View | None = None
+                   ) -> discord.Message | None:
+        """Answer the interaction, or follow it up when it was answered or deferred
+        (``view``: components built elsewhere, such as a replay's)."""
+        view = view or build_view(layout)
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         if not interaction.response.is_done():
             await interaction.response.send_message(layout.content, ephemeral=ephemeral,
@@ -228,9 +234,11 @@ class LogicBot(ChatAdapter, discord.Client):
                                                allowed_mentions=NO_MENTIONS, wait=True,
                                                **extra)
 
-    async def edit_source(self, interaction: discord.Interaction, layout: Layout) -> None:
-        """Replace the clicked message's content and components."""
-        view = build_view(layout)
+    async def edit_source(self, interaction: discord.Interaction, layout: Layout, *,
+                          view: discord.ui.View | None = None) -> None:
+        """Replace the clicked message's content and components (``view``: components
+        built elsewhere, such as a replay's)."""
+        view = view or build_view(layout)
         if not interaction.response.is_done():
             await interaction.response.edit_message(content=layout.content, view=view,
                                                     allowed_mentions=NO_MENTIONS)
@@ -459,6 +467,20 @@ class LogicBot(ChatAdapter, discord.Client):
             if reply.ai_to_move:
                 self.spawn(self.run_ai(place))
 
+    async def handle_replay(self, interaction: discord.Interaction, game_id: int,
+                            index: int) -> None:
+        """A replay's start, back, forward or end: the step replaces the message."""
+        try:
+            place = await self.place_for(interaction)
+            step = await self.within_deadline(interaction, self.app.replays.step(
+                game_id, index, place.language, place.emoji, place=place,
+                user=self.actor(interaction)), component=True)
+            await self.edit_source(interaction, Layout(fit_content([rendered(step.text)]), [],
+                                                       []), view=replay_view(step))
+        except Exception:
+            log.exception("replay %s failed", game_id)
+            await self.apologise(interaction)
+
     async def _answer_in_hand(self, interaction: discord.Interaction, place: Place,
                               reply: Reply) -> None:
         """A click inside a private hand message: the hand is redrawn where it is."""
@@ -547,7 +569,8 @@ class LogicBot(ChatAdapter, discord.Client):
             for row in message.components for child in getattr(row, "children", [row]))
         ours = any(pattern.fullmatch(custom_id) for pattern in (
             BoardButton.__discord_ui_compiled_template__,
-            BoardSelect.__discord_ui_compiled_template__))
+            BoardSelect.__discord_ui_compiled_template__,
+            ReplayButton.__discord_ui_compiled_template__))
         if on_message and ours:
             return
         place = await self.place_for(interaction)

@@ -16,7 +16,13 @@ from bot.adapters.discord.commands import (
     complete_level,
     complete_options,
 )
-from bot.adapters.discord.layout import hand_layout
+from bot.adapters.discord.layout import (
+    Layout,
+    fit_content,
+    hand_layout,
+    rendered,
+    replay_view,
+)
 from bot.adapters.discord.translator import text
 from bot.service import Opponent
 from renderers.i18n import translate
@@ -172,6 +178,37 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
         await bot.notify(interaction, translate(place.language, "abandon.remote_done",
                                                 "Game #{number} is ended.", number=game))
         await bot.timer_acted(remote, reply)
+
+    @tree.command(name=text("hint", "cmd.hint.name"),
+                  description=text("A hint for your move, in a game against the computer or a "
+                                   "puzzle (the result is then not counted)",
+                                   "cmd.hint.description"))
+    async def hint(interaction: discord.Interaction) -> None:
+        place = await bot.place_for(interaction)
+        reply = await bot.within_deadline(interaction, service.hint(place, bot.actor(interaction)),
+                                          component=False)
+        await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
+        if reply.ok:
+            await bot.after_change(place, reply)
+            await bot.announce(place.channel, reply.announcements)
+
+    @tree.command(name=text("replay", "cmd.replay.name"),
+                  description=text("Step through a finished game, with what each move changed",
+                                   "cmd.replay.description"))
+    @app_commands.describe(game=text("The game's number (leave empty for this channel's last)",
+                                     "cmd.replay.game"))
+    async def replay(interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1, None] | None = None) -> None:
+        place = await bot.place_for(interaction)
+        game_id = game or await bot.app.replays.last_game(place)
+        if game_id is None:
+            await bot.notify(interaction, bot.t(place, "replay.none_here"))
+            return
+        step = await bot.within_deadline(interaction, bot.app.replays.step(
+            game_id, 0, place.language, place.emoji, place=place, user=bot.actor(interaction)),
+            component=False)
+        await bot.send(interaction, Layout(fit_content([rendered(step.text)]), [], []),
+                       ephemeral=True, view=replay_view(step))
 
     @tree.command(name=text("rules", "cmd.rules.name"),
                   description=text("The rules of a game, with an example",

@@ -17,6 +17,7 @@ import discord
 
 from bot.adapters.common import turn_line, valid_unicode
 from bot.payloads import PAYLOAD_LIMIT, Payload, PayloadTooLong
+from bot.replays import ReplayStep
 from bot.service import Board, Button, Hand
 from renderers.common import split_blocks
 from renderers.i18n import translate
@@ -37,6 +38,7 @@ _MARKDOWN = re.compile(r"[\\*_~|`\[\]]")
 _LINE_MARKDOWN = re.compile(r"^(\s*)(>|#|-#)", re.MULTILINE)
 _URL = re.compile(r"<[^: >]+:/[^ >]+>|(?:https?|steam)://[^\s<]+[^<.,:;\"'\]\s]")
 BUTTON_TEMPLATE = rf"lb:(?P<payload>[!-~]{{1,{PAYLOAD_LIMIT}}})"
+REPLAY_TEMPLATE = r"lr:(?P<game>[0-9]{1,12}):(?P<index>[0-9]{1,6}):(?P<slot>[0-3])"
 SELECT_TEMPLATE = rf"lbs:(?P<payload>[!-~]{{1,{PAYLOAD_LIMIT}}}?):(?P<chunk>[0-9])"
 
 
@@ -210,6 +212,42 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         handler = getattr(interaction.client, "handle_component", None)
         if handler is not None:
             await handler(interaction, self.payload)
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                   template=REPLAY_TEMPLATE):
+    """Start, back, forward or end of a replay: ``lr:<game>:<step>:<slot>`` (the slot keeps
+    the ids of one message apart when two buttons lead to the same step)."""
+
+    def __init__(self, game_id: int, index: int, slot: int, label: str = "…",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, disabled=disabled,
+                                           custom_id=f"lr:{game_id}:{index}:{slot}"))
+        self.game_id, self.index = game_id, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[discord.ui.View],
+                             match: re.Match[str]) -> ReplayButton:
+        return cls(int(match["game"]), int(match["index"]), int(match["slot"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = getattr(interaction.client, "handle_replay", None)
+        if handler is not None:
+            await handler(interaction, self.game_id, self.index)
+
+
+def replay_view(step: ReplayStep) -> discord.ui.View | None:
+    """Start, back, forward and end under a replay step; none under a refusal."""
+    if not step.ok:
+        return None
+    view = discord.ui.View(timeout=None)
+    at_start, at_end = step.index == 0, step.index == step.last
+    for slot, (label, target, disabled) in enumerate((
+            ("⏮", step.first, at_start), ("◀", step.back, at_start),
+            ("▶", step.forward, at_end), ("⏭", step.end, at_end))):
+        view.add_item(ReplayButton(step.game_id, target, slot, label, disabled))
+    return view
 
 
 class BoardSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],

@@ -18,7 +18,8 @@ from bot.adapters.answers import error_text, rules_answer
 from bot.adapters.base import TURN_CUES
 from bot.adapters.common import PUZZLE_PRESETS
 from bot.adapters.telegram.chats import PLATFORM, callback_data_of, is_private
-from bot.adapters.telegram.layout import Key, Message, text_message
+from bot.adapters.telegram.layout import Key, Message, fit, text_blocks, text_message
+from bot.replays import ReplayStep
 from bot.service import Opponent, Place, User
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name
@@ -28,6 +29,17 @@ if TYPE_CHECKING:
     from bot.adapters.telegram.client import TelegramBot
 
 BOARD_STYLES = ("emoji", "text")
+
+
+def replay_message(step: ReplayStep) -> Message:
+    """A replay step with start, back, forward and end (``v:<game>:<step>``)."""
+    rows: tuple[tuple[Key, ...], ...] = ()
+    if step.ok:
+        rows = ((Key("⏮", f"v:{step.game_id}:{step.first}"),
+                 Key("◀", f"v:{step.game_id}:{step.back}"),
+                 Key("▶", f"v:{step.game_id}:{step.forward}"),
+                 Key("⏭", f"v:{step.game_id}:{step.end}")),)
+    return Message(fit(text_blocks(step.text)), rows)
 
 
 
@@ -183,7 +195,8 @@ class SetupButtons:
                                await self.settings_panel(place, source.chat.id))
 
     async def own_button(self, query: CallbackQuery) -> None:
-        """The bot's own buttons: game set-up (``p:``), rules (``r:``), settings (``s:``)."""
+        """The bot's own buttons: game set-up (``p:``), rules (``r:``), settings (``s:``),
+        a replay's steps (``v:``)."""
         source = query.message
         data = query.data or ""
         if not isinstance(source, TgMessage):
@@ -196,7 +209,9 @@ class SetupButtons:
             place = await self.client.place_of_message(source, query.from_user)
             await self.foreign(query, place)
             return
-        if kind == "p":
+        if kind == "v":
+            await self.replay_pressed(query, source, rest.split(":"))
+        elif kind == "p":
             await self.setup_pressed(query, source, rest.split(":"))
         elif kind == "r":
             place = await self.client.place_of_message(source, query.from_user)
@@ -207,6 +222,19 @@ class SetupButtons:
             await self.client.reply_text(source, place, self.rules_text(place, rest))
         else:
             await self.setting_pressed(query, source, rest.split(":"))
+
+    async def replay_pressed(self, query: CallbackQuery, source: TgMessage,
+                             parts: list[str]) -> None:
+        """A replay's start, back, forward or end: the step replaces the message."""
+        place = await self.client.place_of_message(source, query.from_user)
+        if len(parts) != 2 or not all(part.isdigit() for part in parts):
+            await self.foreign(query, place)
+            return
+        await self.client.answer(query)
+        step = await self.client.app.replays.step(
+            int(parts[0]), int(parts[1]), place.language, place.emoji, place=place,
+            user=self.client.user_for(query.from_user))
+        await self.client.edit(source.chat.id, source.message_id, replay_message(step))
 
     async def game_button(self, query: CallbackQuery) -> None:
         """A game's button, or data the bot never sent: the service judges every payload

@@ -94,8 +94,9 @@ log = logging.getLogger(__name__)
 
 
 # Commands shown in Telegram's menu, in order; settings only where it can be used.
-COMMANDS = ("play", "puzzle", "daily", "leaderboard", "join", "board", "move", "hand", "resign",
-            "abandon", "rematch", "games", "stats", "cues", "rules", "help", "forget_me")
+COMMANDS = ("play", "puzzle", "daily", "leaderboard", "join", "board", "move", "hand", "hint",
+            "resign", "abandon", "rematch", "replay", "games", "stats", "cues", "rules", "help",
+            "forget_me")
 # English menu texts of the commands added with results and ratings, until the catalogue
 # has them (translate falls back to these).
 COMMAND_DEFAULTS = {
@@ -104,6 +105,8 @@ COMMAND_DEFAULTS = {
     "stats": "Wins, losses, draws and ratings (reply to someone for theirs)",
     "forget_me": "Delete your results and ratings",
     "cues": "Whether you are pinged when it is your turn: /cues on or off",
+    "hint": "A hint against the computer or in a puzzle (the game is then not counted)",
+    "replay": "Step through a finished game: /replay or /replay 12",
 }
 ADMIN_COMMANDS = (*COMMANDS, "settings")
 # Moderator commands, in the admins' menu only. Kept out of the check that a language

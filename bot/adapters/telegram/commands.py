@@ -24,7 +24,7 @@ from telegram.ext import ContextTypes
 
 from bot.adapters.answers import leaderboard_answer
 from bot.adapters.base import TURN_CUES
-from bot.adapters.telegram.buttons import SetupButtons, rows_of
+from bot.adapters.telegram.buttons import SetupButtons, replay_message, rows_of
 from bot.adapters.telegram.chats import DAILY_LINK_PREFIX, HAND_LINK_PREFIX, PLATFORM, is_private
 from bot.adapters.telegram.layout import Key, hand_message, text_message
 from bot.classroom import parse_policy
@@ -56,7 +56,7 @@ class Commands(SetupButtons):
                 "resign": self.resign, "abandon": self.abandon, "rules": self.rules,
                 "settings": self.settings, "stats": self.stats, "rematch": self.rematch,
                 "games": self.games, "forget_me": self.forget_me, "timer": self.timer,
-                "cues": self.cues,
+                "cues": self.cues, "hint": self.hint, "replay": self.replay,
                 "export": self.export}
 
     async def _context(self, update: Update) -> tuple[TgMessage, Place, User]:
@@ -416,6 +416,35 @@ class Commands(SetupButtons):
             return
         await self.client.post_board(place, reply, reply.announcements,
                                      reply_to=message.message_id)
+
+    async def hint(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/hint``: a hint for your move against the computer or in a puzzle, in your
+        private chat (it may name your cards); the group is told a hint was taken."""
+        message, place, user = await self._context(update)
+        reply = await self.service.hint(place, user)
+        text = reply.notice or self.t(place, "error.internal")
+        if not reply.ok or is_private(place.channel):
+            await self.client.reply_text(message, place, text)
+        elif await self.client.send(user.id, text_message(text)) is None:
+            # Never opened a chat with the bot: the hint would show the whole group.
+            await self.client.reply_text(message, place, self.t(place, "hint.private_only"))
+        if reply.ok:
+            await self.client.after_change(place, reply)
+            await self.client.announce(place.channel, reply.announcements)
+
+    async def replay(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/replay [number]``: step through a finished game (this chat's last one)."""
+        message, place, user = await self._context(update)
+        typed = (context.args or [""])[0].lstrip("#")
+        game_id = int(typed) if typed.isdigit() and len(typed) <= 12 else \
+            await self.client.app.replays.last_game(place)
+        if game_id is None:
+            await self.client.reply_text(message, place, self.t(place, "replay.none_here"))
+            return
+        step = await self.client.app.replays.step(game_id, 0, place.language, place.emoji,
+                                                  place=place, user=user)
+        await self.client.send(place.channel, replay_message(step),
+                               reply_to=message.message_id)
 
     async def cues(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/cues on|off``: whether the bot mentions you when it is your turn."""

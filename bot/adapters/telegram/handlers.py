@@ -21,8 +21,8 @@ from telegram.ext import (
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
 
-# The bot's own buttons: game set-up, rules and settings (see commands.py).
-OWN_BUTTONS = r"^[prs]:"
+# The bot's own buttons: game set-up, rules, settings and replays (see buttons.py).
+OWN_BUTTONS = r"^[prsv]:"
 # A game's buttons carry a service payload (bot/payloads.py).
 GAME_BUTTONS = r"^[mhjg]:"
 

@@ -1,0 +1,40 @@
+"""/replay and /hint on Discord, through simcord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers.discord_world import World, discord_world
+
+
+async def test_a_finished_game_is_stepped_through_with_buttons(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", level="easy")
+        await world.alice.slash(world.channel, "resign")
+        shown = await world.alice.slash(world.channel, "replay")
+        assert shown.acknowledged and shown.ephemeral
+        message = shown.response
+        assert message is not None
+        labels = [c["label"] for row in message.components for c in row["components"]]
+        assert labels == ["⏮", "◀", "▶", "⏭"]
+        start = message.content
+        stepped = await world.alice.click(message, label="▶")
+        assert stepped.acknowledged
+        assert stepped.response is None or stepped.response.content != start
+
+
+async def test_a_hint_is_refused_in_a_game_between_people(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        record = await running(world)
+        refused = await world.alice.slash(world.channel, "hint")
+        assert refused.ephemeral and refused.response is not None
+        assert "against the computer" in refused.response.content or \
+            "people" in refused.response.content, refused.response.content
+        assert (await world.store.get_game(record.id)).version == record.version  # type: ignore[union-attr]
+
+
+async def running(world: World):  # type: ignore[no-untyped-def]
+    record = await world.store.running_game("discord", str(world.channel.id))
+    assert record is not None
+    return record
