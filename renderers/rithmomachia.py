@@ -40,7 +40,8 @@ none or four a Pyramid (◇), one a Circle (○), two a Triangle (△), three a 
 A move is one step to an empty cell: orthogonal (one axis), diagonal (two axes) or \
 triagonal (three axes). Circles step orthogonally or diagonally, Triangles diagonally or \
 triagonally, Squares orthogonally or triagonally, Pyramids any way. A Pyramid may also land \
-on a piece and push it one step to a free cell of the mover's choice.
+on a piece and push it one step to a free cell of the mover's choice; the cell the Pyramid \
+just left counts as free, so the two may swap places.
 Captures happen by themselves after every move. X is the piece that moved; a piece 'reaches' \
 the cells of its own step directions. NOT: X takes a reached enemy whose value is NOT X. \
 Compiling: X and another own piece Y take an enemy both reach when X op Y equals it. \

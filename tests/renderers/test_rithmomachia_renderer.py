@@ -124,3 +124,15 @@ def test_random_play_renders_every_board_exactly(seed: int) -> None:
         assert len(phone) < 2000, "one Discord message"
         if state.outcome() is not None:
             assert "Game over" in phone
+
+
+def test_rule_a3_the_rules_say_a_push_may_swap_the_two_pieces_and_every_ending_scores() -> None:
+    """Issue 24 A3 (rithmomachia.md: "the two pieces may swap places"; "At every one of
+    these endings, repetition and the move limit included, three victories are scored")."""
+    from renderers.i18n import translate
+    for language, swap in (("en", "swap places"), ("nl", "van plaats wisselen"),
+                           ("de", "Plätze tauschen")):
+        text = translate(language, "rules.rithmomachia")
+        assert swap in text, language
+    english = translate("en", "rules.rithmomachia")
+    assert "third time, or at the move limit. Then" in english
