@@ -37,8 +37,9 @@ def process_service(store: Store, **limits: Any) -> Service:
 
 async def pool_pids(before: set[int], count: int) -> set[int]:
     """The pool's ``count`` worker processes once they are all up (pebble starts them
-    with the pool), told apart from older ones by ``before``."""
-    for _ in range(200):
+    with the pool), told apart from older ones by ``before``. Spawning a process imports
+    the project, which on a loaded two-core machine has taken over 10 s: wait up to 60."""
+    for _ in range(1200):
         pids = worker_pids() - before
         if len(pids) >= count:
             return pids

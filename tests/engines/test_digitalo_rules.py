@@ -167,7 +167,8 @@ def test_options_and_players_are_checked() -> None:
                                                   "gates_each", "inverter_cards",
                                                   "max_moves", "max_rounds"}
     assert digitalo.NAME == "digitalo" and digitalo.TITLE == "Digitalo"
-    assert digitalo.INFO.hidden_information is True and digitalo.LEVELS == ("easy", "strong")
+    assert digitalo.INFO.hidden_information is True
+    assert digitalo.LEVELS == ("easy", "medium", "strong")
 
 
 def test_positions_are_numbered_as_in_the_seed() -> None:
