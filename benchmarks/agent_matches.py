@@ -23,6 +23,7 @@ from typing import Any
 
 from benchmarks.progress import Progress
 from engines.base import GameModule, GameState, parse_option_text
+from engines.registry import make_agent
 
 # Per-game numbers a benchmark adds to the standard ones (a game's length, rounds won, ...);
 # the summary prints their means over all games.
@@ -76,7 +77,7 @@ def play(module: GameModule, option_text: str, games: int, seed: int, a: str, b:
         played += 1
         game_seed = seed * 1_000_003 + game
         seats = [0, 1] if game % 2 == 0 else [1, 0]  # seats[agent] = the seat it plays
-        agents = [module.make_agent(level, random.Random(game_seed * 2 + i))
+        agents = [make_agent(module.NAME, level, random.Random(game_seed * 2 + i))
                   for i, level in enumerate((a, b))]
         state = module.new_game(options, 2, game_seed)
         while state.outcome() is None:

@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from engines.base import Agent, parse_option_text  # noqa: E402
-from engines.registry import get_game  # noqa: E402
+from engines.registry import get_game, make_agent  # noqa: E402
 
 # The adjacent pairs of each game's ladder, lower level first.
 LADDERS: dict[str, list[tuple[str, str]]] = {
@@ -72,7 +72,7 @@ FAST: dict[str, Callable[[str, random.Random], Agent]] = {
 def make(game: str, level: str, rng: random.Random, budget: str) -> Agent:
     if budget == "fast" and game in FAST:
         return FAST[game](level, rng)
-    agent: Agent = get_game(game).make_agent(level, rng)
+    agent: Agent = make_agent(game, level, rng)
     return agent
 
 

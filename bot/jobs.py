@@ -9,14 +9,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.registry import get_game
+from engines.registry import get_game, make_agent
 
 
 def computer_move(game: str, level: str, agent_seed: int, state: dict[str, Any],
                   seat: int) -> str:
     """The computer's choice for ``seat``; the same seed gives the same move anywhere."""
     module = get_game(game)
-    agent = module.make_agent(level, random.Random(agent_seed))
+    agent = make_agent(module.NAME, level, random.Random(agent_seed))
     chosen: str = agent.choose(module.State.from_dict(state), seat)
     return chosen
 

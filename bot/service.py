@@ -22,7 +22,7 @@ from bot.limits import Limits, RateLimiter, WorkerCrashed, Workers, WorkersBusy
 from bot.payloads import Kind, Payload
 from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
 from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
-from engines.registry import game_info, game_names, get_game, resolve_name
+from engines.registry import game_info, game_names, get_game, make_agent, resolve_name
 from renderers import renderer_for
 from renderers.i18n import localise, normalise_language, translate
 
@@ -492,7 +492,7 @@ class Service:
             return module, parsed, None
         if opponent.kind == "ai":
             level = opponent.level or "strong"
-            module.make_agent(level, random.Random(0))  # validates the level
+            make_agent(module.NAME, level, random.Random(0))  # validates the level
             return module, parsed, ai_player(level)
         if opponent.kind == "user" and opponent.user is not None:
             if opponent.user.platform == user.platform and opponent.user.id == user.id:

@@ -244,7 +244,10 @@ class GameInfo:
     * ``solo``: "against the computer" means alone against the machine's score, with no
       computer player seated;
     * ``costly_new_game``: creating a game is CPU work (a generated puzzle), done in the
-      bot's worker pool rather than on its event loop.
+      bot's worker pool rather than on its event loop;
+    * ``agents``: the module whose ``make_agent(level, rng)`` makes the computer players,
+      when it is not the game's own; the game's rules then never import their players,
+      whose search imports the rules.
     """
 
     name: str
@@ -256,6 +259,7 @@ class GameInfo:
     simultaneous: bool = False
     solo: bool = False
     costly_new_game: bool = False
+    agents: str = ""
 
 
 class GameModule(Protocol):
@@ -270,8 +274,6 @@ class GameModule(Protocol):
     State: type[GameState]
 
     def new_game(self, options: JSON, players: int, seed: int) -> GameState: ...
-
-    def make_agent(self, level: str, rng: random.Random) -> Agent: ...
 
 
 def not_in_menu() -> InvalidMove:

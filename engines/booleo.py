@@ -96,7 +96,6 @@ from typing import Self
 from engines.base import (
     JSON,
     Action,
-    Agent,
     Choice,
     Event,
     GameInfo,
@@ -108,7 +107,6 @@ from engines.base import (
     OptionSpec,
     Outcome,
     StateError,
-    check_level,
     follow_menu,
     not_in_menu,
     play_actions,
@@ -162,7 +160,7 @@ LEVELS = ("easy", "medium", "strong", "expert")
 # (``benchmarks/quick_levels.py`` prints their timings).
 QUICK_LEVELS = frozenset({"easy"})
 INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
-                hidden_information=True)
+                hidden_information=True, agents="engines.booleo_agents")
 OPTIONS = (
     OptionSpec("bits", int, 6, "start cards in the row: 6 is standard, 5 the short game",
                minimum=4, maximum=8),
@@ -1058,13 +1056,3 @@ def new_game(options: JSON, players: int, seed: int) -> BooleoState:
 def replay(options: JSON, seed: int, actions: list[Action]) -> BooleoState:
     return play_actions(new_game(options, SEATS, seed), actions)
 
-
-# --- agents ---------------------------------------------------------------------------------
-
-
-def make_agent(level: str, rng: random.Random) -> Agent:
-    """The computer players live in ``engines/booleo_agents.py``."""
-    check_level(level, LEVELS)
-    from engines.booleo_agents import make_agent as make  # the agents import this module
-
-    return make(level, rng)

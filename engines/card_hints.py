@@ -13,7 +13,7 @@ import random
 
 from engines import booleo, digitalo
 from engines.base import JSON, GameState, Message
-from engines.registry import get_game
+from engines.registry import get_game, make_agent
 
 
 def _gates(view: JSON, seat: int) -> int:
@@ -64,6 +64,6 @@ def hint(state: GameState, seat: int, seed: int = 0) -> JSON:
     if state.outcome() is not None or seat not in state.to_move():
         raise ValueError("not this seat's turn")
     module = get_game(state.game_name)
-    action = module.make_agent("strong", random.Random(seed)).choose(state, seat)
+    action = make_agent(module.NAME, "strong", random.Random(seed)).choose(state, seat)
     return {"game": state.game_name, "kind": "card", "action": action,
             "text": state.action_text(action), "reason": reason(state, seat, action)}

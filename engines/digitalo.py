@@ -122,7 +122,6 @@ from typing import Self
 from engines.base import (
     JSON,
     Action,
-    Agent,
     Choice,
     Event,
     GameInfo,
@@ -134,7 +133,6 @@ from engines.base import (
     OptionSpec,
     Outcome,
     StateError,
-    check_level,
     follow_menu,
     not_in_menu,
     play_actions,
@@ -184,7 +182,7 @@ LEVELS = ("easy", "medium", "strong")
 # (``benchmarks/quick_levels.py`` prints their timings).
 QUICK_LEVELS = frozenset({"easy"})
 INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
-                hidden_information=True)
+                hidden_information=True, agents="engines.digitalo_agents")
 OPTIONS = (
     OptionSpec("bits", int, 4, "bit cards in the row (4 is the seed's game)", minimum=4,
                maximum=8),
@@ -1027,13 +1025,3 @@ def new_game(options: JSON, players: int, seed: int) -> DigitaloState:
 def replay(options: JSON, seed: int, actions: list[Action]) -> DigitaloState:
     return play_actions(new_game(options, SEATS, seed), actions)
 
-
-# --- agents ---------------------------------------------------------------------------------
-
-
-def make_agent(level: str, rng: random.Random) -> Agent:
-    """The computer players live in ``engines/digitalo_agents.py``."""
-    check_level(level, LEVELS)
-    from engines.digitalo_agents import make_agent as make  # the agents import this module
-
-    return make(level, rng)

@@ -10,9 +10,10 @@ a name that is not a game's own is asked for.
 from __future__ import annotations
 
 import importlib
-from typing import cast
+import random
+from typing import Protocol, cast
 
-from engines.base import GameInfo, GameModule, InvalidMove
+from engines.base import Agent, GameInfo, GameModule, InvalidMove
 
 _MODULES: dict[str, str] = {
     "lgame": "engines.lgame",
@@ -65,6 +66,18 @@ def resolve_name(name: str) -> str:
 
 def get_game(name: str) -> GameModule:
     return cast(GameModule, importlib.import_module(_MODULES[resolve_name(name)]))
+
+
+class _AgentMaker(Protocol):
+    def make_agent(self, level: str, rng: random.Random) -> Agent: ...
+
+
+def make_agent(name: str, level: str, rng: random.Random) -> Agent:
+    """A computer player of game ``name`` at ``level`` (refused for a level the game does
+    not have), from the module its ``INFO.agents`` names, or the game's own."""
+    module = get_game(name)
+    maker = importlib.import_module(module.INFO.agents) if module.INFO.agents else module
+    return cast(_AgentMaker, maker).make_agent(level, rng)
 
 
 def game_info(name: str) -> GameInfo:

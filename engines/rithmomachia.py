@@ -84,7 +84,6 @@ operands ``{cell, value, bits}``, X first); ``game_over``.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -94,7 +93,6 @@ from typing import Self
 from engines.base import (
     JSON,
     Action,
-    Agent,
     Choice,
     Event,
     GameError,
@@ -107,7 +105,6 @@ from engines.base import (
     OptionSpec,
     Outcome,
     StateError,
-    check_level,
     not_in_menu,
     play_actions,
     validate_options,
@@ -125,7 +122,8 @@ LEVELS = ("easy", "medium", "strong", "expert")
 # ``easy`` looks at the opponent's replies to the moves it tries (a few milliseconds, tens
 # at worst), so it runs in the worker processes like the other levels.
 QUICK_LEVELS: frozenset[str] = frozenset()
-INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS)
+INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
+                agents="engines.rithmomachia_agent")
 OPS = ("not", "and", "or", "xor", "nand", "nor")
 OPTIONS = (
     OptionSpec("setup", str, "standard",
@@ -1139,9 +1137,3 @@ def new_game(options: JSON, players: int, seed: int) -> RithmomachiaState:
 def replay(options: JSON, seed: int, actions: list[Action]) -> RithmomachiaState:
     return play_actions(new_game(options, SEATS, seed), actions)
 
-
-def make_agent(level: str, rng: random.Random) -> Agent:
-    check_level(level, LEVELS)
-    from engines.rithmomachia_agent import RithmomachiaAgent  # the agent imports this module
-
-    return RithmomachiaAgent(level, rng)

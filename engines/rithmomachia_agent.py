@@ -30,10 +30,11 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
-from engines.base import Action, Agent, GameState, NotYourTurn
+from engines.base import Action, Agent, GameState, NotYourTurn, check_level
 from engines.rithmomachia import (
     CELLS,
     EMPTY,
+    LEVELS,
     PYRAMID,
     REACH,
     REACH_MASK,
@@ -554,3 +555,10 @@ class RithmomachiaAgent(Agent):
         except OutOfTime:
             return None if best_move < 0 else (alpha, best_move, False)
         return alpha, best_move, True
+
+
+def make_agent(level: str, rng: random.Random) -> RithmomachiaAgent:
+    """A computer player at ``level`` as the bot makes it (the registry finds it through
+    ``rithmomachia.INFO.agents``)."""
+    check_level(level, LEVELS)
+    return RithmomachiaAgent(level, rng)

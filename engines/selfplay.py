@@ -7,6 +7,7 @@ import statistics
 import time
 
 from engines.base import JSON, GameModule, parse_option_text
+from engines.registry import make_agent
 
 
 def _percentile(samples: list[float], fraction: float) -> float:
@@ -19,7 +20,8 @@ def run_selfplay(module: GameModule, levels: list[str], games: int, seed: int,
     """Play ``games`` games; agent A takes seat 0 in even games and seat 1 in odd ones."""
     options = parse_option_text(module.OPTIONS, option_text)
     rng = random.Random(seed)
-    agents = [module.make_agent(level, random.Random(rng.getrandbits(64))) for level in levels]
+    agents = [make_agent(module.NAME, level, random.Random(rng.getrandbits(64)))
+              for level in levels]
     results = {"a_wins": 0, "b_wins": 0, "draws": 0}
     lengths: list[int] = []
     decision_ms: list[list[float]] = [[], []]

@@ -275,7 +275,7 @@ class ConsoleSession:
         if word == "help":
             await self.show_paged(self.help_text())
         elif word == "rules":
-            record = await self.service.store.running_game(self.place.platform, CHANNEL)
+            record = await self.service.running_record(self.place)
             await self.show_paged(self.rules_text(record.game if record
                                                   else game_names()[0]))
         elif word == "stats":
@@ -292,7 +292,7 @@ class ConsoleSession:
     async def hot_seat(self) -> tuple[bool, bool]:
         """Whether two people share this keyboard, and whether each then has a private
         hand to hide from the other."""
-        record = await self.service.store.running_game(self.place.platform, CHANNEL)
+        record = await self.service.running_record(self.place)
         if record is None:
             return False, False
         shared = sum(1 for p in record.players if p.get("kind") == "human") > 1
@@ -320,7 +320,7 @@ class ConsoleSession:
 
     async def result_line(self, board: Board) -> str | None:
         """"You won!" and the like, for one person against the computer."""
-        record = await self.service.store.get_game(board.game_id)
+        record = await self.service.game_record(board.game_id)
         if record is None or record.status == "abandoned":
             return None
         humans = [p for p in record.players if p.get("kind") == "human"]

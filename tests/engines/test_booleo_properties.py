@@ -24,7 +24,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines import booleo
+from engines import booleo, booleo_agents
 from engines.booleo import BooleoState, deck_cards, new_game, replay, sort_cards
 from tests.helpers import booleo_reference as reference
 from tests.helpers.engine_checks import check_hidden_cards, check_typed_text, round_trip
@@ -166,8 +166,8 @@ def test_agent_games_end_and_replay(seed: int, bits: int, referee: bool,
     import random
     options = {"bits": bits, "referee": referee, "inactive": inactive, "max_turns": 120}
     state = new_game(options, 2, seed)
-    agents = [booleo.make_agent("strong", random.Random(seed)),
-              booleo.make_agent("easy", random.Random(seed + 1))]
+    agents = [booleo_agents.make_agent("strong", random.Random(seed)),
+              booleo_agents.make_agent("easy", random.Random(seed + 1))]
     while state.outcome() is None:
         seat = state.turn
         action = agents[seat].choose(state, seat)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from engines import booleo
+from engines import booleo, booleo_agents
 from engines.base import GameError, IllegalMove, InvalidMove, NotYourTurn, StateError
 from engines.booleo import BooleoState, deck_cards, new_game, replay, sort_cards
 from tests.helpers import booleo_reference as reference
@@ -917,30 +917,30 @@ def test_the_counted_sequences_visit_flips_challenges_and_claims() -> None:
 def test_agents_choose_legal_actions_and_refuse_out_of_turn() -> None:
     state = new_game({"referee": False}, 2, 5)
     for level in booleo.LEVELS:
-        agent = booleo.make_agent(level, random.Random(1))
+        agent = booleo_agents.make_agent(level, random.Random(1))
         assert agent.choose(state, state.turn) in state.legal_actions(state.turn)
         with pytest.raises(NotYourTurn):
             agent.choose(state, 1 - state.turn)
     with pytest.raises(InvalidMove):
-        booleo.make_agent("godlike", random.Random(1))
+        booleo_agents.make_agent("godlike", random.Random(1))
 
 
 def test_strong_takes_a_win() -> None:
     south = {"1.1": "AND1", "1.2": "OR1", "1.3": "AND0", "2.1": "AND1", "2.2": "OR1"}
     state = position([1, 1, 0, 0], south=south, hands=(["AND1", "XOR0", "OR1", "NOT",
                                                         "OR0"], []))
-    assert booleo.make_agent("strong", random.Random(3)).choose(state, SOUTH) == "XOR0 3.1"
+    assert booleo_agents.make_agent("strong", random.Random(3)).choose(state, SOUTH) == "XOR0 3.1"
 
 
 def test_strong_cancels_a_harmful_flip() -> None:
     state = not_position(["NOT", "AND0", "XOR0", "AND1"])
     state.apply(SOUTH, "NOT 1")
-    assert booleo.make_agent("strong", random.Random(3)).choose(state, NORTH) == "NOT 6"
+    assert booleo_agents.make_agent("strong", random.Random(3)).choose(state, NORTH) == "NOT 6"
 
 
 def test_strong_wrecks_a_pyramid_with_a_not_when_it_pays() -> None:
     state = not_position(["OR1", "AND0", "XOR0", "AND1"])
-    action = booleo.make_agent("strong", random.Random(3)).choose(state, SOUTH)
+    action = booleo_agents.make_agent("strong", random.Random(3)).choose(state, SOUTH)
     assert action.startswith("NOT ")
     state.apply(SOUTH, action)
     assert len(state.view(None)["pending"]["would_remove"][NORTH]) >= 3
@@ -952,19 +952,19 @@ def test_strong_flips_its_own_slot_bit_out_of_a_dead_end() -> None:
     south = {"1.1": "AND0", "1.2": "OR0", "1.3": "AND0", "2.1": "XOR0", "2.2": "OR0"}
     state = position([0, 0, 0, 1], south=south, hands=(["NOT", "OR1", "XOR1", "AND1", "OR0"],
                                                        []))
-    assert booleo.make_agent("strong", random.Random(3)).choose(state, SOUTH) == "NOT 4"
+    assert booleo_agents.make_agent("strong", random.Random(3)).choose(state, SOUTH) == "NOT 4"
 
 
 def test_strong_challenges_an_invalid_gate_and_never_a_valid_one() -> None:
     state = challenge_position()
-    agent = booleo.make_agent("strong", random.Random(3))
+    agent = booleo_agents.make_agent("strong", random.Random(3))
     assert agent.choose(state, SOUTH) == "challenge 1.1"
     state.apply(SOUTH, "challenge 1.1")
     assert not agent.choose(state, SOUTH).startswith("challenge")
 
 
 def test_strong_accepts_a_valid_claim_and_challenges_an_invalid_one() -> None:
-    agent = booleo.make_agent("strong", random.Random(3))
+    agent = booleo_agents.make_agent("strong", random.Random(3))
     valid = claim_position("XOR0")
     valid.apply(SOUTH, "XOR0 3.1")
     assert agent.choose(valid, NORTH) == "accept"
@@ -978,8 +978,8 @@ def test_strong_beats_easy_in_a_short_seeded_match() -> None:
     for game in range(8):
         state = new_game({"bits": 5}, 2, 500 + game)
         strong = game % 2
-        agents = {strong: booleo.make_agent("strong", random.Random(game)),
-                  1 - strong: booleo.make_agent("easy", random.Random(game))}
+        agents = {strong: booleo_agents.make_agent("strong", random.Random(game)),
+                  1 - strong: booleo_agents.make_agent("easy", random.Random(game))}
         while state.outcome() is None:
             seat = state.turn
             state.apply(seat, agents[seat].choose(state, seat))

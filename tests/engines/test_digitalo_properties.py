@@ -29,7 +29,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines import digitalo
+from engines import digitalo, digitalo_agents
 from engines.digitalo import DigitaloState, deck_cards, new_game, replay, sort_cards
 from tests.helpers import digitalo_reference as reference
 from tests.helpers.engine_checks import check_hidden_cards, check_typed_text, round_trip
@@ -196,8 +196,8 @@ def test_agent_matches_end_and_replay(seed: int, bits: int, inverters: bool,
     options = {"bits": bits, "inverters": inverters, "free_discard": free_discard,
                "max_rounds": 6}
     state = new_game(options, 2, seed)
-    agents = [digitalo.make_agent("strong", random.Random(seed)),
-              digitalo.make_agent("easy", random.Random(seed + 1))]
+    agents = [digitalo_agents.make_agent("strong", random.Random(seed)),
+              digitalo_agents.make_agent("easy", random.Random(seed + 1))]
     while state.outcome() is None:
         seat = state.turn
         action = agents[seat].choose(state, seat)

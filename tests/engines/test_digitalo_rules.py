@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from engines import digitalo
+from engines import digitalo, digitalo_agents
 from engines.base import GameError, IllegalMove, InvalidMove, NotYourTurn, StateError
 from engines.digitalo import (
     DigitaloState,
@@ -870,29 +870,29 @@ def test_the_reference_resolves_the_seeds_example_alike() -> None:
 def test_agents_choose_legal_actions_and_refuse_out_of_turn() -> None:
     state = new_game({}, 2, 5)
     for level in digitalo.LEVELS:
-        agent = digitalo.make_agent(level, random.Random(1))
+        agent = digitalo_agents.make_agent(level, random.Random(1))
         assert agent.choose(state, state.turn) in state.legal_actions(state.turn)
         with pytest.raises(NotYourTurn):
             agent.choose(state, 1 - state.turn)
     with pytest.raises(InvalidMove):
-        digitalo.make_agent("godlike", random.Random(1))
+        digitalo_agents.make_agent("godlike", random.Random(1))
 
 
 def test_strong_completes_its_pyramid() -> None:
     state = ending()
-    assert digitalo.make_agent("strong", random.Random(3)).choose(state, SOUTH) == "AND1 6"
+    assert digitalo_agents.make_agent("strong", random.Random(3)).choose(state, SOUTH) == "AND1 6"
 
 
 def test_strong_counters_a_flip_that_wrecks_its_pyramid() -> None:
     state = inverter_example(south_hand=["INV", "AND1", "OR1", "XOR0"], free_discard=False)
     state.apply(NORTH, "INV 2")  # South would lose 2, 3 and 5
-    assert digitalo.make_agent("strong", random.Random(3)).choose(state, SOUTH) == "counter"
+    assert digitalo_agents.make_agent("strong", random.Random(3)).choose(state, SOUTH) == "counter"
 
 
 def test_strong_flips_a_bit_that_wrecks_the_opponent() -> None:
     # North to move, with South one gate from the top: the seed's case 2 or 3 stops South.
     state = inverter_example(north_hand=["INV", "OR0", "OR0", "AND1"], free_discard=False)
-    action = digitalo.make_agent("strong", random.Random(3)).choose(state, NORTH)
+    action = digitalo_agents.make_agent("strong", random.Random(3)).choose(state, NORTH)
     assert action in ("INV 2", "INV 3")
 
 
@@ -902,12 +902,12 @@ def test_strong_breaks_a_completed_pyramid_with_its_last_move() -> None:
     state = ending(north_hand=["INV", "OR1", "OR1", "XOR0"],
                    discard=["INV"] * 5)
     state.apply(SOUTH, "AND1 6")
-    action = digitalo.make_agent("strong", random.Random(3)).choose(state, NORTH)
+    action = digitalo_agents.make_agent("strong", random.Random(3)).choose(state, NORTH)
     assert action in ("INV 2", "INV 3")
 
 
 def test_strong_answers_a_last_move_flip() -> None:
-    agent = digitalo.make_agent("strong", random.Random(3))
+    agent = digitalo_agents.make_agent("strong", random.Random(3))
     breaking = ending(north_hand=["INV", "OR1", "OR1", "XOR0"],
                       south_hand=["AND1", "INV", "OR0", "XOR1"])
     harmless = DigitaloState.from_dict(breaking.to_dict())
@@ -936,7 +936,7 @@ def test_strong_never_reads_the_hidden_cards() -> None:
         data["hands"][1 - seat], data["draw"][:4] = sort_cards(data["draw"][:4]), other
         data["draw"].reverse()
         shuffled = DigitaloState.from_dict(data)
-        picks = [digitalo.make_agent("strong", random.Random(9)).choose(s, seat)
+        picks = [digitalo_agents.make_agent("strong", random.Random(9)).choose(s, seat)
                  for s in (state, shuffled)]
         assert picks[0] == picks[1]
 
@@ -946,8 +946,8 @@ def test_strong_beats_easy_in_short_seeded_matches() -> None:
     for game in range(8):
         state = new_game({}, 2, 500 + game)
         strong = game % 2
-        agents = {strong: digitalo.make_agent("strong", random.Random(game)),
-                  1 - strong: digitalo.make_agent("easy", random.Random(game))}
+        agents = {strong: digitalo_agents.make_agent("strong", random.Random(game)),
+                  1 - strong: digitalo_agents.make_agent("easy", random.Random(game))}
         while state.outcome() is None:
             seat = state.turn
             state.apply(seat, agents[seat].choose(state, seat))
@@ -959,8 +959,8 @@ def test_strong_beats_easy_in_short_seeded_matches() -> None:
 
 def test_a_whole_match_replays_from_its_actions() -> None:
     state = new_game({"bits": 5}, 2, 42)
-    agents = [digitalo.make_agent("strong", random.Random(1)),
-              digitalo.make_agent("easy", random.Random(2))]
+    agents = [digitalo_agents.make_agent("strong", random.Random(1)),
+              digitalo_agents.make_agent("easy", random.Random(2))]
     while state.outcome() is None:
         state.apply(state.turn, agents[state.turn].choose(state, state.turn))
     assert state.round >= 1 and max(state.scores) >= 8
