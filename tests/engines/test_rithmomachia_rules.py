@@ -21,7 +21,7 @@ import pytest
 from engines import rithmomachia as r
 from engines.base import GameError, IllegalMove, InvalidMove, NotYourTurn, StateError
 from engines.rithmomachia import RithmomachiaState, new_game, replay
-from engines.rithmomachia_agent import RithmomachiaAgent
+from engines.rithmomachia_agent import RithmomachiaAgent, make_agent
 from tests.helpers import rithmomachia_reference as ref
 from tests.helpers.rithmomachia_positions import BLACK, WHITE, Pieces, position
 
@@ -693,10 +693,10 @@ def test_perft_depth_3(push: bool) -> None:
 # --- agents ---------------------------------------------------------------------------------
 
 def test_make_agent_levels() -> None:
-    assert isinstance(r.make_agent("easy", random.Random(1)), RithmomachiaAgent)
+    assert isinstance(make_agent("easy", random.Random(1)), RithmomachiaAgent)
     with pytest.raises(InvalidMove):
-        r.make_agent("perfect", random.Random(1))
-    agent = r.make_agent("strong", random.Random(1))
+        make_agent("perfect", random.Random(1))
+    agent = make_agent("strong", random.Random(1))
     with pytest.raises(NotYourTurn):
         agent.choose(new_game({}, 2, 1), BLACK)
 

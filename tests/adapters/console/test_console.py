@@ -17,7 +17,7 @@ import pytest
 from bot.adapters.console import ConsoleSession
 from bot.service import Service
 from bot.store import SQLiteStore
-from engines.registry import get_game
+from engines.registry import get_game, make_agent
 from renderers.i18n import translate
 from tests.helpers.paths import REPO_ROOT
 
@@ -231,7 +231,7 @@ SIDE = re.compile(r"^(Player [12]) \((South|North)\)", re.MULTILINE)
 async def test_hot_seat_each_prompt_shows_its_players_hand_behind_a_pass_screen(
         store: SQLiteStore, game: str, title: str, most_prompts: int) -> None:
     module = get_game(game)
-    agents = [module.make_agent("strong", random.Random(seat)) for seat in (0, 1)]
+    agents = [make_agent(game, "strong", random.Random(seat)) for seat in (0, 1)]
     prompts: list[tuple[str, str]] = []  # (the player asked, the hand shown above)
     passes: list[str] = []
     setup = iter([number_of, "local", ""])  # the game, hot seat, standard rules
