@@ -74,6 +74,8 @@ MAX_BATCH = 500
 # How often the checkpointer copies the WAL into the database: often enough that little
 # is left to copy when saves are held (below), seldom enough to cost nothing when idle.
 CHECKPOINT_SECONDS = 1.0
+# How often a checkpoint that keeps failing is said again in the log.
+CHECKPOINT_LOG_SECONDS = 600
 # The WAL only starts again from its beginning when a save finds it all copied, which never
 # happens while saves follow each other without a gap, and at once in any lull. Past this
 # many pages (200 MB; 40 s of a thousand games without a lull) the checkpointer holds saves
@@ -182,6 +184,7 @@ class SQLiteStore:
             _, pages, _ = next(iter(rows))
             return int(pages)
 
+        failures, said_at = 0, 0.0
         try:
             await checkpoints.execute("PRAGMA synchronous=FULL")
             while True:
@@ -200,8 +203,18 @@ class SQLiteStore:
                                 break
                         async with self._saving:
                             await checkpoint()
+                    if failures:
+                        log.warning("WAL checkpoints work again, after %d failed", failures)
+                        failures = 0
                 except sqlite3.Error as error:  # tried again next time; saves go on
-                    log.warning("WAL checkpoint failed: %s", error)
+                    failures += 1
+                    now = asyncio.get_running_loop().time()
+                    if failures == 1 or now - said_at >= CHECKPOINT_LOG_SECONDS:
+                        # Once, then every few minutes: a full disk fails every second.
+                        said_at = now
+                        log.warning("WAL checkpoint failed (%d times so far; said again "
+                                    "every %d min while it goes on): %s", failures,
+                                    CHECKPOINT_LOG_SECONDS // 60, error)
         finally:
             await checkpoints.close()
 

@@ -114,3 +114,35 @@ async def test_a_folder_that_cannot_be_made_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreUnavailable) as raised:
         await SQLiteStore.open(path)
     _assert_explains(raised.value, path)
+
+
+async def test_a_failing_checkpoint_is_said_once_not_every_second(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A full disk made the WAL checkpoint fail every second, and each failure was logged:
+    now the first is said, then again only every few minutes (issue 22 item 11)."""
+    import asyncio
+    import sqlite3
+
+    from bot.store import SQLiteStore
+
+    class FullDisk:
+        async def execute(self, sql: str) -> None:
+            return None
+
+        async def execute_fetchall(self, sql: str) -> list[tuple[int, int, int]]:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        async def close(self) -> None:
+            return None
+
+    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+    try:
+        checkpoints = asyncio.create_task(store._checkpoint_until_closed(
+            FullDisk(), 0.01, 10_000))  # type: ignore[arg-type]
+        await asyncio.sleep(0.5)  # some fifty failed checkpoints
+        store._closing.set()
+        await checkpoints
+    finally:
+        await store.close()
+    said = [r for r in caplog.records if "WAL checkpoint failed" in r.getMessage()]
+    assert len(said) == 1, [r.getMessage() for r in said]
