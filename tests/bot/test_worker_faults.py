@@ -139,9 +139,10 @@ async def test_a_job_that_kills_every_worker_fails_and_the_pool_lives_on() -> No
         workers.shutdown()
 
 
-async def ai_game(service: Service, place: Place, game: str) -> tuple[int, int]:
-    """A game where the strong computer moves first: its id and version."""
-    started = await service.start_game(place, ALICE, game, Opponent("ai", "strong"),
+async def ai_game(service: Service, place: Place, game: str,
+                  level: str = "strong") -> tuple[int, int]:
+    """A game where the computer at ``level`` moves first: its id and version."""
+    started = await service.start_game(place, ALICE, game, Opponent("ai", level),
                                        creator_seat=1)
     assert started.ok and started.board is not None, started.notice
     return started.board.game_id, started.board.version
@@ -190,8 +191,8 @@ async def test_a_worker_dying_on_every_try_ends_in_an_announced_random_move(
     service = process_service(store, cpu_workers=1)
     dutch = Place("test", "room-nl", language="nl")
     try:
-        # The strong Rithmomachia computer searches for 1.8 s: time to kill its worker.
-        game_id, version = await ai_game(service, dutch, "rithmomachia")
+        # The expert Rithmomachia computer searches for 2 s: time to kill its worker.
+        game_id, version = await ai_game(service, dutch, "rithmomachia", "expert")
         turn = asyncio.ensure_future(computer_turn(service, dutch))
         killed: set[int] = set()
         for _ in range(3):
