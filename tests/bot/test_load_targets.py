@@ -5,6 +5,7 @@ made up on purpose: this checks the judging, not the bot's speed."""
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
 
 from benchmarks.load import main, parse_args, targets
@@ -56,7 +57,9 @@ def test_unsynced_runs_need_20_ms_and_capacity_runs_650_moves_per_s() -> None:
 def test_check_fails_a_run_that_misses_a_target(capsys: Any) -> None:
     # One table, one move, no pauses, Python's own interpreter set-up (bot.runtime's is
     # global and this is the test process); with a ceiling of 0 ms the lag target cannot
-    # be met (a lag is never below zero), whatever the other numbers are.
+    # be met (a lag is never below zero), whatever the other numbers are. The peak RSS is
+    # this pytest process's, which a whole suite pushes past 200 MB, so the test compares
+    # the printed list with the run's own judged targets instead of assuming it.
     import benchmarks.load as load
 
     original = load.LOOP_LAG_P99_MS
@@ -65,8 +68,13 @@ def test_check_fails_a_run_that_misses_a_target(capsys: Any) -> None:
         argv = ["--games", "1", "--moves", "1", "--think", "0", "--click", "0", "--ramp", "0",
                 "--runtime", "python"]
         assert main([*argv, "--json"]) == 0  # without --check, only the integrity counts
+        capsys.readouterr()
         assert main([*argv, "--json", "--check"]) == 2
     finally:
         load.LOOP_LAG_P99_MS = original
-    missed = capsys.readouterr().err.split("check failed, missed: ")[1].strip().split(", ")
-    assert "loop_lag_p99_under_0_ms" in missed and "rss_under_200_mb" not in missed
+    captured = capsys.readouterr()
+    judged = json.loads(captured.out[captured.out.index("{"):])["targets"]
+    missed = captured.err.split("check failed, missed: ")[1].strip().split(", ")
+    assert "loop_lag_p99_under_0_ms" in missed
+    assert missed == [name for name, met in judged.items() if not met]
+    assert {"loop_lag_p99_under_0_ms", "rss_under_200_mb"} <= judged.keys()
