@@ -373,6 +373,14 @@ class PostgresStore:
             return False
         return True
 
+    async def game_results(self, game_id: int) -> list[ResultRow]:
+        """The recorded seats of one finished game (none when it was not counted)."""
+        rows = await self._pool.fetch(
+            "SELECT game_id, platform, user_id, name, server, game, opponent, outcome, "
+            "rating_before, rating_after "
+            "FROM results WHERE game_id=$1 ORDER BY user_id", game_id)
+        return [ResultRow(*row) for row in rows]
+
     _STATS_SELECT = (
         "SELECT r.platform, r.user_id, "
         "(SELECT name FROM results n WHERE n.platform=r.platform AND n.user_id=r.user_id "

@@ -66,6 +66,7 @@ async def test_a_game_counts_once_and_moves_the_ratings_once(any_store: Store) -
                       1500.0, 1484.0)]
     assert await any_store.record_results(rows)
     assert not await any_store.record_results(rows)  # a second count writes nothing
+    assert await any_store.game_results(record.id) == rows  # what the end panel shows
     assert await any_store.ratings_of("test", ["ann", "bo", "cy"], "lgame") == {
         "ann": 1516.0, "bo": 1484.0}
     second = await _game(any_store, "c1", [_human("ann"), _human("bo")], "finished", "school")
@@ -94,6 +95,9 @@ async def test_games_against_the_computer_count_apart_and_unrated(any_store: Sto
     [ann] = await any_store.player_stats("test", "ann")
     assert (ann.played, ann.ai_losses, ann.rating) == (0, 1, None)
     assert await any_store.ratings_of("test", ["ann"], "lgame") == {}
+    [row] = await any_store.game_results(record.id)
+    assert (row.outcome, row.rating_before, row.rating_after) == ("loss", None, None)
+    assert await any_store.game_results(record.id + 1) == []
 
 
 async def test_running_counts_see_seated_people_only(any_store: Store) -> None:
