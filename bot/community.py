@@ -106,10 +106,13 @@ class Community:
                 log.info("game %s was already counted", record.id)
 
     # ------------------------------------------------------------------- /stats
-    async def stats_text(self, place: Place, user_id: str, name: str) -> str:
+    async def stats_text(self, place: Place, user_id: str, name: str,
+                         game: str | None = None) -> str:
+        """A person's results in every game they played (``game``: in that one only)."""
         language = place.language
         lines = [_t(language, "stats.title", "📊 Results of {name}", name=name)]
-        found = await self.store.player_stats(place.platform, user_id)
+        found = [stats for stats in await self.store.player_stats(place.platform, user_id)
+                 if game is None or stats.game == game]
         if not found:
             return _t(language, "stats.none", "{name} has no finished games yet.", name=name)
         for stats in found:

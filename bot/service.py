@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.jobs import computer_move, new_game_state
 from bot.limits import Limits, RateLimiter, WorkerCrashed, Workers, WorkersBusy
-from bot.payloads import Kind, Payload
+from bot.payloads import END_ACTIONS, Kind, Payload
 from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
 from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
 from engines.registry import game_info, game_names, get_game, make_agent, resolve_name
@@ -361,10 +361,40 @@ class Service:
                                      name=", ".join(self.names(record)[s] for s in humans))
             elif humans:
                 buttons, navigation, prompt = self._menu(place, record, state, humans[0], path)
+        elif record.status in ("finished", "abandoned"):
+            # "Play again" as the one main action, the rest beside it as navigation.
+            panel = self._end_buttons(place, record)
+            buttons = [b for b in panel if b.payload.endswith(":again")]
+            navigation = [b for b in panel if not b.payload.endswith(":again")]
         to_move = ([dict(record.players[s]) for s in state.to_move()]
                    if record.status == "active" else [])
         return Board(record.id, record.version, text, not place.emoji, buttons, navigation,
                      prompt, to_move, hand_button)
+
+    def _end_buttons(self, place: Place, record: GameRecord) -> list[Button]:
+        """An ended game's panel: play it again, the presser's results, the rules, and
+        the replay. A daily challenge has no second attempt, and its replay would show
+        the day's solution to those still playing it."""
+        labels = {"again": self._t(place, "end.again", "🔁 Play again"),
+                  "stats": self._t(place, "end.stats", "📊 My results"),
+                  "rules": self._t(place, "end.rules", "📖 Rules"),
+                  "replay": self._t(place, "end.replay", "🔎 Replay")}
+        daily = bool(record.options.get("daily"))
+        return [Button(labels[action], self.payload(record, (action,), kind="e"))
+                for action in END_ACTIONS
+                if not (daily and action in ("again", "replay"))]
+
+    async def ended_game(self, origin: Place, payload: Payload | None) -> GameRecord | None:
+        """The ended game an end-panel button (``e``) names, when it ended in ``origin``'s
+        channel: the only place its panel works. None for anything else, so a forged
+        number reveals nothing."""
+        if payload is None or payload.kind != "e" or payload.last_token not in END_ACTIONS:
+            return None
+        record = await self.store.get_game(payload.game_id)
+        if (record is None or record.running or record.platform != origin.platform
+                or record.channel != origin.channel):
+            return None
+        return record
 
     def render_hand(self, place: Place, record: GameRecord, state: GameState, seat: int,
                     path: tuple[str, ...] = ()) -> Hand:
@@ -612,13 +642,20 @@ class Service:
                     "Finish or resign one first.", name=player.get("name", "?"),
                     count=running))
 
-    async def rematch(self, place: Place, user: User) -> Reply:
-        """The channel's last ended game again: same game, options and players, seats
-        swapped (two seats change places, more rotate by one), so whoever moved second
-        moves first; against the computer the level stays and the person changes seat.
-        Only a player of that game may ask. A new seed deals a new position."""
+    async def rematch(self, place: Place, user: User, game_id: int | None = None) -> Reply:
+        """The channel's last ended game again (``game_id``: that ended game of this
+        channel, from its end panel): same game, options and players, seats swapped (two
+        seats change places, more rotate by one), so whoever moved second moves first;
+        against the computer the level stays and the person changes seat. Only a player
+        of that game may ask. A new seed deals a new position."""
         async def work() -> Reply:
-            last = await self.store.last_finished_game(place.platform, place.channel)
+            if game_id is None:
+                last = await self.store.last_finished_game(place.platform, place.channel)
+            else:
+                last = await self.store.get_game(game_id)
+                if last is not None and (last.running or last.platform != place.platform
+                                         or last.channel != place.channel):
+                    last = None
             if last is None:
                 raise ServiceError(self._t(place, "rematch.none",
                                            "There is no finished game here to play again."))
@@ -666,7 +703,7 @@ class Service:
         saved = await self._save(place, record, state, players, status,
                                  MoveRecord(seat, "join", user.id))
         # The game starts with this join: whoever moves first (not the joiner) is cued.
-        reply = self._changed_reply(place, saved, state, seat, waiting=set())
+        reply = await self._changed_reply(place, saved, state, seat, waiting=set())
         reply.announcements.append(self._t(place, "game.joined", name=user.name))
         return reply
 
@@ -681,7 +718,7 @@ class Service:
         state.resize(len(players))
         saved = await self._save(place, record, state, players, "active",
                                  MoveRecord(seat, "start", user.id))
-        reply = self._changed_reply(place, saved, state, seat, waiting=set())
+        reply = await self._changed_reply(place, saved, state, seat, waiting=set())
         reply.announcements.append(self._t(place, "game.started",
                                            game=get_game(record.game).TITLE,
                                            players=", ".join(self.names(saved))))
@@ -760,7 +797,7 @@ class Service:
         with hidden hands that the presser sits in: that is where such a hand is sent.
         Joining and starting (``j``, ``g``) work only where everyone can see them.
         """
-        if payload is None:
+        if payload is None or payload.kind == "e":  # an ended game's panel: ``ended_game``
             return None
         running = await self._running(origin)
         if running is not None and payload.game_id > running.id:
@@ -894,7 +931,7 @@ class Service:
                 players[seat]["left"] = True
         saved = await self._save(place, record, state, players, status,
                                  MoveRecord(seats[0], "resign", reason))
-        return self._changed_reply(place, saved, state, None)
+        return await self._changed_reply(place, saved, state, None)
 
     @staticmethod
     def has_left(record: GameRecord, seat: int | None) -> bool:
@@ -920,7 +957,7 @@ class Service:
                 state.abandon()
                 saved = await self._save(place, record, state, record.players, "abandoned",
                                          MoveRecord(seat, "abandon", user.id))
-                reply = self._changed_reply(place, saved, state, None)
+                reply = await self._changed_reply(place, saved, state, None)
                 reply.announcements.append(self._t(place, "game.abandoned_by", name=user.name))
                 return reply
         return await self._guard(place, work, actor=user if metered else None)
@@ -991,7 +1028,7 @@ class Service:
             state.abandon()
             saved = await self._save(place, record, state, record.players, "abandoned",
                                      MoveRecord(None, "abandon", "timeout"))
-            reply = self._changed_reply(place, saved, state, None)
+            reply = await self._changed_reply(place, saved, state, None)
             reply.announcements.append(self._t(
                 place, "timer.everyone_out",
                 "⌛ {names} ran out of time; with nobody left playing, the game ends "
@@ -1123,9 +1160,9 @@ class Service:
         status = "finished" if state.outcome() is not None else "active"
         saved = await self._save(place, record, state, record.players, status,
                                  MoveRecord(seat, "action", action))
-        return self._changed_reply(place, saved, state, seat, waiting=waiting)
+        return await self._changed_reply(place, saved, state, seat, waiting=waiting)
 
-    def _changed_reply(self, place: Place, saved: GameRecord, state: GameState,
+    async def _changed_reply(self, place: Place, saved: GameRecord, state: GameState,
                        seat: int | None, waiting: set[int] | None = None) -> Reply:
         """After a saved change: the new board, and the actor's refreshed hand when the
         game hides hands (the move may have changed what they hold). ``waiting``: the
@@ -1133,12 +1170,42 @@ class Service:
         begun are cued (None: no cue)."""
         reply = self._board_reply(place, saved, state)
         reply.moved = True
+        if saved.status == "finished" and reply.board is not None:
+            reply.board.prompt = await self._finale(place, saved)
         if waiting is not None:
             reply.turn_cue = self._turn_cue(saved, state, seat, waiting)
         if (seat is not None and saved.players[seat].get("kind") == "human"
                 and self.hides_hands(saved)):
             reply.hand = self.render_hand(place, saved, state, seat)
         return reply
+
+    async def _finale(self, place: Place, saved: GameRecord) -> str:
+        """The end panel's line under a finished board: each person's rating change (a
+        🏆 for the winners), or a 🏆 for the winners of an unrated game. The results were
+        written by the finish listeners inside ``_save``, before this runs."""
+        try:
+            rows = {row.user_id: row for row in await self.store.game_results(saved.id)}
+        except Exception:  # the board matters more than its rating line
+            log.exception("could not read the results of game %s", saved.id)
+            rows = {}
+        lines = []
+        for player in saved.players:
+            row = rows.get(str(player.get("id"))) if player.get("kind") == "human" else None
+            if row is None:
+                continue
+            mark = {"win": "🏆 ", "draw": "🤝 "}.get(row.outcome, "")
+            if row.rating_before is None or row.rating_after is None:
+                if mark == "🏆 ":
+                    lines.append(self._t(place, "end.well_played", "🏆 Well played, {name}!",
+                                         name=row.name))
+                continue
+            change = round(row.rating_after) - round(row.rating_before)
+            lines.append(mark + self._t(place, "end.rating",
+                                        "{name}: rating {before} → {after} ({change})",
+                                        name=row.name, before=round(row.rating_before),
+                                        after=round(row.rating_after),
+                                        change=f"{change:+d}".replace("-", "−")))
+        return "\n".join(lines)
 
     @staticmethod
     def _turn_cue(saved: GameRecord, state: GameState, actor: int | None,
@@ -1265,7 +1332,7 @@ class Service:
                 saved = await self._save(place, current, state,
                                          with_hint(current.players, seat), current.status,
                                          MoveRecord(seat, "hint", str(found.get("kind", ""))))
-            reply = self._changed_reply(place, saved, state, seat)
+            reply = await self._changed_reply(place, saved, state, seat)
             reply.notice = render_hint(found, place.language)
             reply.announcements.append(self._t(
                 place, "hint.taken", "💡 {name} took a hint: this game's result is not "

@@ -11,6 +11,7 @@ import discord
 
 from bot.adapters.discord.layout import select_payload
 from renderers.i18n import translate
+from tests.helpers.discord_play import menu_items as menu_items  # shared by both helpers
 from tests.helpers.discord_world import World, components_of
 
 HAND_LABEL = translate("en", "menu.hand")
@@ -99,12 +100,6 @@ async def board_message(world: World, channel: Any) -> discord.Message:
 def hand_button(board: discord.Message) -> str:
     return next(str(c["custom_id"]) for c in components_of(board)
                 if c.get("label") == HAND_LABEL)
-
-
-def menu_items(message: Any) -> list[dict[str, Any]]:
-    """The move options of a hand: primary buttons and select menus, not ``back``."""
-    return [c for c in components_of(message)
-            if (c["type"] == 2 and c.get("style") == 1) or c["type"] == 3]
 
 
 def hand_options(message: Any) -> list[tuple[dict[str, Any], str | None, tuple[str, ...]]]:

@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.adapters.discord.layout import BUTTON_PREFIX
 from tests.helpers.discord_world import World, components_of
 
 
@@ -28,9 +29,11 @@ async def board_message(world: World, channel: Any | None = None) -> discord.Mes
 
 
 def menu_items(message: discord.Message) -> list[dict[str, Any]]:
-    """The move options on a message: primary buttons and select menus."""
+    """The move options on a message: primary buttons and select menus (not an ended
+    game's "Play again")."""
     return [c for c in components_of(message)
-            if (c["type"] == 2 and c.get("style") == 1) or c["type"] == 3]
+            if ((c["type"] == 2 and c.get("style") == 1) or c["type"] == 3)
+            and not str(c.get("custom_id", "")).startswith(BUTTON_PREFIX + "e:")]
 
 
 async def choose(actor: Any, message: discord.Message, rng: random.Random) -> Any:

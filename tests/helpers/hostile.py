@@ -169,7 +169,7 @@ def forged_payload(draw: st.DrawFn, real: list[str], well_formed: bool = False) 
     for _ in range(draw(st.integers(0, 3))):
         field = draw(st.sampled_from(["kind", "game", "version", "path", "path"]))
         if field == "kind":
-            kind = draw(st.sampled_from("mhjg"))
+            kind = draw(st.sampled_from("mhjge"))
         elif field == "game":
             game = draw(st.sampled_from([str(game_number + 1), str(max(0, game_number - 1)),
                                          "0", f"0{game_number}", "9" * 12]))

@@ -30,3 +30,12 @@ def walk_menus(service: Service, place: Place, record: GameRecord, state: GameSt
         if choice.action is None:
             found += walk_menus(service, place, record, state, seat, (*path, choice.token))
     return found
+
+
+# An ended game's panel (``Service._end_buttons``) in English: what a finished board offers.
+END_PANEL_LABELS = ["🔁 Play again", "📊 My results", "📖 Rules", "🔎 Replay"]
+
+
+def move_buttons(buttons: list[Button]) -> list[Button]:
+    """The buttons that would make or choose a move: all but an ended game's panel."""
+    return [b for b in buttons if not b.payload.startswith("e:")]

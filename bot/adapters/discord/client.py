@@ -46,6 +46,7 @@ from bot.adapters.discord.layout import (
     replay_view,
 )
 from bot.adapters.discord.translator import CatalogueTranslator
+from bot.adapters.end_panel import end_choice, is_end_panel
 from bot.app import App
 from bot.daily import PostOutcome
 from bot.names import clean_display_name
@@ -451,6 +452,9 @@ class LogicBot(ChatAdapter, discord.Client):
         if payload.startswith(DAILY_PAYLOAD):
             await self.play_daily(interaction, place, user, payload[len(DAILY_PAYLOAD):])
             return
+        if is_end_panel(payload):
+            await self.end_panel(interaction, place, user, payload)
+            return
         source = interaction.message
         reply = await self.within_deadline(interaction,
                                            self.service.press(place, user, payload),
@@ -466,6 +470,28 @@ class LogicBot(ChatAdapter, discord.Client):
             # waiting for a turn nobody will give it.
             if reply.ai_to_move:
                 self.spawn(self.run_ai(place))
+
+    async def end_panel(self, interaction: discord.Interaction, place: Place, user: User,
+                        payload: str) -> None:
+        """A button of an ended game's panel: the game again as a new board below, or the
+        presser's results, the rules or the replay, for them alone."""
+        choice = await end_choice(self.app, place, user, payload)
+        if choice.action == "again":
+            reply = await self.within_deadline(
+                interaction, self.service.rematch(place, user, choice.game_id),
+                component=False)
+            if not reply.ok or reply.board is None:
+                await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
+                return
+            await self.post_board(interaction, place, reply, reply.announcements)
+        elif choice.action == "replay":
+            step = await self.within_deadline(interaction, self.app.replays.step(
+                choice.game_id, 0, place.language, place.emoji, place=place, user=user),
+                component=False)
+            await self.send(interaction, Layout(fit_content([rendered(step.text)]), [], []),
+                            ephemeral=True, view=replay_view(step))
+        else:
+            await self.notify(interaction, choice.text)
 
     async def handle_replay(self, interaction: discord.Interaction, game_id: int,
                             index: int) -> None:

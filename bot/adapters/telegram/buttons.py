@@ -1,7 +1,8 @@
 """The bot's own buttons on Telegram, apart from the games' buttons: the ``/play`` set-up
 pickers (game, opponent, Turing preset), the rules menu and the group's settings panel.
 
-Their callback data never looks like a service payload (``m:``, ``h:``, ``j:``, ``g:``):
+Their callback data never looks like a service payload (``m:``, ``h:``, ``j:``, ``g:``,
+``e:``):
 ``p:<user>:<game>[:<opponent>[:<preset>]]`` sets up a game, ``r:<game>`` shows rules and
 ``s:<setting>:<value>`` changes a chat setting. They edit the message they are on, so
 they count only on a message that carries them.
@@ -17,6 +18,7 @@ from telegram import Message as TgMessage
 from bot.adapters.answers import error_text, rules_answer
 from bot.adapters.base import TURN_CUES
 from bot.adapters.common import PUZZLE_PRESETS
+from bot.adapters.end_panel import end_choice, is_end_panel
 from bot.adapters.telegram.chats import PLATFORM, callback_data_of, is_private
 from bot.adapters.telegram.layout import Key, Message, fit, text_blocks, text_message
 from bot.replays import ReplayStep
@@ -237,13 +239,45 @@ class SetupButtons:
         await self.client.edit(source.chat.id, source.message_id, replay_message(step))
 
     async def game_button(self, query: CallbackQuery) -> None:
-        """A game's button, or data the bot never sent: the service judges every payload
-        by one rule, and answers anything it does not accept the same way."""
+        """A game's button, an ended game's panel, or data the bot never sent: the service
+        judges every payload by one rule, and answers anything it does not accept the
+        same way."""
         source = query.message
         if not isinstance(source, TgMessage):
             await self.too_old(query)
             return
+        if is_end_panel(query.data):
+            await self.end_panel_pressed(query, source, query.data or "")
+            return
         await self.client.press(query, source, query.data or "")
+
+    async def end_panel_pressed(self, query: CallbackQuery, source: TgMessage,
+                                data: str) -> None:
+        """A button of an ended game's panel: the game again as a new board, the rules
+        or the replay below the board, or the presser's results in a pop-up."""
+        user = self.client.user_for(query.from_user)
+        place = await self.client.place_of_message(source, query.from_user)
+        choice = await end_choice(self.client.app, place, user, data)
+        if choice.action == "again":
+            reply = await self.service.rematch(place, user, choice.game_id)
+            if not reply.ok or reply.board is None:
+                await self.client.answer(query, reply.notice or self.t(place, "error.internal"),
+                                         alert=True)
+                return
+            await self.client.answer(query)
+            await self.client.post_board(place, reply, reply.announcements,
+                                         reply_to=source.message_id, new_game=True)
+        elif choice.action == "replay":
+            await self.client.answer(query)
+            step = await self.client.app.replays.step(choice.game_id, 0, place.language,
+                                                      place.emoji, place=place, user=user)
+            await self.client.send(place.channel, replay_message(step),
+                                   reply_to=source.message_id)
+        elif choice.action == "rules":
+            await self.client.answer(query)
+            await self.client.reply_text(source, place, choice.text)
+        else:  # the presser's results fit a pop-up; so does a refusal
+            await self.client.answer(query, choice.text, alert=True)
 
     async def too_old(self, query: CallbackQuery) -> None:
         """A press on a message too old for Telegram to send with the click."""

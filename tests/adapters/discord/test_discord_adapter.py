@@ -35,6 +35,7 @@ from tests.helpers.discord_play import (
     play_one_move,
 )
 from tests.helpers.discord_world import components_of, discord_world, stamp_requests
+from tests.helpers.menus import END_PANEL_LABELS
 
 # ------------------------------------------------------------------ helpers
 
@@ -74,7 +75,9 @@ async def test_full_lgame_against_the_ai_with_buttons_only(tmp_path: Path) -> No
         final = await board_message(world)
         assert final.id == board_id, "the board is edited in place, never reposted"
         assert "Game over" in final.content
-        assert components_of(final) == []
+        # No move is left to make: the end panel's buttons are all that remain.
+        assert [c["label"] for c in components_of(final)] == [
+            "🔁 Play again", "📊 My results", "📖 Rules", "🔎 Replay"]
         moves = await world.store.moves(
             (await world.store.games_with_status("finished"))[0].id)
         assert {m.seat for m in moves if m.kind == "action"} == {0, 1}, "both sides moved"
@@ -364,7 +367,10 @@ async def test_join_button_resign_and_abandon(tmp_path: Path) -> None:
         resigned = await world.bob.slash(world.channel, "resign")
         assert not resigned.ephemeral and "resigned" in resigned.response.content
         final = await board_message(world)
-        assert "Game over" in final.content and components_of(final) == []
+        assert "Game over" in final.content
+        assert [c["label"] for c in components_of(final)] == END_PANEL_LABELS
+        assert "🏆 alice: rating 1200 → 1216 (+16)\nbob: rating 1200 → 1184 (−16)" \
+            in final.content
 
 
 async def test_board_command_moves_the_board_down(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from tests.helpers.discord_cards import (
     hand_options,
     record_messages,
 )
+from tests.helpers.discord_play import menu_items
 from tests.helpers.discord_world import World, components_of, discord_world
 
 BACK = translate("en", "menu.back")
@@ -91,7 +92,7 @@ async def test_a_whole_match_against_the_strong_computer_in_a_dm(tmp_path: Path)
         state = await game_state(world, dm)
         assert state.outcome() is not None and len(rounds) >= 2
         board = await board_message(world, dm)
-        assert "Game over" in board.content and not components_of(board)
+        assert "Game over" in board.content and not menu_items(board)
         check_shown(shown)
         assert not any("Your hand" in m.content for m in shown if not m.ephemeral)
 
