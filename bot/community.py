@@ -188,6 +188,39 @@ class Community:
                             link=link(record)))
         return "\n".join(lines)
 
+    async def class_board_text(self, place: Place, link: Callable[[GameRecord], str]) -> str:
+        """The class board of the server or group around ``place``: every running game,
+        its players and whose turn it is, with a link to its board, for a teacher to
+        watch a whole class from one message."""
+        language = place.language
+        games = await self.store.running_games(place.platform, place.server)
+        lines = [_t(language, "classboard.title", "📋 Class board · {count} running",
+                    count=len(games))]
+        if not games:
+            lines.append(_t(language, "classboard.empty",
+                            "No game is running. Start one with /play."))
+        for record in games:
+            players = " vs ".join(str(p.get("name", "?")) for p in record.players
+                                  if p.get("kind") != "open")
+            lines.append(_t(language, "classboard.line", "• #{number} {game}: {players}",
+                            number=record.id, game=get_game(record.game).TITLE,
+                            players=players))
+            lines.append("  " + self._whose_turn(language, record) + " · " + link(record))
+        return "\n".join(lines)
+
+    @staticmethod
+    def _whose_turn(language: str, record: GameRecord) -> str:
+        if record.status == "waiting":
+            return _t(language, "classboard.waiting", "waiting for players")
+        try:
+            seats = get_game(record.game).State.from_dict(record.state).to_move()
+        except Exception:  # one unreadable game must not take the whole board down
+            log.exception("class board: could not read game %s", record.id)
+            return "…"
+        names = [str(record.players[seat].get("name", "?")) for seat in seats
+                 if 0 <= seat < len(record.players)]
+        return _t(language, "classboard.to_move", "▶ {names}", names=", ".join(names) or "…")
+
     # ---------------------------------------------------------------- /forget-me
     async def forget_me(self, place: Place, user: User) -> Forgetting:
         """Delete what is stored about ``user`` on this platform.

@@ -40,6 +40,12 @@ log = logging.getLogger(__name__)
 
 # The setting (per server or group, and per person as ``user:<id>``) that turns cues off.
 TURN_CUES = "turn_cues"
+# The setting (per server or group) naming its class board message, as JSON
+# ``{"channel": …, "message": …, "language": …}``; empty when there is none.
+CLASS_BOARD = "class_board"
+# How long a class board waits after a change before it is redrawn: one edit covers every
+# move made meanwhile, so fifteen games never come near a platform's edit limits.
+CLASS_BOARD_SECONDS = 5.0
 
 
 class ChatAdapter(BackgroundWork, ABC):
@@ -63,6 +69,8 @@ class ChatAdapter(BackgroundWork, ABC):
         # (post_daily_due) themselves, so that no background loop races an assertion.
         self.run_turn_timers = True
         self.run_daily_schedule = True
+        self.class_board_delay = CLASS_BOARD_SECONDS
+        self._class_boards_due: set[str] = set()
 
     # ------------------------------------------------------------ primitives
     @abstractmethod
@@ -95,6 +103,18 @@ class ChatAdapter(BackgroundWork, ABC):
     @abstractmethod
     def settings_scope(self, place: Place) -> str:
         """Where the settings of ``place``'s server or group are kept."""
+
+    @abstractmethod
+    async def post_text(self, channel: str, text: str) -> str | None:
+        """Post a plain message (pinging nobody); its id, or None when it failed."""
+
+    @abstractmethod
+    async def edit_text(self, channel: str, message_id: str, text: str) -> bool:
+        """Replace a plain message's text; False when the message is gone."""
+
+    @abstractmethod
+    def game_link(self, record: GameRecord) -> str:
+        """Where a class board points for ``record``'s board."""
 
     async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None,
                              new_game: bool) -> None:
@@ -148,6 +168,7 @@ class ChatAdapter(BackgroundWork, ABC):
         """Store where the board is, with the language and style it is drawn in."""
         await self.service.set_board_ref(game_id, {**ref, "language": place.language,
                                                    "emoji": place.emoji})
+        await self.class_board_changed(place)  # a new game, or its board moved
         self.boards.show(game_id, version)
 
     async def update_board(self, place: Place, board: Board, ai_thinking: bool = False) -> None:
@@ -186,6 +207,7 @@ class ChatAdapter(BackgroundWork, ABC):
                 await self.update_board(place, reply.board, reply.ai_to_move)
             await self.deliver_extras(place, reply, actor=actor, new_game=new_game)
             await self.cue_turn(place, reply)
+            await self.class_board_changed(place)
             if reply.finished and reply.board is not None:
                 self.forget_game(reply.board.game_id)
         finally:
@@ -227,6 +249,79 @@ class ChatAdapter(BackgroundWork, ABC):
     def cue_text(self, place: Place, mention: str, board: Board) -> str:
         return translate(place.language, "turn.cue", "🔔 {mention}, it is your turn.",
                          mention=mention)
+
+    # ------------------------------------------------------------ the class board
+    async def open_class_board(self, place: Place) -> bool:
+        """Post the class board of ``place``'s server or group in ``place``, replacing the
+        one it had (which then says where the board went); False outside a server."""
+        if not place.server:
+            return False
+        scope = self.settings_scope(place)
+        previous = await self._class_board_ref(scope)
+        text = await self.community.class_board_text(place, self.game_link)
+        message_id = await self.post_text(place.channel, text)
+        if message_id is None:
+            return False
+        await self.set_setting(scope, CLASS_BOARD, json.dumps(
+            {"channel": place.channel, "message": message_id, "language": place.language}))
+        if previous is not None:
+            await self.edit_text(previous["channel"], previous["message"], translate(
+                place.language, "classboard.moved",
+                "📋 The class board is now a newer message."))
+        return True
+
+    async def close_class_board(self, place: Place) -> bool:
+        """Stop keeping the class board up to date; False when there was none."""
+        scope = self.settings_scope(place)
+        if await self._class_board_ref(scope) is None:
+            return False
+        await self.set_setting(scope, CLASS_BOARD, "")
+        return True
+
+    async def class_board_changed(self, place: Place) -> None:
+        """A game of ``place``'s server changed: redraw its class board, if it has one,
+        once ``class_board_delay`` has passed, with everything that changed meanwhile."""
+        if not place.server:
+            return
+        scope = self.settings_scope(place)
+        if scope in self._class_boards_due or await self._class_board_ref(scope) is None:
+            return
+        self._class_boards_due.add(scope)
+        self.spawn(self._redraw_class_board_later(place, scope))
+
+    async def _redraw_class_board_later(self, place: Place, scope: str) -> None:
+        try:
+            await asyncio.sleep(self.class_board_delay)
+        finally:
+            # A change from here on schedules the next redraw, so none is missed.
+            self._class_boards_due.discard(scope)
+        await self.redraw_class_board(place)
+
+    async def redraw_class_board(self, place: Place) -> bool:
+        scope = self.settings_scope(place)
+        ref = await self._class_board_ref(scope)
+        if ref is None:
+            return False
+        board_place = Place(place.platform, ref["channel"], ref.get("language") or
+                            place.language, place.emoji, place.server)
+        text = await self.community.class_board_text(board_place, self.game_link)
+        if await self.edit_text(ref["channel"], ref["message"], text):
+            return True
+        log.info("the class board of %s is gone; it is no longer kept", scope)
+        await self.set_setting(scope, CLASS_BOARD, "")
+        return False
+
+    async def _class_board_ref(self, scope: str) -> dict[str, str] | None:
+        stored = await self.setting(scope, CLASS_BOARD)
+        if not stored:
+            return None
+        try:
+            ref = json.loads(stored)
+        except ValueError:
+            return None
+        if not isinstance(ref, dict) or not ref.get("channel") or not ref.get("message"):
+            return None
+        return {str(key): str(value) for key, value in ref.items()}
 
     # ------------------------------------------------------------ the computer
     async def run_ai(self, place: Place) -> None:

@@ -515,8 +515,8 @@ class LogicBot(ChatAdapter, discord.Client):
                                                             reply.notice))
         else:
             await self.edit_source(interaction, plain_layout(reply.notice or ""))
-        if reply.moved and reply.board is not None:
-            await self.update_board(place, reply.board, reply.ai_to_move)
+        if reply.moved:
+            await self.after_change(place, reply, wake_ai=False)
 
     async def _answer_on_board(self, interaction: discord.Interaction, place: Place,
                                reply: Reply, source: discord.Message | None) -> None:
@@ -544,9 +544,9 @@ class LogicBot(ChatAdapter, discord.Client):
             if reply.hand is not None:
                 await self.send(interaction, hand_layout(reply.hand, place.language),
                                 ephemeral=True)
-            if reply.moved:
-                await self.cue_turn(place, reply)
-            if reply.finished:
+            if reply.moved:  # the board is drawn above; the rest of a change is shared
+                await self.after_change(place, reply, update=False, wake_ai=False)
+            elif reply.finished:
                 self.forget_game(board.game_id)
             return
         await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
@@ -629,6 +629,30 @@ class LogicBot(ChatAdapter, discord.Client):
         return "posted"
 
     # -------------------------------------------------------------------- cues
+    async def post_text(self, channel: str, text: str) -> str | None:
+        try:
+            message = await self.get_partial_messageable(int(channel)).send(
+                fit_content([inert(text)]), allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.warning("could not post in %s: %s", channel, error)
+            return None
+        return str(message.id)
+
+    async def edit_text(self, channel: str, message_id: str, text: str) -> bool:
+        message = self.get_partial_messageable(int(channel)).get_partial_message(
+            int(message_id))
+        try:
+            await message.edit(content=fit_content([inert(text)]),
+                               allowed_mentions=NO_MENTIONS)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as error:  # a passing fault: the next change redraws
+            log.info("could not edit message %s in %s: %s", message_id, channel, error)
+        return True
+
+    def game_link(self, record: GameRecord) -> str:
+        return self.board_link(record)
+
     def settings_scope(self, place: Place) -> str:
         return guild_key(int(place.server)) if place.server.isdigit() else \
             f"channel:{place.channel}"

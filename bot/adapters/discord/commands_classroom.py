@@ -1,5 +1,5 @@
-"""Slash commands for moderators: turn timers, the results export and the server's
-settings (language, board style, threads, the teacher role)."""
+"""Slash commands for moderators: turn timers, the class board, the results export and
+the server's settings (language, board style, threads, the teacher role)."""
 
 from __future__ import annotations
 
@@ -59,6 +59,30 @@ def add_classroom_commands(bot: LogicBot, kit: CommandKit) -> None:
             await bot.notify(interaction, bot.classroom.usage(place.language))
             return
         await bot.notify(interaction, await bot.classroom.set_policy(place, parsed))
+
+    @tree.command(name=text("class-board", "cmd.classboard.name"),
+                  description=text("One message here listing every game of this server and "
+                                   "whose turn it is, kept up to date (moderators)",
+                                   "cmd.classboard.description"))
+    @app_commands.describe(enabled=text("Off: stop keeping the class board up to date",
+                                        "cmd.classboard.enabled"))
+    async def class_board(interaction: discord.Interaction, enabled: bool = True) -> None:
+        place = await bot.place_for(interaction)
+        if not place.server:
+            await bot.notify(interaction, bot.t(place, "classboard.servers_only"))
+            return
+        if not await bot.is_moderator(interaction, server_wide=True):
+            await bot.notify(interaction, kit.moderators_only(place))
+            return
+        if not enabled:
+            closed = await bot.close_class_board(place)
+            await bot.notify(interaction, bot.t(place, "classboard.closed" if closed
+                                                else "classboard.none"))
+            return
+        opened = await bot.open_class_board(place)
+        await bot.notify(interaction, bot.t(place, "classboard.opened" if opened
+                                            else "discord.missing_permissions",
+                                            permissions="Send Messages"))
 
     @tree.command(name=text("export", "cmd.export.name"),
                   description=text("This server's game results as a CSV file (moderators)",

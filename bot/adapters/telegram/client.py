@@ -114,6 +114,8 @@ ADMIN_COMMANDS = (*COMMANDS, "settings")
 MODERATOR_COMMANDS = {
     "timer": "Turn timers here: /timer 5 15 forfeit (or ai, or off)",
     "export": "This group's results as a CSV file",
+    "classboard": "One message listing every game here and whose turn it is: /classboard "
+                  "(or off)",
 }
 
 
@@ -358,6 +360,27 @@ class TelegramBot(ChatAdapter):
         return text_message(text, ((play,),))
 
     # -------------------------------------------------------------------- cues
+    async def post_text(self, channel: str, text: str) -> str | None:
+        sent = await self.send(channel, text_message(text))
+        return str(sent.message_id) if sent is not None else None
+
+    async def edit_text(self, channel: str, message_id: str, text: str) -> bool:
+        chat_id, _ = chat_of(channel)
+        try:
+            await self.bot.edit_message_text(text_message(text).html, chat_id=chat_id,
+                                             message_id=int(message_id))
+        except BadRequest as error:
+            lowered = str(error).lower()
+            # Only a message that is gone ends the board; other refusals keep it.
+            return "not modified" in lowered or "not found" not in lowered
+        except TelegramError as error:  # a passing fault: the next change redraws
+            log.info("could not edit message %s in %s: %s", message_id, channel, error)
+        return True
+
+    def game_link(self, record: GameRecord) -> str:
+        return self.board_link(record, translate(self.settings.language, "games.here"),
+                               supergroup=True)
+
     def settings_scope(self, place: Place) -> str:
         return f"chat:{chat_of(place.channel)[0]}"
 

@@ -57,7 +57,7 @@ class Commands(SetupButtons):
                 "settings": self.settings, "stats": self.stats, "rematch": self.rematch,
                 "games": self.games, "forget_me": self.forget_me, "timer": self.timer,
                 "cues": self.cues, "hint": self.hint, "replay": self.replay,
-                "export": self.export}
+                "export": self.export, "classboard": self.class_board}
 
     async def _context(self, update: Update) -> tuple[TgMessage, Place, User]:
         message = update.effective_message
@@ -298,6 +298,24 @@ class Commands(SetupButtons):
             await self.client.reply_text(message, place, classroom.usage(place.language))
             return
         await self.client.reply_text(message, place, await classroom.set_policy(place, policy))
+
+    async def class_board(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/classboard``: one message here listing every game of this group and whose
+        turn it is, kept up to date in place; ``/classboard off`` stops it (admins)."""
+        message, place, _ = await self._context(update)
+        if not place.server:
+            await self.client.reply_text(message, place, self.t(place,
+                                                                "classboard.servers_only"))
+            return
+        if not await self.moderator(update, place):
+            return
+        if [w.lower() for w in context.args or []][:1] == ["off"]:
+            closed = await self.client.close_class_board(place)
+            await self.client.reply_text(message, place, self.t(
+                place, "classboard.closed" if closed else "classboard.none"))
+            return
+        if not await self.client.open_class_board(place):
+            await self.client.reply_text(message, place, self.t(place, "error.internal"))
 
     async def export(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The group's results as a CSV document (admins)."""
