@@ -116,6 +116,9 @@ class Reply:
     finished: bool = False
     place: Place | None = None
     turn_cue: list[dict[str, Any]] = field(default_factory=list)
+    # A refusal that only says "wait" or "not for you" (not your turn, not playing): a
+    # platform may show it lightly (Telegram: a toast rather than an alert to dismiss).
+    light: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,10 +133,12 @@ class Opponent:
 class ServiceError(Exception):
     """A refusal, already translated, with the board to show beside it when useful."""
 
-    def __init__(self, notice: str, record: GameRecord | None = None) -> None:
+    def __init__(self, notice: str, record: GameRecord | None = None, *,
+                 light: bool = False) -> None:
         super().__init__(notice)
         self.notice = notice
         self.record = record
+        self.light = light  # see ``Reply.light``
 
 
 def place_of_record(record: GameRecord, default_language: str = "en") -> Place:
@@ -459,13 +464,14 @@ class Service:
             try:
                 state = await self._load(record)
                 reply = self._board_reply(place, record, state, notice=error.notice, ok=False)
+                reply.light = error.light
                 seat = self.seat_of(record, user) if user is not None else None
                 if seat is not None and self.hides_hands(record):
                     reply.hand = self.render_hand(place, record, state, seat)
                 return reply
             except (StateError, GameError):
                 log.exception("could not render game %s", record.id)
-        return Reply(ok=False, notice=error.notice)
+        return Reply(ok=False, notice=error.notice, light=error.light)
 
     def rate_refusal(self, place: Place, actor: User) -> str | None:
         """Count a command against ``actor``'s rate limit: ``None`` when they may go on,
@@ -730,7 +736,7 @@ class Service:
             record, state = await self._current(place)
             seat = self.seat_of(record, user)
             if seat is None:
-                raise ServiceError(self._t(place, "error.not_a_player"))
+                raise ServiceError(self._t(place, "error.not_a_player"), light=True)
             if not self.hides_hands(record):
                 return Reply(notice=self._t(place, "hand.none", game=get_game(record.game).TITLE))
             return Reply(hand=self.render_hand(place, record, state, seat))
@@ -859,7 +865,7 @@ class Service:
                 if kind == "h":
                     seat = self.seat_of(record, user)
                     if seat is None:
-                        raise ServiceError(self._t(place, "error.not_a_player"))
+                        raise ServiceError(self._t(place, "error.not_a_player"), light=True)
                     if not self.hides_hands(record):
                         raise ServiceError(self._t(place, "hand.none",
                                                    game=get_game(record.game).TITLE), record)
@@ -1143,14 +1149,14 @@ class Service:
                      user: User) -> int:
         seat = self.seat_of(record, user)
         if seat is None:
-            raise ServiceError(self._t(place, "error.not_a_player"))
+            raise ServiceError(self._t(place, "error.not_a_player"), light=True)
         if record.status != "active":
             raise ServiceError(self._t(place, "error.game_over"
                                        if not record.running else "error.cannot_join"), record)
         if seat not in state.to_move():
             waiting = [self.names(record)[s] for s in state.to_move()]
             raise ServiceError(self._t(place, "error.not_your_turn",
-                                       name=", ".join(waiting) or "?"), record)
+                                       name=", ".join(waiting) or "?"), record, light=True)
         return seat
 
     async def _apply(self, place: Place, record: GameRecord, state: GameState, seat: int,

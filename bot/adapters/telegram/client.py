@@ -734,7 +734,7 @@ class TelegramBot(ChatAdapter):
         if reply.ok:
             await self.answer(query)
         else:
-            await self.answer(query, reply.notice, alert=True)
+            await self.answer(query, reply.notice, alert=not reply.light)
         if reply.hand is not None and reply.board is not None:
             message = await self.private_hand(place, reply.board.game_id, reply.hand)
             await self.edit(source.chat.id, source.message_id, message)
@@ -751,7 +751,7 @@ class TelegramBot(ChatAdapter):
         board = reply.board
         if not reply.ok or board is None:
             await self.answer(query, reply.notice or self.t(place, "error.internal"),
-                              alert=True)
+                              alert=not reply.light)
             if board is not None:
                 await self.redraw_after_refusal(place, source, board, reply.ai_to_move)
             return

@@ -151,8 +151,9 @@ async def perform(world: World, table: Table, act: Act) -> None:
     if act.person == "carol" and not allowed:
         # Nothing a stranger does takes the game's buttons away or changes them.
         assert (await world.board(table.chat)).buttons == keys, act
-        if act.kind == "press":  # and her press is refused in an alert only she sees
-            assert answers[0].get("show_alert") and answers[0].get("text"), (act, answers)
+        if act.kind == "press":  # and her press is refused in words only she sees (a
+            # toast for "you are not playing", an alert for anything she must read)
+            assert answers[0].get("text"), (act, answers)
     await world.bot.service.abandon(table.place, MODERATOR)
 
 

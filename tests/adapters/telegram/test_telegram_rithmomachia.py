@@ -44,7 +44,7 @@ async def test_a_group_game_between_classmates(tmp_path: Path) -> None:
         await world.click(BOB, await world.board(GROUP), "Join")
         board = await world.board(GROUP)
         stranger = await world.press(CAROL, board, menu_keys(board)[0]["callback_data"])
-        assert stranger[0].get("show_alert") and "not playing" in stranger[0]["text"]
+        assert not stranger[0].get("show_alert") and "not playing" in stranger[0]["text"]
         for person in (ALICE, BOB, ALICE, BOB):
             board = await world.board(GROUP)
             before = len((await cards.state_of(world, GROUP,
