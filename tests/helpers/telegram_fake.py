@@ -372,6 +372,8 @@ class FakeTelegram:
                 raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
             if not button.get("text"):
                 raise ApiError(400, "Bad Request: text buttons are unallowed")
+            if button.get("style") not in (None, "primary", "success", "danger"):
+                raise ApiError(400, "Bad Request: BUTTON_STYLE_INVALID")
 
     def _check_text(self, params: dict[str, Any]) -> str:
         markup = str(params.get("text", ""))

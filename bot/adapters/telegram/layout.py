@@ -61,6 +61,9 @@ class Key:
     label: str
     data: str = ""
     url: str = ""
+    # Telegram's button colours (python-telegram-bot 22.7+): "primary" (blue) marks what a
+    # player may do now (moves, "Play again"); empty leaves the app's own style.
+    style: str = ""
 
     def __post_init__(self) -> None:
         if len(self.data.encode()) > CALLBACK_DATA_LIMIT:
@@ -81,7 +84,8 @@ class Message:
             return None
         return InlineKeyboardMarkup([
             [InlineKeyboardButton(key.label, url=key.url) if key.url
-             else InlineKeyboardButton(key.label, callback_data=key.data) for key in row]
+             else InlineKeyboardButton(key.label, callback_data=key.data,
+                                       style=key.style or None) for key in row]
             for row in self.rows])
 
     @property
@@ -159,7 +163,8 @@ def keyboard(menu: list[Button], navigation: list[Button]) -> tuple[tuple[tuple[
     room = KEYBOARD_LIMIT - len(navigation)
     shown = menu[:room]
     width = _columns([button.label for button in shown])
-    keys = [Key(shorten(button.label, LABEL_LIMIT), button.payload) for button in shown]
+    keys = [Key(shorten(button.label, LABEL_LIMIT), button.payload, style="primary")
+            for button in shown]
     rows = [tuple(keys[start:start + width]) for start in range(0, len(keys), width)]
     if navigation:
         rows.append(tuple(Key(shorten(button.label, LABEL_LIMIT), button.payload)

@@ -24,7 +24,10 @@ async def test_the_final_board_celebrates_and_offers_the_next_steps(tmp_path: Pa
         assert "Bob: rating 1200 → 1184 (−16)" in final.text
         assert [b["text"] for b in final.buttons] == END_PANEL_LABELS
         # "Play again" alone on its row, the three others together below it.
-        assert [len(row) for row in final.reply_markup["inline_keyboard"]] == [1, 3]
+        rows = final.reply_markup["inline_keyboard"]
+        assert [len(row) for row in rows] == [1, 3]
+        assert rows[0][0]["style"] == "primary" and all("style" not in b for b in rows[1]), \
+            "the main action is coloured, the others keep the app's style"
 
         answers = await world.click(BOB, final, "📊 My results")
         assert answers[0]["show_alert"] and "L-game: 0 won, 1 lost" in answers[0]["text"]
