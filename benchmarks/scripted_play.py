@@ -226,17 +226,26 @@ class ScriptedPlayer:
                 if board is None or board.hand_button is None:
                     raise PlayError(f"{table.place.channel}: no hand button")
                 reply = await self._press(table, user, "hand", board.hand_button.payload)
+            pressed = False
             for depth in range(1, len(path) + 1):
+                if pressed and reply.moved:
+                    break  # the steps left had one option each: the service took them
                 menu = reply.hand if hidden else reply.board
                 wanted = ".".join(path[:depth])
-                button = next((b for b in (menu.buttons if menu else [])
-                               if _path_of(b) == wanted), None)
+                buttons = menu.buttons if menu else []
+                button = next((b for b in buttons if _path_of(b) == wanted), None)
                 if button is None:
+                    if any(_path_of(b).startswith(wanted + ".") for b in buttons):
+                        continue  # a step with one option, taken without a tap
                     raise PlayError(f"{table.place.channel}: no button for {wanted!r}")
+                # The press that makes the move: the last step, or one whose later steps
+                # all have a single option.
+                final = all(len(mirror.menu(seat, path[:later])) == 1
+                            for later in range(depth, len(path)))
                 await self._pause(table, self.click, False)
-                reply = await self._press(table, user,
-                                          "press_move" if depth == len(path) else "press",
+                reply = await self._press(table, user, "press_move" if final else "press",
                                           button.payload)
+                pressed = True
         if not reply.ok or not reply.moved or reply.board is None:
             raise PlayError(f"{table.place.channel}: {action!r} refused: {reply.notice}")
         mirror.apply(seat, action)

@@ -895,8 +895,14 @@ class Service:
                 choice: Choice | None = offered.get(path[-1])
                 if choice is None:
                     raise ServiceError(self._t(place, "error.not_in_menu"), record)
-                if choice.action is None:
-                    return self._step_reply(place, record, state, seat, path, private)
+                while choice.action is None:
+                    following = state.menu(seat, path)
+                    if len(following) != 1:
+                        return self._step_reply(place, record, state, seat, path, private)
+                    # A step with one option costs no tap: it is taken, and when it
+                    # completes the move, the move is made.
+                    choice = following[0]
+                    path = (*path, choice.token)
                 return await self._apply(place, record, state, seat, choice.action)
         return await self._guard(place, work, user, actor=user)
 
