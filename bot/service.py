@@ -116,6 +116,9 @@ class Reply:
     finished: bool = False
     place: Place | None = None
     turn_cue: list[dict[str, Any]] = field(default_factory=list)
+    # The people whose turn has just begun, whatever the number of people (``turn_cue``
+    # is these in a game of two or more): a platform may bring their hand up to date.
+    turn_began: list[dict[str, Any]] = field(default_factory=list)
     # A refusal that only says "wait" or "not for you" (not your turn, not playing): a
     # platform may show it lightly (Telegram: a toast rather than an alert to dismiss).
     light: bool = False
@@ -616,7 +619,8 @@ class Service:
         reply = self._board_reply(place, record, state)
         # A game that starts at once between people (an invitation, a rematch): the first
         # to move is cued, unless it is the creator, who is looking at the board.
-        reply.turn_cue = self._turn_cue(record, state, self.seat_of(record, creator), set())
+        reply.turn_began = self._turn_began(record, state, set())
+        reply.turn_cue = self._cued(record, reply.turn_began, self.seat_of(record, creator))
         names = " vs ".join(p["name"] for p in record.players if p.get("kind") != "open")
         reply.announcements.append(self._t(place, "game.started", game=module.TITLE,
                                            players=names))
@@ -1185,7 +1189,8 @@ class Service:
         if saved.status == "finished" and reply.board is not None:
             reply.board.prompt = await self._finale(place, saved)
         if waiting is not None:
-            reply.turn_cue = self._turn_cue(saved, state, seat, waiting)
+            reply.turn_began = self._turn_began(saved, state, waiting)
+            reply.turn_cue = self._cued(saved, reply.turn_began, seat)
         if (seat is not None and saved.players[seat].get("kind") == "human"
                 and self.hides_hands(saved)):
             reply.hand = self.render_hand(place, saved, state, seat)
@@ -1220,19 +1225,26 @@ class Service:
         return "\n".join(lines)
 
     @staticmethod
-    def _turn_cue(saved: GameRecord, state: GameState, actor: int | None,
-                  waiting: set[int]) -> list[dict[str, Any]]:
-        """The people to tell that it is their turn: seats newly to move, other than the
-        one who acted, in a game of two or more people. A simultaneous round cues everyone
-        once when it opens, and nobody while it runs."""
+    def _turn_began(saved: GameRecord, state: GameState,
+                    waiting: set[int]) -> list[dict[str, Any]]:
+        """The people whose turn has just begun: seats newly to move (the one who started
+        or joined the game among them). A simultaneous round begins everyone's turn once,
+        when it opens."""
         if saved.status != "active":
             return []
+        return [saved.players[seat] for seat in state.to_move()
+                if seat not in waiting and saved.players[seat].get("kind") == "human"]
+
+    @staticmethod
+    def _cued(saved: GameRecord, began: list[dict[str, Any]],
+              actor: int | None) -> list[dict[str, Any]]:
+        """Whom to cue of ``began``: not the one who acted, who is looking at the board,
+        and nobody in a game of one person."""
         people = [p for p in saved.players if p.get("kind") == "human" and not p.get("left")]
         if len(people) < 2:
             return []
-        return [saved.players[seat] for seat in state.to_move()
-                if seat not in waiting and seat != actor
-                and saved.players[seat].get("kind") == "human"]
+        own = saved.players[actor] if actor is not None else None
+        return [p for p in began if p is not own]
 
     async def _save(self, place: Place, record: GameRecord, state: GameState,
                     players: list[dict[str, Any]], status: str, move: MoveRecord) -> GameRecord:

@@ -589,10 +589,16 @@ class TelegramBot(ChatAdapter):
 
     async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None,
                              new_game: bool) -> None:
-        """Private texts to their players' chats, and the hands of those now to move."""
+        """Private texts to their players' chats, and the hands of those whose turn has
+        just begun (everyone to move, in a new game): a player in the middle of a
+        simultaneous round keeps the hand they are using."""
         await self.deliver_private(reply)
-        if (reply.moved or new_game) and reply.board is not None:
-            await self.push_hands(place, reply.board, skip=actor)
+        if reply.board is None:
+            return
+        if new_game:
+            await self.push_hands(place, reply.board, reply.board.to_move, skip=actor)
+        elif reply.moved:
+            await self.push_hands(place, reply.board, reply.turn_began, skip=actor)
 
     def forget_game(self, game_id: int) -> None:
         super().forget_game(game_id)
@@ -648,12 +654,13 @@ class TelegramBot(ChatAdapter):
                 log.info("could not retire hand message %s: %s", previous[0], error)
         return True
 
-    async def push_hands(self, place: Place, board: Board, skip: str | None) -> None:
-        """In a group game with hidden hands, each human now to move gets their hand and
-        menu privately; one who never opened a chat with the bot gets a link, once."""
+    async def push_hands(self, place: Place, board: Board, players: list[dict[str, Any]],
+                         skip: str | None) -> None:
+        """In a group game with hidden hands, each of ``players`` gets their hand and menu
+        privately; one who never opened a chat with the bot gets a link, once."""
         if board.hand_button is None or is_private(place.channel):
             return
-        for player in board.to_move:
+        for player in players:
             user_id = str(player.get("id", ""))
             if (player.get("kind") != "human" or player.get("platform") != PLATFORM
                     or user_id == skip):

@@ -78,9 +78,15 @@ async def test_a_group_game_keeps_each_players_results_private(tmp_path: Path) -
         code = await secret_code(world, str(GROUP["id"]))
         wrong = "555" if code != "555" else "111"
 
+        bobs_notes = world.last(BOB.private_chat)
         await press_code(world, ALICE, ALICE.private_chat, "Propose a code", "123")
         await world.click(ALICE, world.last(ALICE.private_chat), "Test A")
         await world.click(ALICE, world.last(ALICE.private_chat), "Test B")
+        # Alice's turn in the round is not Bob's news: his notes stay the message he is
+        # using, buttons and all, with nothing new in his chat.
+        assert world.last(BOB.private_chat).message_id == bobs_notes.message_id
+        assert "Propose a code" in labels(world.fake.messages[
+            (BOB.private_chat["id"], bobs_notes.message_id)])
         assert "123" in (await world.board(GROUP)).text, "proposals are public"
         await press_code(world, BOB, BOB.private_chat, "Guess the code", wrong)
         await press_code(world, ALICE, ALICE.private_chat, "Guess the code", code)
