@@ -29,8 +29,10 @@ from bot.adapters.common import (
     pick_language,
     thinking_line,
 )
+from bot.adapters.discord.hands import LiveHands
 from bot.adapters.discord.layout import (
     BUTTON_PREFIX,
+    NO_MENTIONS,
     BoardButton,
     BoardSelect,
     Layout,
@@ -62,7 +64,6 @@ PLATFORM = "discord"
 # Discord drops an interaction that is not acknowledged within 3 s; leave room for the
 # round trip of the acknowledgement itself.
 ACK_SECONDS = 1.5
-NO_MENTIONS = discord.AllowedMentions.none()
 def guild_key(guild_id: int) -> str:
     return f"guild:{guild_id}"
 
@@ -88,6 +89,7 @@ class LogicBot(ChatAdapter, discord.Client):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._resumed = False
         self.synced_scopes: list[str] = []
+        self.live_hands = LiveHands()
 
     # ------------------------------------------------------------------ start-up
     async def setup_hook(self) -> None:
@@ -513,18 +515,25 @@ class LogicBot(ChatAdapter, discord.Client):
         if reply.hand is not None:
             await self.edit_source(interaction, hand_layout(reply.hand, place.language,
                                                             reply.notice))
+            if reply.board is not None:
+                self.live_hands.remember(reply.board.game_id, str(interaction.user.id),
+                                         interaction)
         else:
             await self.edit_source(interaction, plain_layout(reply.notice or ""))
         if reply.moved:
-            await self.after_change(place, reply, wake_ai=False)
+            await self.after_change(place, reply, wake_ai=False,
+                                    actor=str(interaction.user.id))
 
     async def _answer_on_board(self, interaction: discord.Interaction, place: Place,
                                reply: Reply, source: discord.Message | None) -> None:
         board = reply.board
         if reply.hand is not None and not reply.moved:
             # The hand button on the public board: the hand opens privately.
-            await self.send(interaction, hand_layout(reply.hand, place.language, reply.notice),
-                            ephemeral=True)
+            shown = await self.send(interaction, hand_layout(reply.hand, place.language,
+                                                             reply.notice), ephemeral=True)
+            if board is not None:
+                self.live_hands.remember(board.game_id, str(interaction.user.id), interaction,
+                                         shown.id if shown is not None else None)
             return
         if reply.ok and board is not None:
             if self.boards.newer_shown(board.game_id, board.version):
@@ -542,10 +551,13 @@ class LogicBot(ChatAdapter, discord.Client):
                         await self.retire_board(place, board.game_id, keep=source.id)
                         await self.remember_message(place, board.game_id, source, board.version)
             if reply.hand is not None:
-                await self.send(interaction, hand_layout(reply.hand, place.language),
-                                ephemeral=True)
+                shown = await self.send(interaction, hand_layout(reply.hand, place.language),
+                                        ephemeral=True)
+                self.live_hands.remember(board.game_id, str(interaction.user.id), interaction,
+                                         shown.id if shown is not None else None)
             if reply.moved:  # the board is drawn above; the rest of a change is shared
-                await self.after_change(place, reply, update=False, wake_ai=False)
+                await self.after_change(place, reply, update=False, wake_ai=False,
+                                        actor=str(interaction.user.id))
             elif reply.finished:
                 self.forget_game(board.game_id)
             return
@@ -629,6 +641,27 @@ class LogicBot(ChatAdapter, discord.Client):
         return "posted"
 
     # -------------------------------------------------------------------- cues
+    async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None,
+                             new_game: bool) -> None:
+        """Whose turn has just begun sees it in the hand they have open: their last hand
+        message is redrawn with its menu (while Discord lets it be edited), so the next
+        tap is already a move."""
+        if reply.board is None or reply.board.hand_button is None:
+            return
+        for player in reply.turn_began:
+            user_id = str(player.get("id", ""))
+            if (player.get("platform") != PLATFORM or user_id == actor
+                    or not self.live_hands.holds(reply.board.game_id, user_id)):
+                continue
+            current = await self.service.hand(place, User(PLATFORM, user_id, ""))
+            if current.hand is not None:
+                await self.live_hands.redraw(reply.board.game_id, user_id,
+                                             hand_layout(current.hand, place.language))
+
+    def forget_game(self, game_id: int) -> None:
+        super().forget_game(game_id)
+        self.live_hands.forget(game_id)
+
     async def post_text(self, channel: str, text: str) -> str | None:
         try:
             message = await self.get_partial_messageable(int(channel)).send(

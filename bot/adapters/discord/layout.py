@@ -29,6 +29,8 @@ SELECT_OPTIONS = 25
 ROW_WIDTH = 5
 MENU_ROWS = 4  # the fifth row is kept for back, join and hand buttons
 MAX_MENU_BUTTONS = ROW_WIDTH * MENU_ROWS
+# The bot pings nobody but through a turn cue, which names its one person itself.
+NO_MENTIONS = discord.AllowedMentions.none()
 BUTTON_PREFIX = "lb:"
 SELECT_PREFIX = "lbs:"
 # Escaping for Discord's Markdown (after simple-markdown, where a backslash escapes any

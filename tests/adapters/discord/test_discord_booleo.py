@@ -126,8 +126,16 @@ async def play_turn(world: World, actor: Any, channel: Any, rng: random.Random) 
             played = booleo.BooleoState.from_dict(latest.state).actions[len(state.actions)]
             state.apply(seat, played)
             left = render.hand_text(state.view(seat)["hand"])
-            assert shown_hand(hand.content) == (left or "no cards")
-            assert menu_items(hand) == []
+            now = booleo.BooleoState.from_dict(latest.state)
+            if seat in now.to_move() and now.outcome() is None:
+                # The computer answered at once: the open hand already follows the new
+                # turn, with its menu, so the next tap is a move.
+                assert shown_hand(hand.content) == (render.hand_text(now.view(seat)["hand"])
+                                                    or "no cards")
+                assert menu_items(hand)
+            else:
+                assert shown_hand(hand.content) == (left or "no cards")
+                assert menu_items(hand) == []
             return left
         # A step or a refused slot: the same private message now shows the next choice,
         # or the rule the pick broke beside the hand again.
@@ -261,6 +269,7 @@ async def test_two_members_play_with_private_hands_and_no_hand_goes_public(
         actors = [players[p["id"]] for p in record.players]
         hands_seen: set[str] = set()
         private_ids: dict[int, set[int]] = {world.alice.id: set(), world.bob.id: set()}
+        redrawn_for_next = 0
         await pick_wrong_slot(world, actors[(await game_state(world, world.channel)).turn],
                               world.channel, shown)
         moves = 0
@@ -275,18 +284,27 @@ async def test_two_members_play_with_private_hands_and_no_hand_goes_public(
             mark = len(shown)
             left = await play_turn(world, actors[seat], world.channel, rng)
             moves += 1
-            # The hand messages of this turn went to the mover only, and show their hand,
-            # before or after the move, never the other player's.
+            # The hand messages of this turn show each viewer their own hand only: the
+            # mover's before or after the move, and the next mover's, whose open hand
+            # is redrawn with its menu when their turn begins.
             privates = [m for m in shown[mark:] if m.ephemeral]
-            assert privates and {m.viewer for m in privates} == {str(actors[seat].id)}
-            private_ids[actors[seat].id] |= {m.message_id for m in privates}
-            own = {render.hand_text(hands[seat]), left or "no cards"}
-            assert {shown_hand(m.content) for m in privates} <= own
+            assert any(m.viewer == str(actors[seat].id) for m in privates)
+            after = await game_state(world, world.channel)
+            for message in privates:
+                viewer = next(s for s, a in enumerate(actors) if str(a.id) == message.viewer)
+                own = {render.hand_text(hands[viewer]) or "no cards",
+                       render.hand_text(after.view(viewer)["hand"]) or "no cards"}
+                if viewer == seat:
+                    own.add(left or "no cards")
+                assert shown_hand(message.content) in own, (viewer, message.content)
+                private_ids[actors[viewer].id].add(message.message_id)
+                redrawn_for_next += viewer != seat
             # The public texts at every moment so far hold no hand, past or current.
             public = public_texts(shown, world.channel.id)
             assert all("Your hand" not in text for text in public)
             assert not any(hand in text for hand in hands_seen for text in public)
         assert moves >= 40 or record.status == "finished", (moves, record.status)
+        assert redrawn_for_next > 0, "an open hand follows its player's turn"
         # The board changed publicly with every move, and only ever showed the public view.
         board = await board_message(world, world.channel)
         assert menu_items(board) == []
