@@ -16,7 +16,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self, TypeVar
+from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeVar
 
 JSON = dict[str, Any]
 Action = str
@@ -230,6 +230,15 @@ class Agent(ABC):
     def choose(self, state: GameState, player: int) -> Action: ...
 
 
+class GamePreset(NamedTuple):
+    """A named set of options offered as one choice when a game is set up; a game's first
+    preset is the one offered first (to newcomers, a teaching game)."""
+
+    name: str
+    options: str
+    label: Message
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """What the bot must know about a game before it plays it, declared once in the game's
@@ -247,7 +256,9 @@ class GameInfo:
       bot's worker pool rather than on its event loop;
     * ``agents``: the module whose ``make_agent(level, rng)`` makes the computer players,
       when it is not the game's own; the game's rules then never import their players,
-      whose search imports the rules.
+      whose search imports the rules;
+    * ``presets``: named option sets offered as buttons when a game is set up, the first
+      offered first.
     """
 
     name: str
@@ -260,6 +271,7 @@ class GameInfo:
     solo: bool = False
     costly_new_game: bool = False
     agents: str = ""
+    presets: tuple[GamePreset, ...] = ()
 
 
 class GameModule(Protocol):

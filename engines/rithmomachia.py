@@ -97,6 +97,7 @@ from engines.base import (
     Event,
     GameError,
     GameInfo,
+    GamePreset,
     GameState,
     IllegalMove,
     InvalidMove,
@@ -122,8 +123,6 @@ LEVELS = ("easy", "medium", "strong", "expert")
 # ``easy`` looks at the opponent's replies to the moves it tries (a few milliseconds, tens
 # at worst), so it runs in the worker processes like the other levels.
 QUICK_LEVELS: frozenset[str] = frozenset()
-INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
-                agents="engines.rithmomachia_agent")
 OPS = ("not", "and", "or", "xor", "nand", "nor")
 OPTIONS = (
     OptionSpec("setup", str, "standard",
@@ -139,11 +138,18 @@ OPTIONS = (
 # teaching game is the seed's NOT-NAND game: with only those two equations captures are rarer,
 # so games last long enough to learn from (random games 121 plies on average, median 200,
 # against 15 under the standard rules: ``docs/ai.md``).
+# The seed's NOT-NAND game first: random games last ~150 plies instead of ~11, long enough
+# for a newcomer to see the captures before a Pyramid falls (issue 24 C.3).
 PRESETS = (
-    ("teaching", "ops=not,nand",
-     Message("rithmo.preset.teaching", "Teaching game: only NOT and NAND capture, longer games")),
-    ("standard", "", Message("rithmo.preset.standard", "Standard game: all six equations")),
+    GamePreset("teaching", "ops=not,nand",
+               Message("rithmo.preset.teaching",
+                       "Teaching game: only NOT and NAND capture, longer games")),
+    GamePreset("standard", "",
+               Message("rithmo.preset.standard", "Standard game: all six equations")),
 )
+
+INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
+                agents="engines.rithmomachia_agent", presets=PRESETS)
 
 SEATS = 2
 # Names that reach players inside error texts, so translatable (the renderer's keys).

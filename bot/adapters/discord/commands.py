@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.service import Place, Reply, User
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name
-from renderers.i18n import translate
+from renderers.i18n import normalise_language, translate
 
 if TYPE_CHECKING:
     from bot.adapters.discord.client import LogicBot
@@ -68,6 +68,11 @@ async def complete_options(interaction: discord.Interaction,
     typed = current.strip()
     already = {word.split("=")[0] for word in typed.split()}
     choices = [app_commands.Choice(name=typed[:100], value=typed[:100])] if typed else []
+    if not typed:  # the game's presets first, its teaching game at the top
+        language = normalise_language(interaction.locale.value)
+        choices += [app_commands.Choice(
+            name=f"{translate(language, p.label.key, p.label.default)} — {p.options}"[:100],
+            value=p.options[:100]) for p in get_game(game).INFO.presets if p.options]
     for spec in get_game(game).OPTIONS:
         if spec.name in already:
             continue

@@ -85,12 +85,28 @@ class SetupButtons:
         return text_message(self.t(place, "telegram.play.choose_opponent", game=module.TITLE),
                             rows_of(keys, 2))
 
-    def preset_picker(self, place: Place, user: User, opponent: str) -> Message:
-        keys = [Key(translate(place.language, f"turing.preset.{index}", label),
-                    f"p:{user.id}:turing:{opponent}:{index}")
-                for index, (label, _) in enumerate(PUZZLE_PRESETS)]
+    def preset_picker(self, place: Place, user: User, game: str, opponent: str) -> Message:
+        """The game's presets, the first (a teaching game, for newcomers) on top."""
+        if game == "turing":
+            keys = [Key(translate(place.language, f"turing.preset.{index}", label),
+                        f"p:{user.id}:turing:{opponent}:{index}")
+                    for index, (label, _) in enumerate(PUZZLE_PRESETS)]
+            keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
+            return text_message(self.t(place, "turing.choose_preset"), rows_of(keys, 3))
+        keys = [Key(translate(place.language, preset.label.key, preset.label.default),
+                    f"p:{user.id}:{game}:{opponent}:{index}")
+                for index, preset in enumerate(get_game(game).INFO.presets)]
         keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
-        return text_message(self.t(place, "turing.choose_preset"), rows_of(keys, 3))
+        return text_message(self.t(place, "telegram.play.choose_preset",
+                                   game=get_game(game).TITLE), rows_of(keys, 1))
+
+    @staticmethod
+    def preset_options(game: str, index: str) -> str | None:
+        """The options of preset ``index`` of ``game``; None for no such preset."""
+        presets = ([options for _, options in PUZZLE_PRESETS] if game == "turing"
+                   else [preset.options for preset in get_game(game).INFO.presets])
+        return presets[int(index)] if index.isdigit() and int(index) < len(presets) \
+            else None
 
     def puzzle_picker(self, place: Place, user: User) -> Message:
         keys = [Key(translate(place.language, f"turing.preset.{index}", label),
@@ -131,16 +147,17 @@ class SetupButtons:
             await self.foreign(query, place)
             return
         options = ""
-        if game == "turing" and len(choice) == 2:
+        has_presets = game == "turing" or bool(get_game(game).INFO.presets)
+        if has_presets and len(choice) == 2:
             await self.client.edit(source.chat.id, source.message_id,
-                                   self.preset_picker(place, user, opponent))
+                                   self.preset_picker(place, user, game, opponent))
             return
-        if game == "turing":
-            try:
-                options = PUZZLE_PRESETS[int(choice[2])][1]
-            except (ValueError, IndexError):
+        if has_presets:
+            chosen = self.preset_options(game, choice[2])
+            if chosen is None:
                 await self.foreign(query, place)
                 return
+            options = chosen
         reply = await self.service.start_game(place, user, game, rival, options)
         if not reply.ok or reply.board is None:
             # Said in an alert, never over the message: a second tap of this button (while

@@ -54,3 +54,16 @@ async def test_strangers_cannot_move_in_a_two_player_game(tmp_path: Path) -> Non
         record = await world.store.running_game("discord", str(world.channel.id))
         assert record is not None
         assert len(rithmomachia.RithmomachiaState.from_dict(record.state).actions) == 2
+
+
+async def test_the_teaching_game_is_offered_first(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        offered = await world.alice.autocomplete(world.channel, "play", "options", "",
+                                                 game="rithmomachia")
+        assert offered[0]["value"] == "ops=not,nand"
+        assert offered[0]["name"].startswith("Teaching game")
+        started = await world.alice.slash(world.channel, "play", game="rithmomachia",
+                                          level="easy", options=offered[0]["value"])
+        assert started.acknowledged and not started.ephemeral
+        record = await world.store.running_game("discord", str(world.channel.id))
+        assert record is not None and record.options.get("ops") == "not,nand"

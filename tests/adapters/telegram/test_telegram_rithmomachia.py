@@ -41,6 +41,12 @@ async def test_a_group_game_between_classmates(tmp_path: Path) -> None:
     async with telegram_world(tmp_path) as world:
         await world.say(ALICE, GROUP, "/play rithmo")
         await world.click(ALICE, world.last(GROUP), "whoever joins")
+        # A newcomer is offered the teaching game first (issue 24 C.3).
+        presets = [b["text"] for b in world.last(GROUP).buttons]
+        assert presets[0].startswith("Teaching game") and presets[1].startswith("Standard")
+        await world.click(ALICE, world.last(GROUP), presets[0])
+        lobby = await world.store.running_game("telegram", str(GROUP["id"]))
+        assert lobby is not None and lobby.options.get("ops") == "not,nand"
         await world.click(BOB, await world.board(GROUP), "Join")
         board = await world.board(GROUP)
         stranger = await world.press(CAROL, board, menu_keys(board)[0]["callback_data"])
