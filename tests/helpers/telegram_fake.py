@@ -107,6 +107,11 @@ def group_chat(chat_id: int, title: str) -> dict[str, Any]:
     return {"id": chat_id, "type": "supergroup", "title": title}
 
 
+def forum_chat(chat_id: int, title: str) -> dict[str, Any]:
+    """A supergroup with topics on: each topic is a thread of its own."""
+    return {**group_chat(chat_id, title), "is_forum": True}
+
+
 @dataclass
 class Sent:
     """A message in a chat, as the fake holds it."""
@@ -118,10 +123,14 @@ class Sent:
     reply_markup: dict[str, Any] | None
     sender: dict[str, Any]
     edits: int = 0
+    topic: int | None = None  # a forum topic's message_thread_id; None: General or no forum
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"message_id": self.message_id, "date": 1_700_000_000,
                                 "chat": self.chat, "from": self.sender, "text": self.text}
+        if self.topic is not None:
+            data["message_thread_id"] = self.topic
+            data["is_topic_message"] = True
         if self.reply_markup:
             data["reply_markup"] = self.reply_markup
         return data
@@ -171,6 +180,8 @@ class FakeTelegram:
     messages: dict[tuple[int, int], Sent] = field(default_factory=dict)
     started: set[int] = field(default_factory=set)
     admins: dict[int, set[int]] = field(default_factory=dict)
+    # Forum topics by chat: message_thread_id → name.
+    topics: dict[int, dict[int, str]] = field(default_factory=dict)
     answers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     queries: list[str] = field(default_factory=list)
     refusals: list[tuple[str, str]] = field(default_factory=list)
@@ -269,12 +280,13 @@ class FakeTelegram:
         return next(counter)
 
     def user_message(self, person: Person, chat: dict[str, Any], text: str,
-                     reply_to: Sent | None = None) -> Sent:
-        """``person`` writes ``text`` in ``chat``; a leading /command is marked up as one."""
+                     reply_to: Sent | None = None, topic: int | None = None) -> Sent:
+        """``person`` writes ``text`` in ``chat`` (in forum ``topic``); a leading /command
+        is marked up as one."""
         if chat["type"] == "private":
             self.started.add(person.id)
         sent = Sent(chat, self.new_message_id(chat["id"]), html.escape(text), text, None,
-                    person.to_json())
+                    person.to_json(), topic=topic)
         self.messages[(chat["id"], sent.message_id)] = sent
         payload = sent.to_json()
         if text.startswith("/"):
@@ -394,10 +406,25 @@ class FakeTelegram:
         text = self._check_text(params)
         markup = params.get("reply_markup")
         self._check_markup(markup)
+        topic = params.get("message_thread_id")
+        if topic is not None and int(topic) not in self.topics.get(chat_id, {}):
+            raise ApiError(400, "Bad Request: message thread not found")
         sent = Sent(chat, self.new_message_id(chat_id), str(params["text"]), text, markup,
-                    self.bot_user)
+                    self.bot_user, topic=int(topic) if topic is not None else None)
         self.messages[(chat_id, sent.message_id)] = sent
         return sent.to_json()
+
+    def api_createForumTopic(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(params["chat_id"])
+        if not self._chat(chat_id).get("is_forum"):
+            raise ApiError(400, "Bad Request: the chat is not a forum")
+        name = str(params.get("name", ""))
+        if not 1 <= len(name) <= 128:
+            raise ApiError(400, "Bad Request: TOPIC_NAME_INVALID")
+        # A topic's id is the id of the service message that opened it.
+        thread = self.new_message_id(chat_id)
+        self.topics.setdefault(chat_id, {})[thread] = name
+        return {"message_thread_id": thread, "name": name, "icon_color": 7322096}
 
     def api_deleteMessage(self, params: dict[str, Any]) -> bool:
         key = (int(params["chat_id"]), int(params["message_id"]))

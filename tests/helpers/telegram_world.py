@@ -84,8 +84,8 @@ class World:
                     return
 
     async def say(self, person: Person, chat: dict[str, Any], text: str,
-                  reply_to: Sent | None = None) -> Sent:
-        sent = self.fake.user_message(person, chat, text, reply_to)
+                  reply_to: Sent | None = None, topic: int | None = None) -> Sent:
+        sent = self.fake.user_message(person, chat, text, reply_to, topic)
         await self.settle()
         return sent
 

@@ -19,10 +19,10 @@ from bot.adapters.answers import error_text, rules_answer
 from bot.adapters.base import TURN_CUES
 from bot.adapters.common import PUZZLE_PRESETS
 from bot.adapters.end_panel import end_choice, is_end_panel
-from bot.adapters.telegram.chats import PLATFORM, callback_data_of, is_private
+from bot.adapters.telegram.chats import PLATFORM, callback_data_of, is_private, topic_of
 from bot.adapters.telegram.layout import Key, Message, fit, text_blocks, text_message
 from bot.replays import ReplayStep
-from bot.service import Opponent, Place, User
+from bot.service import Opponent, Place, User, ai_player
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name
 from renderers.i18n import supported_languages, translate
@@ -115,6 +115,34 @@ class SetupButtons:
         keys.append(Key(self.t(place, "telegram.play.cancel"), f"p:{user.id}:-"))
         return text_message(self.t(place, "turing.choose_puzzle"), rows_of(keys, 3))
 
+    async def game_in_topic(self, message: TgMessage, place: Place, user: User, game: str,
+                            rival: Opponent, options: str,
+                            creator_seat: int | None = None) -> str | None:
+        """In a forum group's General topic, start the game in a topic of its own and post
+        its board there; the sentence to leave in General (with a link to the board), or
+        None when the game belongs where it was asked for (any other chat or topic)."""
+        if not message.chat.is_forum or topic_of(message) is not None:
+            return None
+        rival_name = (rival.user.name if rival.user is not None
+                      else ai_player(rival.level or "strong")["name"] if rival.kind == "ai"
+                      else "…")
+        name = self.t(place, "telegram.topic_name", game=get_game(game).TITLE,
+                      players=f"{user.name} vs {rival_name}")
+        refusal = await self.service.start_refusal(place, user, game, rival, options)
+        if refusal is not None:
+            return refusal  # said in General, before a topic is opened for nothing
+        game_place = await self.client.new_game_place(message, place, name)
+        if game_place == place:
+            return None
+        reply = await self.service.start_game(game_place, user, game, rival, options,
+                                              creator_seat)
+        if not reply.ok or reply.board is None:
+            return reply.notice or self.t(place, "error.internal")
+        await self.client.post_board(game_place, reply, reply.announcements, new_game=True)
+        record = await self.service.game_record(reply.board.game_id)
+        link = self.client.game_link(record) if record is not None else ""
+        return self.t(place, "telegram.topic_opened", game=get_game(game).TITLE, link=link)
+
     async def setup_pressed(self, query: CallbackQuery, source: TgMessage,
                             parts: list[str]) -> None:
         """A button of the /play setup; only the person who typed /play may use it."""
@@ -158,6 +186,11 @@ class SetupButtons:
                 await self.foreign(query, place)
                 return
             options = chosen
+        in_topic = await self.game_in_topic(source, place, user, game, rival, options)
+        if in_topic is not None:
+            await self.client.answer(query)
+            await self.client.edit(source.chat.id, source.message_id, text_message(in_topic))
+            return
         reply = await self.service.start_game(place, user, game, rival, options)
         if not reply.ok or reply.board is None:
             # Said in an alert, never over the message: a second tap of this button (while

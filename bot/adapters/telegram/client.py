@@ -119,6 +119,8 @@ MODERATOR_COMMANDS = {
 }
 
 
+# Telegram's longest forum topic name.
+TOPIC_NAME_LIMIT = 128
 T = TypeVar("T")
 # Tries of a send or a callback answer that Telegram's server failed (a 5xx), 0.5, 1 s apart.
 SEND_TRIES = 3
@@ -446,6 +448,21 @@ class TelegramBot(ChatAdapter):
         return Place(PLATFORM, channel_of(chat.id, topic), pick_language(candidates),
                      emoji=style != "text",
                      server="" if chat.type == Chat.PRIVATE else str(chat.id))
+
+    async def new_game_place(self, message: TgMessage, place: Place, name: str) -> Place:
+        """Where a game asked for by ``message`` is played: in a forum group's General
+        topic, a topic of its own named ``name`` (so a whole class plays at once, each pair
+        in its topic, as Discord's threads do); anywhere else, ``place``."""
+        chat = message.chat
+        if not chat.is_forum or topic_of(message) is not None:
+            return place
+        try:
+            topic = await self.bot.create_forum_topic(chat.id, name[:TOPIC_NAME_LIMIT])
+        except TelegramError as error:  # no right to manage topics: play in General
+            log.info("could not open a topic in %s: %s", chat.id, error)
+            return place
+        return Place(PLATFORM, channel_of(chat.id, topic.message_thread_id), place.language,
+                     place.emoji, place.server)
 
     async def place_of_message(self, message: TgMessage, person: TgUser | None) -> Place:
         return await self.place_for(message.chat, topic_of(message), person)

@@ -351,6 +351,11 @@ class Commands(SetupButtons):
 
     async def start_game(self, message: TgMessage, place: Place, user: User, game: str,
                          rival: Opponent, options: str, creator_seat: int | None) -> None:
+        in_topic = await self.game_in_topic(message, place, user, game, rival, options,
+                                            creator_seat)
+        if in_topic is not None:
+            await self.client.reply_text(message, place, in_topic)
+            return
         await self.post_new_game(message, place, await self.service.start_game(
             place, user, game, rival, options, creator_seat))
 
