@@ -336,6 +336,8 @@ class LogicBot(ChatAdapter, discord.Client):
                 newer = self.boards.newer_shown(board.game_id, board.version)
                 await self.retire_board(place, board.game_id, keep=message.id)
                 await self.remember_message(place, board.game_id, message, board.version)
+            # A game that starts between people cues whoever moves first, as on Telegram.
+            await self.cue_turn(place, reply)
             if newer:
                 # The game moved on while this board was being sent: draw the newest.
                 current = await self.service.board(place)
@@ -437,6 +439,7 @@ class LogicBot(ChatAdapter, discord.Client):
                 await thread.add_user(invited)
             except discord.HTTPException:
                 log.info("could not add %s to thread %s", invited.id, thread.id)
+        await self.cue_turn(game_place, reply)
         if reply.ai_to_move:
             self.spawn(self.run_ai(game_place))
 

@@ -43,3 +43,12 @@ async def test_the_player_to_move_is_pinged_alone_and_the_old_cue_goes(
         await play_one_move(world.alice, world, rng)
         await play_one_move(world.bob, world, rng)
         assert all(str(world.alice.id) not in c for c in cues(world))
+
+
+async def test_an_invited_player_who_moves_first_is_cued_at_the_start(
+        tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        started = await world.alice.slash(world.channel, "play", game="lgame",
+                                          opponent=world.bob, first="opponent")
+        assert started.acknowledged
+        assert cues(world) == [f"🔔 <@{world.bob.id}>, it is your turn."]
