@@ -397,7 +397,8 @@ def render_private(view: View, names: Sequence[str], language: str, emoji: bool)
                                n=view["round"]))
     elif not current["proposal"]:
         lines.append(translate(language, "turing.sheet.propose",
-                               "Round {n}: choose your proposal, or guess the code.",
+                               "Round {n}: tap your proposal's first two digits (▲ then ■), "
+                               "then the third; or guess the code.",
                                n=view["round"]))
     else:
         lines.append(translate(language, "turing.sheet.tests_left",

@@ -81,6 +81,7 @@ OPTIONS = (
 
 # Blue triangle, yellow square, purple circle: the three digits of a code, in order.
 COLOUR_SYMBOLS = ("▲", "■", "●")
+DIGITS = "12345"
 _CODE_RE = re.compile(r"\s*([1-5])\s*[-,. ]?\s*([1-5])\s*[-,. ]?\s*([1-5])\s*")
 _ACTION_RE = re.compile(r"(propose|test|guess|next)(?: (.+))?")
 
@@ -491,7 +492,12 @@ class TuringState(GameState):
         if not path:
             choices: list[Choice] = []
             if sheet.current["proposal"] is None:
-                choices.append(Choice("p", "Propose a code"))
+                # A code pad: the first two digits in one tap (▲ by row, ■ by column), the
+                # third in the next, so a proposal takes two taps. ``p`` then one digit at
+                # a time stays understood (older buttons, typed paths).
+                choices += [Choice(f"p{first}{second}",
+                                   f"{COLOUR_SYMBOLS[0]}{first}{COLOUR_SYMBOLS[1]}{second}")
+                            for first in DIGITS for second in DIGITS]
             else:
                 tested = {letter for letter, _ in sheet.current["tests"]}
                 if sheet.tests_left(self.round) > 0:
@@ -504,8 +510,13 @@ class TuringState(GameState):
             choices.append(Choice("n", "End round", "next"))
             choices.append(Choice("g", "Guess the code"))
             return choices
-        verb = {"p": "propose", "g": "guess"}.get(path[0])
-        digits = path[1:]
+        head = path[0]
+        if len(head) == 3 and head[0] == "p" and head[1] in DIGITS and head[2] in DIGITS:
+            verb: str | None = "propose"
+            digits = (head[1], head[2], *path[1:])
+        else:
+            verb = {"p": "propose", "g": "guess"}.get(head)
+            digits = path[1:]
         if verb is None or len(digits) > 2 or any(d not in "12345" or len(d) != 1
                                                   for d in digits):
             raise InvalidMove("turing.error.not_available", "That choice is not available now.")

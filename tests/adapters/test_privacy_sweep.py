@@ -46,6 +46,7 @@ from tests.helpers.discord_cards import (
     menu_items,
     record_messages,
 )
+from tests.helpers.discord_play import pick
 from tests.helpers.discord_world import World as DiscordWorld
 from tests.helpers.discord_world import components_of, discord_world
 from tests.helpers.telegram_fake import Person, group_chat, plain_text
@@ -61,7 +62,7 @@ MARKUP = ("*bold*", "[a](http://x)", "@everyone", "@here", "_u_", "~~s~~", "||sp
 MOVES = 4
 # A Turing Machine player's first steps, by their buttons: a proposal, then a test, whose
 # result only that player may see. Random clicks would often guess or end the round first.
-TURING_OPENING = ("Propose a code", "▲2", "■4", "241", "Test A")
+TURING_OPENING = ("▲2■4", "241", "Test A")
 STRANGER_PRESSES = 4  # per position, besides the hand and navigation buttons
 
 
@@ -246,7 +247,7 @@ async def sweep_discord(tmp_path: Path, game: str, moves: int) -> None:
                                                world, channel)))).response
                 assert hand is not None
                 for label in TURING_OPENING:
-                    await player.click(hand, label=label)
+                    hand = (await pick(player, hand, label)).response or hand
                 await world.bot.wait_for_background()
         await stranger_commands_discord(world, stranger, channel)
         for _ in range(moves):

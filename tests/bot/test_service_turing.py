@@ -34,7 +34,7 @@ async def test_a_solo_game_is_played_with_buttons_and_results_stay_private(
     assert started.ok and started.board is not None
     assert started.board.hand_button is not None and not started.board.buttons
     sheet = await service.press(PLACE, ALICE, started.board.hand_button.payload)
-    reply = await press_path(service, ALICE, sheet, ["Propose a code", "▲2", "■4", "241"])
+    reply = await press_path(service, ALICE, sheet, ["▲2■4", "241"])
     assert reply.moved and reply.board is not None and "241" in reply.board.text
     reply = await press_path(service, ALICE, reply, ["Test B"])
     assert reply.hand is not None and "✅" not in (reply.board.text if reply.board else "")
@@ -82,8 +82,8 @@ async def test_another_players_move_does_not_outdate_my_buttons(service: Service
     hand_payload = started.board.hand_button.payload
     alice = await service.press(PLACE, ALICE, hand_payload)
     bob = await service.press(PLACE, BOB, hand_payload)
-    bob = await press_path(service, BOB, bob, ["Propose a code", "▲1", "■1", "111"])
-    alice = await press_path(service, ALICE, alice, ["Propose a code", "▲2", "■4", "241"])
+    bob = await press_path(service, BOB, bob, ["▲1■1", "111"])
+    alice = await press_path(service, ALICE, alice, ["▲2■4", "241"])
     old_test_a = button(alice, "Test A")
     alice = await press_path(service, ALICE, alice, ["Test A"])
     again = await service.press(PLACE, ALICE, old_test_a)

@@ -166,7 +166,14 @@ def test_a_handicap_takes_tests_from_the_first_round_only_and_counts() -> None:
 def test_the_menu_offers_digit_pickers_then_verifiers() -> None:
     state = challenge()
     root = state.menu(0, ())
-    assert [c.token for c in root] == ["p", "n", "g"]
+    # A code pad: the first two digits in one tap, so a proposal takes two (issue 23.4).
+    assert [c.token for c in root] == [f"p{a}{b}" for a in "12345" for b in "12345"] + [
+        "n", "g"]
+    assert root[0].label == "▲1■1" and root[24].label == "▲5■5"
+    pad = state.menu(0, ("p24",))
+    assert [(c.label, c.action) for c in pad] == [(f"24{d}", f"propose 24{d}")
+                                                  for d in range(1, 6)]
+    # One digit at a time stays understood (older buttons, typed paths).
     assert [c.label for c in state.menu(0, ("p",))] == ["▲1", "▲2", "▲3", "▲4", "▲5"]
     assert next(c.label for c in state.menu(0, ("p", "2"))) == "■1"
     last = state.menu(0, ("p", "2", "4"))
@@ -180,6 +187,8 @@ def test_the_menu_offers_digit_pickers_then_verifiers() -> None:
     assert "next" in [c.action for c in state.menu(0, ())]
     with pytest.raises(InvalidMove):
         state.menu(0, ("p",))  # the proposal is fixed for the round
+    with pytest.raises(InvalidMove):
+        state.menu(0, ("p24",))
     with pytest.raises(InvalidMove):
         state.menu(0, ("g", "7"))
 

@@ -63,3 +63,16 @@ async def play_one_move(actor: Any, world: World, rng: random.Random,
         if latest.version > start:
             return
     raise AssertionError("the menu never completed a move")
+
+
+async def pick(actor: Any, message: Any, label: str) -> Any:
+    """Press the button labelled ``label``, or choose it in the select that offers it (a
+    menu of more than twenty options is shown as selects)."""
+    for component in components_of(message):
+        if component["type"] == 2 and component.get("label") == label:
+            return await actor.click(message, custom_id=component["custom_id"])
+        for option in component.get("options") or []:
+            if option["label"] == label:
+                return await actor.select(message, [option["value"]],
+                                          custom_id=component["custom_id"])
+    raise AssertionError(f"no {label!r} on the message")

@@ -10,6 +10,7 @@ from typing import Any
 from bot.service import Place
 from engines.turing.cards import code_text
 from engines.turing.puzzle import Puzzle
+from tests.helpers.discord_play import pick
 from tests.helpers.discord_world import World, components_of, discord_world
 
 RESULT_MARKS = ("✅", "❌", "=yes", "=no")
@@ -29,6 +30,9 @@ async def secret(world: World, channel: str) -> str:
 
 
 async def click_code(world: World, sheet: Any, verb: str, code: str) -> Any:
+    if verb == "propose":  # the code pad: two digits in one choice, then the third
+        chosen = await pick(world.alice, sheet, f"▲{code[0]}■{code[1]}")
+        return await pick(world.alice, chosen.response, code)
     result = await world.alice.click(sheet, custom_id=button_id(sheet, verb))
     for position, digit in enumerate(code):
         label = code if position == 2 else ("▲", "■", "●")[position] + digit
@@ -50,7 +54,7 @@ async def test_a_solo_puzzle_keeps_the_sheet_ephemeral(tmp_path: Path) -> None:
         peek = await world.bob.click(board, custom_id=hand["custom_id"])
         assert peek.ephemeral and "not playing" in peek.response.content
         code = await secret(world, str(world.channel.id))
-        proposed = await click_code(world, opened.response, "Propose a code", "111")
+        proposed = await click_code(world, opened.response, "propose", "111")
         tested = await world.alice.click(proposed.response,
                                          custom_id=button_id(proposed.response, "Test A"))
         assert any(mark in tested.response.content for mark in RESULT_MARKS)
