@@ -516,12 +516,18 @@ class TuringState(GameState):
             digits = (head[1], head[2], *path[1:])
         else:
             verb = {"p": "propose", "g": "guess"}.get(head)
-            digits = path[1:]
-        if verb is None or len(digits) > 2 or any(d not in "12345" or len(d) != 1
-                                                  for d in digits):
+            # A pad key ("24") is two digits in one token.
+            digits = tuple("".join(path[1:]))
+            if any(len(token) not in (1, 2) for token in path[1:]):
+                verb = None
+        if verb is None or len(digits) > 2 or any(d not in DIGITS for d in digits):
             raise InvalidMove("turing.error.not_available", "That choice is not available now.")
         if verb == "propose" and sheet.current["proposal"] is not None:
             raise InvalidMove("turing.error.not_available", "That choice is not available now.")
+        if verb == "guess" and not digits:  # the same code pad: a guess in three taps
+            return [Choice(f"{first}{second}",
+                           f"{COLOUR_SYMBOLS[0]}{first}{COLOUR_SYMBOLS[1]}{second}")
+                    for first in DIGITS for second in DIGITS]
         symbol = COLOUR_SYMBOLS[len(digits)]
         last = len(digits) == 2
         return [Choice(str(d), f"{''.join(digits)}{d}" if last else f"{symbol}{d}",

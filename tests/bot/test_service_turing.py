@@ -39,7 +39,7 @@ async def test_a_solo_game_is_played_with_buttons_and_results_stay_private(
     reply = await press_path(service, ALICE, reply, ["Test B"])
     assert reply.hand is not None and "✅" not in (reply.board.text if reply.board else "")
     assert "B=yes" in reply.hand.text or "B ✅" in reply.hand.text
-    reply = await press_path(service, ALICE, reply, ["Guess the code", "▲2", "■4", "241"])
+    reply = await press_path(service, ALICE, reply, ["Guess the code", "▲2■4", "241"])
     assert reply.finished and reply.board is not None
     assert "beat the machine" in reply.board.text.lower() or "par" in reply.board.text.lower()
 

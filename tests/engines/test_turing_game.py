@@ -175,6 +175,11 @@ def test_the_menu_offers_digit_pickers_then_verifiers() -> None:
                                                   for d in range(1, 6)]
     # One digit at a time stays understood (older buttons, typed paths).
     assert [c.label for c in state.menu(0, ("p",))] == ["▲1", "▲2", "▲3", "▲4", "▲5"]
+    # A guess uses the same pad after its verb, and the one-digit path too.
+    guess_pad = state.menu(0, ("g",))
+    assert len(guess_pad) == 25 and guess_pad[6].label == "▲2■2"
+    assert [c.action for c in state.menu(0, ("g", "22"))][:1] == ["guess 221"]
+    assert [c.action for c in state.menu(0, ("g", "2", "2"))][:1] == ["guess 221"]
     assert next(c.label for c in state.menu(0, ("p", "2"))) == "■1"
     last = state.menu(0, ("p", "2", "4"))
     assert [c.action for c in last] == [f"propose 24{d}" for d in range(1, 6)]

@@ -30,15 +30,12 @@ async def secret(world: World, channel: str) -> str:
 
 
 async def click_code(world: World, sheet: Any, verb: str, code: str) -> Any:
-    if verb == "propose":  # the code pad: two digits in one choice, then the third
-        chosen = await pick(world.alice, sheet, f"▲{code[0]}■{code[1]}")
-        return await pick(world.alice, chosen.response, code)
-    result = await world.alice.click(sheet, custom_id=button_id(sheet, verb))
-    for position, digit in enumerate(code):
-        label = code if position == 2 else ("▲", "■", "●")[position] + digit
-        result = await world.alice.click(result.response, custom_id=button_id(result.response,
-                                                                               label))
-    return result
+    """A code on the pad (two digits in one choice, then the third), after the verb when
+    it is a guess."""
+    if verb != "propose":
+        sheet = (await world.alice.click(sheet, custom_id=button_id(sheet, verb))).response
+    chosen = await pick(world.alice, sheet, f"▲{code[0]}■{code[1]}")
+    return await pick(world.alice, chosen.response, code)
 
 
 async def test_a_solo_puzzle_keeps_the_sheet_ephemeral(tmp_path: Path) -> None:

@@ -39,9 +39,8 @@ async def press_code(world: World, person: object, chat: dict[str, object], verb
         await world.click(person, world.last(chat), code)  # type: ignore[arg-type]
         return
     await world.click(person, world.last(chat), verb)  # type: ignore[arg-type]
-    for position, digit in enumerate(code):
-        label = code if position == 2 else ("▲", "■", "●")[position] + digit
-        await world.click(person, world.last(chat), label)  # type: ignore[arg-type]
+    await world.click(person, world.last(chat), f"▲{code[0]}■{code[1]}")  # type: ignore[arg-type]
+    await world.click(person, world.last(chat), code)  # type: ignore[arg-type]
 
 
 
