@@ -14,152 +14,53 @@ import random
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
+from bot.drawing import BoardDrawing
 from bot.jobs import computer_move, new_game_state
 from bot.limits import Limits, RateLimiter, WorkerCrashed, Workers, WorkersBusy
-from bot.payloads import END_ACTIONS, Kind, Payload
+from bot.payloads import END_ACTIONS, Payload
+from bot.replies import (  # re-exported: adapters import them from here
+    Board as Board,
+)
+from bot.replies import (
+    Button as Button,
+)
+from bot.replies import (
+    Hand as Hand,
+)
+from bot.replies import (
+    Opponent as Opponent,
+)
+from bot.replies import (
+    Place as Place,
+)
+from bot.replies import (
+    Reply as Reply,
+)
+from bot.replies import (
+    ServiceError as ServiceError,
+)
+from bot.replies import (
+    User as User,
+)
+from bot.replies import (
+    ai_player as ai_player,
+)
+from bot.replies import (
+    human_player as human_player,
+)
+from bot.replies import (
+    place_of_record as place_of_record,
+)
 from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
 from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
-from engines.registry import game_info, game_names, get_game, make_agent, resolve_name
+from engines.registry import game_names, get_game, make_agent, resolve_name
 from renderers import renderer_for
-from renderers.i18n import localise, normalise_language, translate
+from renderers.i18n import translate
 
 log = logging.getLogger(__name__)
 
-
-
-@dataclass(frozen=True)
-class User:
-    """A person on a platform. ``id`` is the platform's user id; names are for display."""
-
-    platform: str
-    id: str
-    name: str
-    is_moderator: bool = False
-
-
-@dataclass(frozen=True)
-class Place:
-    """Where a command happened: one channel, thread or chat holds at most one game."""
-
-    platform: str
-    channel: str
-    language: str = "en"
-    emoji: bool = True
-    # The Discord guild or Telegram group around the channel ("" in private chats): games
-    # are stored with it, for per-server leaderboards and the list of running games.
-    server: str = ""
-
-
-@dataclass(frozen=True)
-class Button:
-    label: str
-    payload: str
-
-
-@dataclass
-class Board:
-    """The public board message. Adapters edit the previous one in place when they can.
-
-    In a game with hidden hands the move menu would reveal the mover's cards, so
-    ``buttons`` stays empty and ``hand_button`` opens the menu privately instead.
-    """
-
-    game_id: int
-    version: int
-    text: str
-    monospace: bool
-    buttons: list[Button]
-    navigation: list[Button]
-    prompt: str
-    to_move: list[dict[str, Any]]
-    hand_button: Button | None = None
-
-
-@dataclass
-class Hand:
-    """One player's private view and, when it is their turn, their move menu."""
-
-    text: str
-    buttons: list[Button]
-    navigation: list[Button]
-    prompt: str
-
-
-@dataclass
-class Reply:
-    """What a command produces.
-
-    * ``board``: the public board (new or updated), with the move menu as buttons.
-    * ``notice``: for the actor only (an ephemeral reply, a callback alert, a console line).
-    * ``announcements``: public lines for everyone in the channel.
-    * ``private``: texts for single players, keyed by user id; never shown publicly.
-    * ``hand``: the actor's private view and menu; only ever shown to the actor.
-    * ``moved``: the game changed, so every copy of the public board is out of date.
-    * ``ai_to_move``: the computer moves next; the adapter calls ``Service.play_ai_turn``.
-    * ``place``: where the game lives, when that is not where the command came from (a
-      button of a private hand pressed in the player's private chat).
-    * ``turn_cue``: the people whose turn has just begun, in a game of two or more people
-      (not the one who acted, not the computer): the adapter notifies each of them once.
-    """
-
-    ok: bool = True
-    board: Board | None = None
-    notice: str | None = None
-    announcements: list[str] = field(default_factory=list)
-    private: dict[str, str] = field(default_factory=dict)
-    hand: Hand | None = None
-    moved: bool = False
-    ai_to_move: bool = False
-    finished: bool = False
-    place: Place | None = None
-    turn_cue: list[dict[str, Any]] = field(default_factory=list)
-    # The people whose turn has just begun, whatever the number of people (``turn_cue``
-    # is these in a game of two or more): a platform may bring their hand up to date.
-    turn_began: list[dict[str, Any]] = field(default_factory=list)
-    # A refusal that only says "wait" or "not for you" (not your turn, not playing): a
-    # platform may show it lightly (Telegram: a toast rather than an alert to dismiss).
-    light: bool = False
-
-
-@dataclass(frozen=True)
-class Opponent:
-    """Who the creator plays against: the computer at a level, a named user, or whoever joins."""
-
-    kind: str  # "ai", "user" or "open"
-    level: str = ""
-    user: User | None = None
-
-
-class ServiceError(Exception):
-    """A refusal, already translated, with the board to show beside it when useful."""
-
-    def __init__(self, notice: str, record: GameRecord | None = None, *,
-                 light: bool = False) -> None:
-        super().__init__(notice)
-        self.notice = notice
-        self.record = record
-        self.light = light  # see ``Reply.light``
-
-
-def place_of_record(record: GameRecord, default_language: str = "en") -> Place:
-    """Where a stored game lives, in the language and board style its board was drawn in
-    (the adapter stores both with the board's message), so that an AI move, a timer or a
-    press from a private chat answers the game's channel as its own commands would."""
-    ref = record.board_ref or {}
-    language = normalise_language(str(ref.get("language") or default_language))
-    return Place(record.platform, record.channel, language, bool(ref.get("emoji", True)),
-                 record.server)
-
-
-def human_player(user: User) -> dict[str, Any]:
-    return {"kind": "human", "platform": user.platform, "id": user.id, "name": user.name}
-
-
-def ai_player(level: str) -> dict[str, Any]:
-    return {"kind": "ai", "level": level, "name": translate("en", "ai.name", level=level)}
 
 
 def quick_level(module: GameModule, level: str) -> bool:
@@ -185,7 +86,7 @@ def agent_seed(record: GameRecord) -> int:
 OPEN_SEAT: dict[str, Any] = {"kind": "open", "name": "…"}
 
 
-class Service:
+class Service(BoardDrawing):
     def __init__(self, store: Store, seed_source: Callable[[], int] | None = None,
                  limits: Limits | None = None) -> None:
         """``limits`` default to none at all, for scripted play; the bot passes
@@ -217,9 +118,6 @@ class Service:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
-
-    def _t(self, place: Place, key: str, default: str | None = None, **params: Any) -> str:
-        return translate(place.language, key, default, **params)
 
     def _error_text(self, place: Place, error: GameError) -> str:
         return translate(place.language, error.key, error.default, **error.params)
@@ -289,109 +187,6 @@ class Service:
                 return seat
         return None
 
-    @staticmethod
-    def names(record: GameRecord) -> list[str]:
-        return [str(p.get("name", "?")) for p in record.players]
-
-    def _ai_seat_to_move(self, record: GameRecord, state: GameState) -> int | None:
-        if record.status != "active":
-            return None
-        for seat in state.to_move():
-            if record.players[seat].get("kind") == "ai":
-                return seat
-        return None
-
-    # ------------------------------------------------------------------ boards
-    @staticmethod
-    def hides_hands(record: GameRecord) -> bool:
-        return game_info(record.game).hidden_information
-
-    @staticmethod
-    def is_lobby_game(record: GameRecord) -> bool:
-        """Games for more than two take players until one of them presses Start."""
-        return get_game(record.game).State.max_players > 2
-
-    @staticmethod
-    def menu_version(record: GameRecord, state: GameState, seat: int) -> int:
-        """The version a menu button carries: the seat's own count of actions where players
-        act at once (another player's move must not outdate my menu), else the game's."""
-        own = state.seat_version(seat)
-        return record.version if own is None else own
-
-    def _choice_label(self, place: Place, record: GameRecord, choice: Choice) -> str:
-        # A label with run-time parts is a Message with its own key; a fixed one is
-        # looked up by the key the extraction gives it.
-        return localise(place.language, choice.label, f"{record.game}.choice.{choice.label}")
-
-    def _menu(self, place: Place, record: GameRecord, state: GameState, seat: int,
-              path: tuple[str, ...]) -> tuple[list[Button], list[Button], str]:
-        """Buttons, back-navigation and prompt for ``seat`` at menu ``path``."""
-        version = self.menu_version(record, state, seat)
-        buttons = [Button(self._choice_label(place, record, c),
-                          self.payload(record, (*path, c.token), version=version))
-                   for c in state.menu(seat, path)]
-        if not path:
-            return buttons, [], self._t(place, "menu.choose")
-        back = [Button(self._t(place, "menu.back"),
-                       self.payload(record, path[:-1], version=version))]
-        prompt = self._t(place, "menu.choose_step",
-                         path=" · ".join(self._path_labels(state, seat, path,
-                                                             place.language)))
-        return buttons, back, prompt
-
-    def render_board(self, place: Place, record: GameRecord, state: GameState,
-                     path: tuple[str, ...] = ()) -> Board:
-        """The board text plus the menu for the player to move, at menu ``path``."""
-        text = self._text(place, record, state, None)
-        buttons: list[Button] = []
-        navigation: list[Button] = []
-        hand_button: Button | None = None
-        prompt = ""
-        if record.status == "waiting":
-            title = get_game(record.game).TITLE
-            if self.is_lobby_game(record):
-                seated = [p["name"] for p in record.players if p.get("kind") == "human"]
-                prompt = self._t(place, "game.lobby", game=title, players=", ".join(seated))
-            else:
-                prompt = self._t(place, "game.waiting", game=title)
-            navigation.append(Button(self._t(place, "menu.join"),
-                                     self.payload(record, (), kind="j")))
-            if self.is_lobby_game(record):
-                navigation.append(Button(self._t(place, "menu.start_now"),
-                                         self.payload(record, (), kind="g")))
-        elif record.status == "active":
-            humans = [s for s in state.to_move() if record.players[s].get("kind") == "human"]
-            if self.hides_hands(record):
-                hand_button = Button(self._t(place, "menu.hand"),
-                                     self.payload(record, (), kind="h"))
-                if humans:
-                    prompt = self._t(place, "menu.choose_privately",
-                                     name=", ".join(self.names(record)[s] for s in humans))
-            elif humans:
-                buttons, navigation, prompt = self._menu(place, record, state, humans[0], path)
-        elif record.status in ("finished", "abandoned"):
-            # "Play again" as the one main action, the rest beside it as navigation.
-            panel = self._end_buttons(place, record)
-            buttons = [b for b in panel if b.payload.endswith(":again")]
-            navigation = [b for b in panel if not b.payload.endswith(":again")]
-        to_move = ([dict(record.players[s]) for s in state.to_move()]
-                   if record.status == "active" else [])
-        return Board(record.id, record.version, text, not place.emoji, buttons, navigation,
-                     prompt, to_move, hand_button)
-
-    def _end_buttons(self, place: Place, record: GameRecord) -> list[Button]:
-        """An ended game's panel: play it again, the presser's results, the rules, and
-        the replay. A daily challenge has no second attempt, and its replay would show
-        the day's solution to those still playing it."""
-        labels = {"again": self._t(place, "end.again", "🔁 Play again"),
-                  "stats": self._t(place, "end.stats", "📊 My results"),
-                  "rules": self._t(place, "end.rules", "📖 Rules"),
-                  "replay": self._t(place, "end.replay", "🔎 Replay")}
-        daily = bool(record.options.get("daily"))
-        return [Button(labels[action], self.payload(record, (action,), kind="e"))
-                for action in END_ACTIONS
-                if not (daily and action in ("again", "replay"))]
-
     async def ended_game(self, origin: Place, payload: Payload | None) -> GameRecord | None:
         """The ended game an end-panel button (``e``) names, when it ended in ``origin``'s
         channel: the only place its panel works. None for anything else, so a forged
@@ -403,60 +198,6 @@ class Service:
                 or record.channel != origin.channel):
             return None
         return record
-
-    def render_hand(self, place: Place, record: GameRecord, state: GameState, seat: int,
-                    path: tuple[str, ...] = ()) -> Hand:
-        """``seat``'s private view, with the move menu when that seat may act now."""
-        text = self._text(place, record, state, seat)
-        if record.status == "active" and seat in state.to_move():
-            buttons, navigation, prompt = self._menu(place, record, state, seat, path)
-        else:
-            buttons, navigation, prompt = [], [], ""
-        return Hand(text, buttons, navigation, prompt)
-
-    def _text(self, place: Place, record: GameRecord, state: GameState,
-              seat: int | None) -> str:
-        """The board (``seat`` None) or ``seat``'s private view as text, drawn once per
-        record and state (see ``_texts``)."""
-        texts = self._texts.setdefault(record.id, {})
-        key = (seat, place.language, place.emoji)
-        drawn = texts.get(key)
-        if drawn is not None and drawn[0] is record and drawn[1] is state:
-            return drawn[2]
-        renderer = renderer_for(record.game)
-        names = self.names(record)
-        render_private = getattr(renderer, "render_private", None) if seat is not None else None
-        view = state.view(seat)
-        text = (render_private(view, names, place.language, place.emoji)
-                if render_private is not None
-                else renderer.render(view, names, place.language, place.emoji))
-        texts[key] = (record, state, text)
-        return text
-
-    @staticmethod
-    def _path_labels(state: GameState, seat: int, path: tuple[str, ...],
-                     language: str) -> list[str]:
-        """The labels of the choices along ``path`` in ``language``, as ``_choice_label``
-        shows them."""
-        labels = []
-        for depth, token in enumerate(path):
-            offered = {c.token: c.label for c in state.menu(seat, path[:depth])}
-            label = offered.get(token, token)
-            labels.append(localise(language, label, f"{state.game_name}.choice.{label}"))
-        return labels
-
-    @staticmethod
-    def payload(record: GameRecord, path: tuple[str, ...], kind: Kind = "m",
-                version: int | None = None) -> str:
-        stamp = record.version if version is None else version
-        return Payload(kind, record.id, stamp, path).encode()
-
-    def _board_reply(self, place: Place, record: GameRecord, state: GameState,
-                     notice: str | None = None, ok: bool = True,
-                     path: tuple[str, ...] = ()) -> Reply:
-        return Reply(ok=ok, board=self.render_board(place, record, state, path), notice=notice,
-                     ai_to_move=self._ai_seat_to_move(record, state) is not None,
-                     finished=not record.running)
 
     async def _refusal(self, place: Place, error: ServiceError,
                        user: User | None = None) -> Reply:

@@ -1,0 +1,183 @@
+"""How the service draws a game: the public board with its move menu, a player's private
+hand, the buttons' payloads and an ended game's panel. Pure functions of a stored record
+and its state (the texts are kept per record, see ``_texts``); ``Service`` inherits them
+and is the only caller.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.payloads import END_ACTIONS, Kind, Payload
+from bot.replies import Board, Button, Hand, Place, Reply
+from bot.store import GameRecord
+from engines.base import Choice, GameState
+from engines.registry import game_info, get_game
+from renderers import renderer_for
+from renderers.i18n import localise, translate
+
+
+class BoardDrawing:
+    # The texts last drawn per game: (seat or None for the board, language, emoji) ->
+    # (record, state, text); made by ``Service.__init__``.
+    _texts: dict[int, dict[tuple[int | None, str, bool], tuple[GameRecord, GameState, str]]]
+
+    def _t(self, place: Place, key: str, default: str | None = None, **params: Any) -> str:
+        return translate(place.language, key, default, **params)
+
+    @staticmethod
+    def names(record: GameRecord) -> list[str]:
+        return [str(p.get("name", "?")) for p in record.players]
+
+    def _ai_seat_to_move(self, record: GameRecord, state: GameState) -> int | None:
+        if record.status != "active":
+            return None
+        for seat in state.to_move():
+            if record.players[seat].get("kind") == "ai":
+                return seat
+        return None
+
+    # ------------------------------------------------------------------ boards
+    @staticmethod
+    def hides_hands(record: GameRecord) -> bool:
+        return game_info(record.game).hidden_information
+
+    @staticmethod
+    def is_lobby_game(record: GameRecord) -> bool:
+        """Games for more than two take players until one of them presses Start."""
+        return get_game(record.game).State.max_players > 2
+
+    @staticmethod
+    def menu_version(record: GameRecord, state: GameState, seat: int) -> int:
+        """The version a menu button carries: the seat's own count of actions where players
+        act at once (another player's move must not outdate my menu), else the game's."""
+        own = state.seat_version(seat)
+        return record.version if own is None else own
+
+    def _choice_label(self, place: Place, record: GameRecord, choice: Choice) -> str:
+        # A label with run-time parts is a Message with its own key; a fixed one is
+        # looked up by the key the extraction gives it.
+        return localise(place.language, choice.label, f"{record.game}.choice.{choice.label}")
+
+    def _menu(self, place: Place, record: GameRecord, state: GameState, seat: int,
+              path: tuple[str, ...]) -> tuple[list[Button], list[Button], str]:
+        """Buttons, back-navigation and prompt for ``seat`` at menu ``path``."""
+        version = self.menu_version(record, state, seat)
+        buttons = [Button(self._choice_label(place, record, c),
+                          self.payload(record, (*path, c.token), version=version))
+                   for c in state.menu(seat, path)]
+        if not path:
+            return buttons, [], self._t(place, "menu.choose")
+        back = [Button(self._t(place, "menu.back"),
+                       self.payload(record, path[:-1], version=version))]
+        prompt = self._t(place, "menu.choose_step",
+                         path=" · ".join(self._path_labels(state, seat, path,
+                                                             place.language)))
+        return buttons, back, prompt
+
+    def render_board(self, place: Place, record: GameRecord, state: GameState,
+                     path: tuple[str, ...] = ()) -> Board:
+        """The board text plus the menu for the player to move, at menu ``path``."""
+        text = self._text(place, record, state, None)
+        buttons: list[Button] = []
+        navigation: list[Button] = []
+        hand_button: Button | None = None
+        prompt = ""
+        if record.status == "waiting":
+            title = get_game(record.game).TITLE
+            if self.is_lobby_game(record):
+                seated = [p["name"] for p in record.players if p.get("kind") == "human"]
+                prompt = self._t(place, "game.lobby", game=title, players=", ".join(seated))
+            else:
+                prompt = self._t(place, "game.waiting", game=title)
+            navigation.append(Button(self._t(place, "menu.join"),
+                                     self.payload(record, (), kind="j")))
+            if self.is_lobby_game(record):
+                navigation.append(Button(self._t(place, "menu.start_now"),
+                                         self.payload(record, (), kind="g")))
+        elif record.status == "active":
+            humans = [s for s in state.to_move() if record.players[s].get("kind") == "human"]
+            if self.hides_hands(record):
+                hand_button = Button(self._t(place, "menu.hand"),
+                                     self.payload(record, (), kind="h"))
+                if humans:
+                    prompt = self._t(place, "menu.choose_privately",
+                                     name=", ".join(self.names(record)[s] for s in humans))
+            elif humans:
+                buttons, navigation, prompt = self._menu(place, record, state, humans[0], path)
+        elif record.status in ("finished", "abandoned"):
+            # "Play again" as the one main action, the rest beside it as navigation.
+            panel = self._end_buttons(place, record)
+            buttons = [b for b in panel if b.payload.endswith(":again")]
+            navigation = [b for b in panel if not b.payload.endswith(":again")]
+        to_move = ([dict(record.players[s]) for s in state.to_move()]
+                   if record.status == "active" else [])
+        return Board(record.id, record.version, text, not place.emoji, buttons, navigation,
+                     prompt, to_move, hand_button)
+
+    def _end_buttons(self, place: Place, record: GameRecord) -> list[Button]:
+        """An ended game's panel: play it again, the presser's results, the rules, and
+        the replay. A daily challenge has no second attempt, and its replay would show
+        the day's solution to those still playing it."""
+        labels = {"again": self._t(place, "end.again", "🔁 Play again"),
+                  "stats": self._t(place, "end.stats", "📊 My results"),
+                  "rules": self._t(place, "end.rules", "📖 Rules"),
+                  "replay": self._t(place, "end.replay", "🔎 Replay")}
+        daily = bool(record.options.get("daily"))
+        return [Button(labels[action], self.payload(record, (action,), kind="e"))
+                for action in END_ACTIONS
+                if not (daily and action in ("again", "replay"))]
+
+    def render_hand(self, place: Place, record: GameRecord, state: GameState, seat: int,
+                    path: tuple[str, ...] = ()) -> Hand:
+        """``seat``'s private view, with the move menu when that seat may act now."""
+        text = self._text(place, record, state, seat)
+        if record.status == "active" and seat in state.to_move():
+            buttons, navigation, prompt = self._menu(place, record, state, seat, path)
+        else:
+            buttons, navigation, prompt = [], [], ""
+        return Hand(text, buttons, navigation, prompt)
+
+    def _text(self, place: Place, record: GameRecord, state: GameState,
+              seat: int | None) -> str:
+        """The board (``seat`` None) or ``seat``'s private view as text, drawn once per
+        record and state (see ``_texts``)."""
+        texts = self._texts.setdefault(record.id, {})
+        key = (seat, place.language, place.emoji)
+        drawn = texts.get(key)
+        if drawn is not None and drawn[0] is record and drawn[1] is state:
+            return drawn[2]
+        renderer = renderer_for(record.game)
+        names = self.names(record)
+        render_private = getattr(renderer, "render_private", None) if seat is not None else None
+        view = state.view(seat)
+        text = (render_private(view, names, place.language, place.emoji)
+                if render_private is not None
+                else renderer.render(view, names, place.language, place.emoji))
+        texts[key] = (record, state, text)
+        return text
+
+    @staticmethod
+    def _path_labels(state: GameState, seat: int, path: tuple[str, ...],
+                     language: str) -> list[str]:
+        """The labels of the choices along ``path`` in ``language``, as ``_choice_label``
+        shows them."""
+        labels = []
+        for depth, token in enumerate(path):
+            offered = {c.token: c.label for c in state.menu(seat, path[:depth])}
+            label = offered.get(token, token)
+            labels.append(localise(language, label, f"{state.game_name}.choice.{label}"))
+        return labels
+
+    @staticmethod
+    def payload(record: GameRecord, path: tuple[str, ...], kind: Kind = "m",
+                version: int | None = None) -> str:
+        stamp = record.version if version is None else version
+        return Payload(kind, record.id, stamp, path).encode()
+
+    def _board_reply(self, place: Place, record: GameRecord, state: GameState,
+                     notice: str | None = None, ok: bool = True,
+                     path: tuple[str, ...] = ()) -> Reply:
+        return Reply(ok=ok, board=self.render_board(place, record, state, path), notice=notice,
+                     ai_to_move=self._ai_seat_to_move(record, state) is not None,
+                     finished=not record.running)
