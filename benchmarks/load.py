@@ -286,15 +286,18 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
     saved = sum(t.moves for t in tables)
     # The median stored state: what the bare commit writes, so it stores as many bytes.
     payload = sorted(states, key=len)[len(states) // 2]
+    # Every table playing: from the last table's start to the first table's end (the
+    # bounds computed once; per element they made this a quadratic pass of seconds).
+    first_done, last_opened = min(done), max(opened)
     return {
         "timings": timings,
         "wall_s": round(wall, 3),
         "moves": saved,
         "ai_moves": len(timings["ai_turn"]),
         "moves_per_s": round(saved / wall, 1),
-        "steady_moves_per_s": steady_rate(saved_at, max(opened), min(done)),
+        "steady_moves_per_s": steady_rate(saved_at, last_opened, first_done),
         "steady_commands": summary([seconds for moment, seconds in finished_at
-                                    if max(opened) <= moment <= min(done)] or [0.0]),
+                                    if last_opened <= moment <= first_done] or [0.0]),
         "workers_peak_rss_mb": workers_rss,
         "command_count": sum(len(v) for v in timings.values()),
         "games_played": sum(t.games for t in tables),
