@@ -15,14 +15,14 @@ the other hand or the order of the draw pile.
   a multiset every player can work out from the cards in sight) dealt again at random; in
   each world the opponent answers as ``strong`` would, and the position is then scored by
   ``strong``'s best next action. It samples worlds until its budget (``BUDGET_SECONDS``, 2 s)
-  is 90% spent or ``samples`` worlds are done, whichever comes first.
+  is 90% spent or ``samples`` worlds are done, whichever comes first. The sampling loop is
+  ``engines/card_lookahead.py``'s, shared with Digitalo.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 
 from engines.base import JSON, Action, Agent, GameState, NotYourTurn, check_level
 from engines.booleo import (
@@ -42,6 +42,15 @@ from engines.booleo import (
     slot_name,
     sort_cards,
 )
+from engines.card_lookahead import (
+    BUDGET_SECONDS,
+    Clock,
+    SampleBudget,
+    best_over_worlds,
+    deal,
+    played_out,
+    shortlist,
+)
 from engines.pyramid import (
     GATE_FUNCTIONS,
     Pyramid,
@@ -59,10 +68,8 @@ from engines.pyramid import (
 
 # One branch of what an action leads to: its weight, both pyramids, the start row, the hand.
 Outcome_ = tuple[float, list[Pyramid], list[int], list[str]]
-Clock = Callable[[], float]
 
-# ``expert``'s budget per decision, and how many of ``strong``'s best actions it weighs.
-BUDGET_SECONDS = 2.0
+# How many of ``strong``'s best actions ``expert`` weighs (its time: ``BUDGET_SECONDS``).
 CANDIDATES = 6
 # The most worlds ``expert`` samples per decision (its budget usually ends it first), and
 # the count the ladder's fast matches use instead of the clock (``benchmarks/ladder.py``).
@@ -326,35 +333,21 @@ class BooleoAgent(Agent):
         forced = planner.forced()
         if forced is not None:
             return forced
-        scored = sorted(((planner.score(a), a) for a in planner.legal
-                         if not a.startswith("challenge")), reverse=True)
-        candidates = [a for score, a in scored[:CANDIDATES] if score > float("-inf")]
+        candidates = shortlist(((planner.score(a), a) for a in planner.legal
+                                if not a.startswith("challenge")), CANDIDATES)
         if len(candidates) <= 1:
             return planner.best()
-        deadline = (None if self.budget_seconds is None
-                    else self.clock() + 0.9 * self.budget_seconds)
-        totals = dict.fromkeys(candidates, 0.0)
-        self.last_samples = 0
-        while self.last_samples < self.samples:
-            world = sampled_world(state, player, self.rng)
-            for action in candidates:
-                totals[action] += self._value(world, player, action)
-            self.last_samples += 1
-            if deadline is not None and self.clock() > deadline:
-                break
-        top = max(totals.values())
-        return next(a for a in candidates if totals[a] == top)  # strong's order breaks ties
+        budget = SampleBudget(self.samples, self.budget_seconds, self.clock)
+        action, self.last_samples = best_over_worlds(
+            candidates, lambda: sampled_world(state, player, self.rng),
+            lambda world, action: self._value(world, player, action), budget)
+        return action
 
     def _value(self, world: BooleoState, player: int, action: Action) -> float:
         """``action`` played in ``world``, the opponent's answer as ``strong`` would give it,
         then the position as ``player``'s planner scores its best next action."""
-        child = BooleoState.from_dict(world.to_dict())
-        child.apply(player, action)
-        while child.outcome() is None and child.to_move() != [player]:
-            (seat,) = child.to_move()
-            child.apply(seat, BooleoAgent("strong", self.rng).choose(child, seat))
-            if child.to_move() != [player] and child.turn == seat:
-                break
+        child = played_out(world, player, action, self._strong_reply,
+                           lambda child: child.to_move() == [player], most=1)
         outcome = child.outcome()
         if outcome is not None:
             if outcome.is_draw:
@@ -362,6 +355,9 @@ class BooleoAgent(Agent):
             return DECIDED if player in outcome.winners else -DECIDED
         legal = child.legal_actions(player) if child.to_move() == [player] else []
         return Planner(child.view(player), legal, self.rng).best_score()
+
+    def _strong_reply(self, state: BooleoState, seat: int) -> Action:
+        return BooleoAgent("strong", self.rng).choose(state, seat)
 
 
 def sampled_world(state: BooleoState, player: int, rng: random.Random) -> BooleoState:
@@ -371,11 +367,9 @@ def sampled_world(state: BooleoState, player: int, rng: random.Random) -> Booleo
     orders later reshuffles is drawn afresh."""
     data = state.to_dict()
     other = 1 - player
-    unseen = list(data["hands"][other]) + list(data["draw"])
-    rng.shuffle(unseen)
-    size = len(data["hands"][other])
-    data["hands"][other] = sort_cards(unseen[:size])
-    data["draw"] = unseen[size:]
+    hidden = data["hands"][other], data["draw"]
+    hand, draw = deal([*hidden[0], *hidden[1]], [len(pile) for pile in hidden], rng)
+    data["hands"][other], data["draw"] = sort_cards(hand), draw
     data["seed"] = rng.getrandbits(31)
     return BooleoState.from_dict(data)
 
