@@ -45,7 +45,7 @@ from engines.registry import get_game, make_agent  # noqa: E402
 LADDERS: dict[str, list[tuple[str, str]]] = {
     "lgame": [("easy", "medium"), ("medium", "perfect")],
     "booleo": [("easy", "medium"), ("medium", "strong"), ("strong", "expert")],
-    "digitalo": [("easy", "medium"), ("medium", "strong")],
+    "digitalo": [("easy", "medium"), ("medium", "strong"), ("strong", "expert")],
     "rithmomachia": [("easy", "medium"), ("medium", "strong"), ("strong", "expert")],
 }
 
@@ -61,11 +61,17 @@ def _fast_booleo(level: str, rng: random.Random) -> Agent:
     return make_agent(level, rng, samples=FAST_SAMPLES)
 
 
+def _fast_digitalo(level: str, rng: random.Random) -> Agent:
+    from engines.digitalo_agents import FAST_SAMPLES, make_agent
+    return make_agent(level, rng, samples=FAST_SAMPLES)
+
+
 # The fast budgets: how ``--budget fast`` makes a game's agents (games not named here are
 # cheap at every level and always use ``make_agent``).
 FAST: dict[str, Callable[[str, random.Random], Agent]] = {
     "rithmomachia": _fast_rithmomachia,
     "booleo": _fast_booleo,
+    "digitalo": _fast_digitalo,
 }
 
 

@@ -176,7 +176,7 @@ from engines.state_checks import (
 NAME = "digitalo"
 ALIASES = ("digital", "digi")
 TITLE = "Digitalo"
-LEVELS = ("easy", "medium", "strong")
+LEVELS = ("easy", "medium", "strong", "expert")
 # Levels whose move takes a millisecond or so (a random legal move): the bot plays them
 # on its event loop, where handing them to a worker process would cost more than the move
 # (``benchmarks/quick_levels.py`` prints their timings).

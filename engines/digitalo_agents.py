@@ -15,14 +15,32 @@ the other hand or the draw pile.
   completer it counters a flip that breaks its pyramid and accepts any other.
 * ``medium``: ``strong``, except that a share ``MEDIUM_SLIPS`` of its actions in play are
   ``easy``'s.
+* ``expert``: a determinised lookahead (``engines/card_lookahead.py``, as bOOleO's) in play:
+  ``strong``'s best few actions, each played in sampled worlds where the cards it cannot
+  see are dealt again (the opponent's hand, the draw pile and the discard pile under its top
+  card: their cards as a whole, their sizes and the inverters among the discards follow
+  from what is in sight); the game then goes on as ``strong`` would play it, both seats,
+  until it is its turn in play again or the round is over, and is scored by ``strong``'s
+  best next action or the round's points. It samples until 90% of its 2 s are spent
+  (``BUDGET_SECONDS``) or ``samples`` worlds are done. In the ending it plays as ``strong``.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 
 from engines.base import JSON, Action, Agent, GameState, NotYourTurn, check_level
+from engines.card_lookahead import (
+    BUDGET_SECONDS,
+    Clock,
+    SampleBudget,
+    best_over_worlds,
+    deal,
+    played_out,
+    shortlist,
+)
 from engines.digitalo import (
     INVERTER,
     LEVELS,
@@ -32,6 +50,7 @@ from engines.digitalo import (
     parse_move,
     resolve_flip,
     slot_at,
+    sort_cards,
 )
 from engines.pyramid import (
     Pyramid,
@@ -48,6 +67,18 @@ from engines.pyramid import (
     reading,
     settle,
 )
+
+# How many of ``strong``'s best actions ``expert`` weighs, the most worlds it samples per
+# decision (its 2 s usually end it first), and the count the ladder's fast matches use
+# instead of the clock (``benchmarks/ladder.py``).
+CANDIDATES = 6
+MAX_SAMPLES = 400
+FAST_SAMPLES = 8
+# What a won or lost match is worth on the planner's scale (a won round is 1 000 and more).
+DECIDED = 100_000.0
+# The most actions a sampled game goes on after ``expert``'s: the opponent's answer and an
+# ending's last move, answer and counter fit easily.
+MOST_REPLIES = 8
 
 
 class Planner:
@@ -108,9 +139,16 @@ class Planner:
         if self.phase == "last move":
             scored = [(self._last_move(a), a) for a in self.legal]
         else:
-            scored = [(self._score(a), a) for a in self.legal]
+            scored = [(self.score(a), a) for a in self.legal]
         top = max(score for score, _ in scored)
         return self.rng.choice([a for score, a in scored if score >= top - 1e-9])
+
+    def best_score(self) -> float:
+        """The position's worth in play: the score of my best action, or of the position as
+        it stands when I have none to weigh."""
+        if not self.legal:
+            return self._evaluate(self.resolved, self.bits, self.hand)
+        return max(self.score(a) for a in self.legal)
 
     # -- the equal-moves ending --
     def _flipped(self, pos: int) -> tuple[list[int], list[Pyramid]]:
@@ -166,7 +204,8 @@ class Planner:
         return complete(trial, self.n)
 
     # -- ordinary play --
-    def _score(self, action: Action) -> float:
+    def score(self, action: Action) -> float:
+        """What ``action`` in ordinary play leads to, on the planner's scale."""
         move = parse_move(action)
         hand = list(self.hand)
         if move.kind in ("inverter", "counter"):
@@ -284,10 +323,18 @@ def sensible_action(state: DigitaloState, player: int, rng: random.Random) -> Ac
 
 
 class DigitaloAgent(Agent):
-    """The ladder's levels (see the module docstring)."""
+    """The ladder's levels (see the module docstring). ``samples`` caps ``expert``'s sampled
+    worlds and ``budget_seconds`` its time (``None``: the samples alone, deterministic)."""
 
     # The share of ``medium``'s actions that are ``easy``'s.
     MEDIUM_SLIPS = 0.5
+
+    def __init__(self, level: str, rng: random.Random, samples: int = MAX_SAMPLES,
+                 budget_seconds: float | None = BUDGET_SECONDS,
+                 clock: Clock = time.perf_counter) -> None:
+        super().__init__(level, rng)
+        self.budget = SampleBudget(samples, budget_seconds, clock)
+        self.last_samples = 0
 
     def choose(self, state: GameState, player: int) -> Action:
         assert isinstance(state, DigitaloState)
@@ -299,9 +346,77 @@ class DigitaloAgent(Agent):
         if self.level == "easy" or (self.level == "medium"
                                     and self.rng.random() < self.MEDIUM_SLIPS):
             return sensible_action(state, player, self.rng)
-        return Planner(state.view(player), legal, self.rng).best()
+        planner = Planner(state.view(player), legal, self.rng)
+        if self.level != "expert" or planner.phase != "play":
+            return planner.best()
+        return self._look_ahead(state, player, planner)
+
+    def _look_ahead(self, state: DigitaloState, player: int, planner: Planner) -> Action:
+        candidates = shortlist(((planner.score(a), a) for a in planner.legal), CANDIDATES)
+        if len(candidates) <= 1:
+            return planner.best()
+        action, self.last_samples = best_over_worlds(
+            candidates, lambda: sampled_world(state, player, self.rng),
+            lambda world, action: self._value(world, player, action), self.budget)
+        return action
+
+    def _value(self, world: DigitaloState, player: int, action: Action) -> float:
+        """``action`` played in ``world`` and the game gone on as ``strong`` plays it, until
+        ``player`` is to act in play again (scored by its planner's best action) or the
+        round is over (scored by its points, on the planner's scale)."""
+        round_ = world.round
+
+        def settled(child: DigitaloState) -> bool:
+            return child.round != round_ or (child.to_move() == [player]
+                                             and child.phase == "play")
+
+        child = played_out(world, player, action, self._strong_reply, settled, MOST_REPLIES)
+        outcome = child.outcome()
+        if outcome is not None:
+            if outcome.is_draw:
+                return 0.0
+            return DECIDED if player in outcome.winners else -DECIDED
+        if child.round != round_:
+            result = child.round_results[-1]
+            if result["winner"] is None:
+                return 0.0
+            won = Planner.COMPLETE + 10.0 * int(result["points"])
+            return won if result["winner"] == player else -won
+        legal = child.legal_actions(player) if child.to_move() == [player] else []
+        return Planner(child.view(player), legal, self.rng).best_score()
+
+    def _strong_reply(self, state: DigitaloState, seat: int) -> Action:
+        return DigitaloAgent("strong", self.rng).choose(state, seat)
 
 
-def make_agent(level: str, rng: random.Random) -> DigitaloAgent:
+def sampled_world(state: DigitaloState, player: int, rng: random.Random) -> DigitaloState:
+    """A copy of ``state`` in which the cards ``player`` cannot see are dealt again: the
+    opponent's hand, the draw pile and the discard pile under its top card, at their sizes,
+    with as many inverters among those discards as lie there (the view counts them). The
+    seed that deals later rounds and orders reshuffles is drawn afresh."""
+    data = state.to_dict()
+    other = 1 - player
+    hand, draw, discard = data["hands"][other], data["draw"], data["discard"]
+    under, top = discard[:-1], discard[-1:]
+    hidden = [*hand, *draw, *under]
+    inverters_under = under.count(INVERTER)
+    inverters_elsewhere = hidden.count(INVERTER) - inverters_under
+    gates = [card for card in hidden if card != INVERTER]
+    gates_under, gates_elsewhere = deal(gates, [len(under) - inverters_under,
+                                                len(gates) - len(under) + inverters_under], rng)
+    new_hand, new_draw = deal([*gates_elsewhere, *[INVERTER] * inverters_elsewhere],
+                              [len(hand), len(draw)], rng)
+    data["hands"][other] = sort_cards(new_hand)
+    data["draw"] = new_draw
+    data["discard"] = [*gates_under, *[INVERTER] * inverters_under, *top]
+    data["seed"] = rng.getrandbits(31)
+    return DigitaloState.from_dict(data)
+
+
+def make_agent(level: str, rng: random.Random, samples: int | None = None) -> DigitaloAgent:
+    """A player at ``level`` as the bot makes it; with ``samples``, ``expert`` samples that
+    many worlds with no clock at all (deterministic: tests and the ladder's fast matches)."""
     check_level(level, LEVELS)
-    return DigitaloAgent(level, rng)
+    if samples is None:
+        return DigitaloAgent(level, rng)
+    return DigitaloAgent(level, rng, samples=samples, budget_seconds=None)
