@@ -327,7 +327,7 @@ class DigitaloAgent(Agent):
     worlds and ``budget_seconds`` its time (``None``: the samples alone, deterministic)."""
 
     # The share of ``medium``'s actions that are ``easy``'s.
-    MEDIUM_SLIPS = 0.5
+    MEDIUM_SLIPS = 0.35
 
     def __init__(self, level: str, rng: random.Random, samples: int = MAX_SAMPLES,
                  budget_seconds: float | None = BUDGET_SECONDS,
