@@ -919,8 +919,14 @@ class RithmomachiaState(GameState):
             return self._placement_menu(player, path)
         by_source = self._moves_by_source()
         if not path:
-            return [Choice(CELL_NAMES[s], piece_label(value_of(self.board[s]), s, player))
-                    for s in by_source]
+            return [*(Choice(CELL_NAMES[s], piece_label(value_of(self.board[s]), s, player))
+                      for s in by_source), *self._push_pairs(by_source)]
+        if len(path[0]) == 2 * len(CELL_NAMES[0]):  # a push chosen on the first step
+            source, dest = (CELL_BY_NAME.get(path[0][:3], -1),
+                            CELL_BY_NAME.get(path[0][3:], -1))
+            if source not in by_source or len(path) > 1:
+                raise not_in_menu()
+            return self._push_choices(by_source[source], dest)
         source = CELL_BY_NAME.get(path[0], -1)
         if source not in by_source or len(path) > 3:
             raise not_in_menu()
@@ -938,9 +944,26 @@ class RithmomachiaState(GameState):
                     choices.append(Choice(CELL_NAMES[dest], self._move_label(move, dest),
                                           move_text(move)))
             return choices
-        dest = CELL_BY_NAME.get(path[1], -1)
-        pushes = [m for m in mine if (m >> 6) & 63 == dest and m >> 12]
-        if not pushes or len(path) > 2:
+        if len(path) > 2:
+            raise not_in_menu()
+        return self._push_choices(mine, CELL_BY_NAME.get(path[1], -1))
+
+    def _push_pairs(self, by_source: dict[int, list[int]]) -> list[Choice]:
+        """Each push as one first-step option ("2c1⇒2c2 push"), so that a push,
+        about half of a good player's moves, takes two taps like any other move: the pair,
+        then where the pushed piece goes (issue 23's two taps per move). The Pyramid's own
+        option still lists its pushes too, for players who start from the piece."""
+        pairs = dict.fromkeys((m & 63, (m >> 6) & 63)
+                              for moves in by_source.values() for m in moves if m >> 12)
+        return [Choice(f"{CELL_NAMES[source]}{CELL_NAMES[dest]}",
+                       Message("rithmomachia.menu.push_pair", "{source}⇒{cell} push",
+                               source=CELL_NAMES[source], cell=CELL_NAMES[dest]))
+                for source, dest in pairs]
+
+    def _push_choices(self, moves: list[int], dest: int) -> list[Choice]:
+        """Where the piece pushed off ``dest`` may go, one option per cell."""
+        pushes = [m for m in moves if (m >> 6) & 63 == dest and m >> 12]
+        if not pushes:
             raise not_in_menu()
         return [Choice(CELL_NAMES[(m >> 12) - 1], self._move_label(m, (m >> 12) - 1, push=True),
                        move_text(m)) for m in pushes]

@@ -60,14 +60,16 @@ def ref_ops(state: RithmomachiaState) -> tuple[str, ...]:
 
 def menu_actions(state: RithmomachiaState, player: int,
                  path: tuple[str, ...] = ()) -> list[str]:
+    """Every action the menu leads to, each once, in the order first reached (a push is
+    reached from its Pyramid and again from the first step's push pairs)."""
     found = []
     for choice in state.menu(player, path):
-        assert choice.label and len(choice.token) <= 4
+        assert choice.label and len(choice.token) <= 8  # a payload token's limit
         if choice.action is not None:
             found.append(choice.action)
         else:
             found += menu_actions(state, player, (*path, choice.token))
-    return found
+    return list(dict.fromkeys(found))
 
 
 def check_move(state: RithmomachiaState, action: str, events: list[dict[str, Any]],

@@ -776,3 +776,32 @@ def test_agents_place_pieces() -> None:
         state.apply(state.turn, action)
     white = {cell: v for cell, (o, v) in pieces_of(state).items() if o == WHITE}
     assert white == {cell: v for cell, (o, v) in ref.standard_board().items() if o == WHITE}
+
+
+def test_a_push_takes_two_menu_steps_from_its_pair_on_the_first_step() -> None:
+    """Issue 23's two taps per move: the first step offers each push as a pair (the Pyramid
+    and the cell it steps onto), and the second where the pushed piece goes; the same
+    moves as through the Pyramid's own three steps."""
+    state = None
+    for seed in range(40):
+        candidate = new_game({}, 2, seed)
+        rng = random.Random(seed)
+        while candidate.outcome() is None and not any(
+                len(a.split("-")) == 3 for a in candidate.legal_actions(candidate.turn)):
+            candidate.apply(candidate.turn, rng.choice(candidate.legal_actions(candidate.turn)))
+        if candidate.outcome() is None:
+            state = candidate
+            break
+    assert state is not None, "no seed reached a position with a push"
+    seat = state.turn
+    pushes = [a for a in state.legal_actions(seat) if len(a.split("-")) == 3]
+    pairs = [c for c in state.menu(seat, ()) if len(c.token) == 6]
+    assert {p.token for p in pairs} == {a.split("-")[0] + a.split("-")[1] for a in pushes}
+    via_pairs = [c.action for p in pairs for c in state.menu(seat, (p.token,))]
+    via_pyramid = [c.action for p in pairs
+                   for c in state.menu(seat, (p.token[:3], p.token[3:]))]
+    assert via_pairs == via_pyramid and sorted(via_pairs) == sorted(pushes)
+    with pytest.raises(InvalidMove):
+        state.menu(seat, (pairs[0].token, "1a1"))
+    with pytest.raises(InvalidMove):
+        state.menu(seat, ("9z99z9",))
