@@ -283,6 +283,9 @@ class DiscordTable:
                                               opponent=self.players[1], **options)
         assert started.acknowledged, started
         await self.world.bot.wait_for_background()
+        for followup in started.followups:  # the starter's own hand, sent with the board
+            if followup.ephemeral:
+                self.hands[0] = followup
         record = await self.record()
         if record.status == "waiting":  # a lobby: the second player takes the seat first
             for seat, kind in ((1, "j"), (0, "g")):

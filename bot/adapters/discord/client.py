@@ -338,6 +338,7 @@ class LogicBot(ChatAdapter, discord.Client):
                 await self.remember_message(place, board.game_id, message, board.version)
             # A game that starts between people cues whoever moves first, as on Telegram.
             await self.cue_turn(place, reply)
+            await self.offer_hand(interaction, place, board)
             if newer:
                 # The game moved on while this board was being sent: draw the newest.
                 current = await self.service.board(place)
@@ -346,6 +347,25 @@ class LogicBot(ChatAdapter, discord.Client):
         finally:
             if reply.ai_to_move:
                 self.spawn(self.run_ai(place))
+
+    async def offer_hand(self, interaction: discord.Interaction, place: Place,
+                         board: Board) -> None:
+        """Whoever put up a board of a game with private hands gets their own hand with it,
+        privately: the first move no longer starts with a "My hand" tap, and the hand is
+        redrawn in place when their turn comes (``LiveHands``)."""
+        if board.hand_button is None:
+            return
+        current = await self.service.hand(place, self.actor(interaction))
+        if current.hand is None:  # a spectator, or a player between seats
+            return
+        try:
+            shown = await self.send(interaction, hand_layout(current.hand, place.language),
+                                    ephemeral=True)
+        except discord.HTTPException:
+            log.info("could not hand over the hand in %s", place.channel)
+            return
+        self.live_hands.remember(board.game_id, str(interaction.user.id), interaction,
+                                 shown.id if shown is not None else None)
 
     async def answer_change(self, interaction: discord.Interaction, place: Place,
                             reply: Reply) -> None:

@@ -493,3 +493,28 @@ def test_every_8_bit_extended_hand_and_board_fits_discord() -> None:
     assert steps > 300, steps
     assert selects, "the crowded positions' long steps went through select menus"
     print(f"{steps} hand steps checked, {selects} of them with select menus")
+
+
+async def test_the_starter_gets_their_hand_with_the_board_and_it_is_redrawn_in_place(
+        tmp_path: Path) -> None:
+    """No "My hand" tap before the first move: whoever starts a game with private hands
+    gets their own hand privately with the board, and that message is redrawn with the
+    menu when their turn comes, so it is the only hand message they need."""
+    rng = random.Random(3)
+    async with discord_world(tmp_path) as world:
+        started = await world.alice.slash(world.channel, "play", game="booleo",
+                                          opponent=world.bob, options="bits=4")
+        await world.bot.wait_for_background()
+        hands = [m for m in started.followups if m.ephemeral]
+        assert len(hands) == 1 and "Your hand" in hands[0].content
+        state = await game_state(world, world.channel)
+        record = await game_record(world, world.channel)
+        alice_seat = [p["id"] for p in record.players].index(str(world.alice.id))
+        assert shown_hand(hands[0].content) == (
+            render.hand_text(state.view(alice_seat)["hand"]) or "no cards")
+        if state.to_move() != [alice_seat]:  # Bob first: Alice's hand waits without a menu
+            assert not menu_items(hands[0])
+            await play_turn(world, world.bob, world.channel, rng)
+        assert menu_items(hands[0]), "the starter's hand carries the menu on their turn"
+        bob = await world.bob.slash(world.channel, "hand")
+        assert bob.ephemeral and "Your hand" in bob.response.content
