@@ -43,7 +43,7 @@ from engines.registry import get_game, make_agent  # noqa: E402
 
 # The adjacent pairs of each game's ladder, lower level first.
 LADDERS: dict[str, list[tuple[str, str]]] = {
-    "lgame": [("easy", "medium"), ("medium", "perfect")],
+    "lgame": [("easy", "medium"), ("medium", "strong"), ("strong", "perfect")],
     "booleo": [("easy", "medium"), ("medium", "strong"), ("strong", "expert")],
     "digitalo": [("easy", "medium"), ("medium", "strong"), ("strong", "expert")],
     "rithmomachia": [("easy", "medium"), ("medium", "strong"), ("strong", "expert")],
