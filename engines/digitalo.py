@@ -102,7 +102,10 @@ seat, this round), ``max_moves``, ``max_rounds``, ``to_move``, ``phase`` (``play
 move``, ``answer``), ``completer``, ``last_round`` (the previous round's result: ``round``,
 ``reason`` (``complete``, ``both_complete`` or ``max_moves``), ``winner``, ``points``,
 ``empty``, ``inactive``, ``moves``, ``scores``, ``scores_binary``, and its final ``bit_row``,
-``pyramids`` as ``{position: card}`` and ``inactive_positions`` per seat), ``rounds`` (every
+``pyramids`` as ``{position: card}`` and ``inactive_positions`` per seat; for drawing them,
+``rows`` and ``gates`` per seat, as the live ``rows`` and ``pyramids``, and ``unfit``: the
+positions of gates the final bit row no longer gives, when the move limit struck with an
+inverter pending), ``rounds`` (every
 finished round's ``round``, ``reason``, ``winner`` and ``points``), ``options``,
 ``last_events`` (public) and ``outcome``. ``view(seat)`` adds ``seat`` and that seat's
 ``hand``. ``apply`` returns event dicts with a ``type``; the cards drawn and dealt are only
@@ -154,6 +157,7 @@ from engines.pyramid import (
     gate_token,
     inactive_gates,
     input_values,
+    is_gate_card,
     is_invalid,
     open_slots,
     output_of,
@@ -269,6 +273,15 @@ def resolve_flip(pyramids: list[Pyramid], bits: list[int], n: int,
     return [settle(pyramids[seat], reading(bits, seat), n, bit_slots(n, position_of(n, seat, bit)),
                    inactive=True, judge=fits_inputs)
             for seat in range(SEATS)]
+
+
+def gate_view(pyramid: Pyramid, row: list[int], n: int, slot: Slot,
+              inactive: set[Slot]) -> JSON:
+    """A placed gate as views show it, its inputs read from ``row`` (a seat's reading)."""
+    card = pyramid[slot]
+    a, b = input_values(pyramid, row, slot)
+    return {"position": position_at(n, slot), "card": card, "gate": gate_of(card),
+            "out": output_of(card), "inputs": [a, b], "inactive": slot in inactive}
 
 
 def complete(pyramid: Pyramid, n: int) -> bool:
@@ -791,11 +804,39 @@ class DigitaloState(GameState):
 
     # -- views --
     def _gate_view(self, seat: int, slot: Slot, inactive: set[Slot]) -> JSON:
-        pyramid = self.pyramids[seat]
-        card = pyramid[slot]
-        a, b = input_values(pyramid, self.row(seat), slot)
-        return {"position": position_at(self.n, slot), "card": card, "gate": gate_of(card),
-                "out": output_of(card), "inputs": [a, b], "inactive": slot in inactive}
+        return gate_view(self.pyramids[seat], self.row(seat), self.n, slot, inactive)
+
+    def _last_round_view(self) -> JSON | None:
+        """The previous round's result, with its final pyramids drawable like the live ones:
+        ``rows`` (each seat's reading of its final bit row) and ``gates`` (per seat, as in
+        the view's ``pyramids``). A stored result without a well-formed bit row and
+        pyramids (written by hand, or by an older version) is handed over as it is."""
+        if not self.round_results:
+            return None
+        last = copy_json(self.round_results[-1])
+        n, bits, placed = self.n, last.get("bit_row"), last.get("pyramids")
+        if not (isinstance(bits, list) and len(bits) == n and all(b in (0, 1) for b in bits)
+                and isinstance(placed, list) and len(placed) == SEATS
+                and all(isinstance(p, dict) for p in placed)):
+            return last
+        try:
+            pyramids = [{slot_at(n, int(position)): str(card) for position, card in p.items()}
+                        for p in placed]
+        except ValueError:
+            return last
+        if not all(is_gate_card(card) for p in pyramids for card in p.values()):
+            return last
+        rows = [reading(bits, seat) for seat in range(SEATS)]
+        last["rows"] = rows
+        last["gates"] = [
+            [gate_view(p, row, n, s, inactive_gates(p, n)) for s in pyramid_slots(n) if s in p]
+            for p, row in zip(pyramids, rows, strict=True)]
+        # The move limit can end a round while an inverter is pending: the bit row is
+        # flipped, the gates it would have felled still stand. Named, so that no board
+        # prints them as if they computed.
+        last["unfit"] = [self._positions(s for s in p if is_invalid(p, row, s, fits_inputs))
+                         for p, row in zip(pyramids, rows, strict=True)]
+        return last
 
     def _pending_view(self) -> JSON | None:
         if self.pending is None:
@@ -817,7 +858,6 @@ class DigitaloState(GameState):
             inactive = inactive_gates(self.pyramids[seat], n)
             pyramids.append([self._gate_view(seat, s, inactive) for s in pyramid_slots(n)
                              if s in self.pyramids[seat]])
-        last = self.round_results[-1] if self.round_results else None
         view: JSON = {
             "game": NAME,
             "viewer": player,
@@ -849,7 +889,7 @@ class DigitaloState(GameState):
             "to_move": self.turn if self._outcome is None else None,
             "phase": self.phase,
             "completer": self.completer,
-            "last_round": copy_json(last),
+            "last_round": self._last_round_view(),
             "rounds": [{k: r[k] for k in ("round", "reason", "winner", "points")}
                        for r in self.round_results],
             "last_events": copy_json(self.last_events),

@@ -1,5 +1,6 @@
 """Digitalo as chat text: both pyramids with the seed's position numbers, inactive gates, the
-pending inverter, the round's result and the match score in binary.
+pending inverter, the round's result and the match score in binary; right after a round
+ended, also that round's final pyramids above the new deal.
 
 Renderers see only ``state.view(viewer)`` (``engines/digitalo.py``); the public board reads
 only public fields, so it prints the same text whichever view it is handed, and a hand is
@@ -109,12 +110,13 @@ def _seat_header(view: View, names: Sequence[str], language: str, emoji: bool,
         moves=(view.get("moves") or [0, 0])[seat])
 
 
-def _legend(view: View, language: str) -> str:
-    parts = pyramid.gate_legend(str(g["gate"]) for gates in view.get("pyramids") or []
-                                for g in gates)
+def _legend(view: View, language: str, final: View | None = None) -> str:
+    shown = [*(view.get("pyramids") or []), *((final or {}).get("gates") or [])]
+    parts = pyramid.gate_legend(str(g["gate"]) for gates in shown for g in gates)
     parts.append(translate(language, "digitalo.legend.open", "○4 a gate fits on 4 now"))
     parts.append(translate(language, "digitalo.legend.inactive", "~ inactive"))
-    if any((view.get("pending") or {}).get("would_remove") or []):
+    if any((view.get("pending") or {}).get("would_remove") or []) or any(
+            (final or {}).get("unfit") or []):
         parts.append(translate(language, "digitalo.legend.would_fall",
                                "≠ falls if the inverter stands"))
     return " · ".join(parts)
@@ -237,8 +239,73 @@ def pending_lines(view: View, names: Sequence[str], language: str, emoji: bool) 
                                                "Nothing changes."))]
 
 
-def render_status(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
-    lines = [line for event in view.get("last_events") or []
+# -- the round that just ended -------------------------------------------------------------
+
+def ended_round(view: View) -> tuple[int, View] | None:
+    """When this board is the first after a round ended and the next was dealt: where the
+    ``round_over`` event stands in ``last_events``, and the round's result with its final
+    pyramids (the view's ``last_round``). The deal clears the table, so without this the
+    players would never see the pyramid that won the round. Any later board, and a match
+    that ended with the round (its table still stands), shows none."""
+    if view.get("outcome"):
+        return None
+    events = list(view.get("last_events") or [])
+    final = view.get("last_round") or {}
+    for index, event in enumerate(events):
+        if (event.get("type") == "round_over" and final.get("gates") and final.get("rows")
+                and event.get("round") == final.get("round")
+                and any(e.get("type") == "new_round" for e in events[index + 1:])):
+            return index, final
+    return None
+
+
+def _final_order(final: View) -> list[tuple[int, bool]]:
+    """Which pyramids to draw first, and whether each was completed: the round's winner
+    first, the pyramid the sentence is about; else North's over South's as on the board."""
+    winner = final.get("winner")
+    if winner is not None:
+        return [(int(winner), True), (1 - int(winner), False)]
+    both = final.get("reason") == "both_complete"
+    return [(1, both), (0, both)]
+
+
+def final_pyramid_lines(view: View, final: View, names: Sequence[str], language: str,
+                        emoji: bool) -> list[str]:
+    """The ended round's pyramids as they stood, drawn like the live ones: only placed
+    gates and their readings, which are public, never a card in a hand."""
+    n = int(view["bits"])
+    short = not emoji and pyramid.compact(n)
+    # The round is over: nothing is open on these pyramids any more. Only when the move
+    # limit struck with an inverter pending do gates stand that it would fell: marked ≠.
+    table: View = {"bits": n, "pyramids": final["gates"], "open": [[], []],
+                   "pending": {"would_remove": final.get("unfit") or [[], []]}}
+    lines: list[str] = []
+    for seat, completed in _final_order(final):
+        name, side = seat_name(names, seat), seat_label(language, seat)
+        if completed:
+            lines.append(translate(language, "digitalo.final.completed",
+                                   "Round {round} — {name} ({side}) completed this pyramid:",
+                                   round=final.get("round"), name=name, side=side))
+        else:
+            lines.append(translate(language, "digitalo.final.at_end",
+                                   "{name}'s pyramid ({side}) at the end of round {round}:",
+                                   round=final.get("round"), name=name, side=side))
+        cells = position_cells(table, seat, emoji, short)
+        bits = final["rows"][seat]
+        if emoji:
+            lines += pyramid.row_per_line(cells, bits)
+        else:
+            lines.append(code_block(pyramid.staggered(cells, bits)))
+    return lines
+
+
+# -- the board -----------------------------------------------------------------------------
+
+def render_status(view: View, names: Sequence[str], language: str, emoji: bool,
+                  skip_events: int = 0) -> str:
+    """What happened, what is pending and who is to move; ``skip_events`` leaves out the
+    first events of ``last_events``, which the board already told above its pyramids."""
+    lines = [line for event in (view.get("last_events") or [])[skip_events:]
              for line in event_lines(event, names, language)]
     lines += pending_lines(view, names, language, emoji)
     outcome = view.get("outcome")
@@ -256,8 +323,21 @@ def render_status(view: View, names: Sequence[str], language: str, emoji: bool) 
 
 def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     """The score, both pyramids (North's on top), the piles and what happened. A monospace
-    pyramid is a code block, its header and everything else prose."""
-    lines = [score_line(view, names, language), ""]
+    pyramid is a code block, its header and everything else prose. The first board after
+    a round ended shows, under the score, how it ended and its final pyramids."""
+    lines = [score_line(view, names, language)]
+    ended = ended_round(view)
+    told, final = 0, None
+    if ended is not None:
+        # Right after a round's end: how it ended and its final pyramids, then the new
+        # round's table, which the deal has already cleared.
+        index, final = ended
+        events = view.get("last_events") or []
+        lines += [line for event in events[:index + 1]
+                  for line in event_lines(event, names, language)]
+        lines += ["", *final_pyramid_lines(view, final, names, language, emoji)]
+        told = index + 1
+    lines.append("")
     short = not emoji and pyramid.compact(int(view["bits"]))
     for seat in (1, 0):
         lines.append(_seat_header(view, names, language, emoji, seat))
@@ -267,11 +347,11 @@ def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
             lines += [*pyramid.row_per_line(cells, bits), ""]
         else:
             lines.append(code_block(pyramid.staggered(cells, bits)))
-    lines.append(_legend(view, language))
+    lines.append(_legend(view, language, final))
     if short:
         lines.append(pyramid.compact_legend(language))
     lines.append(pyramid.piles_line(view, language))
-    status = render_status(view, names, language, emoji)
+    status = render_status(view, names, language, emoji, told)
     if status:
         lines.append(status)
     return "\n".join(lines)

@@ -168,7 +168,7 @@ def test_options_and_players_are_checked() -> None:
                                                   "max_moves", "max_rounds"}
     assert digitalo.NAME == "digitalo" and digitalo.TITLE == "Digitalo"
     assert digitalo.INFO.hidden_information is True
-    assert digitalo.LEVELS == ("easy", "medium", "strong")
+    assert digitalo.LEVELS == ("easy", "medium", "strong", "expert")
 
 
 def test_positions_are_numbered_as_in_the_seed() -> None:
@@ -509,6 +509,46 @@ def test_scoring_counts_empty_and_inactive_positions() -> None:
     assert over["points"] == 4 and over["empty"] == 3 and over["inactive"] == 1
     assert over["inactive_positions"] == [[], [4]]
     assert over["scores_binary"] == ["0100", "0000"] and binary(4) == "0100"
+
+
+def test_the_last_round_view_draws_the_final_pyramids_as_they_stood() -> None:
+    """Issue 23.5: the board after a round's end shows its final pyramids, so the view
+    hands them over like the live ones: each seat's reading and its gates with inputs."""
+    state = ending(starter=NORTH)
+    north_before = state.view(None)["pyramids"][NORTH]
+    state.apply(SOUTH, "AND1 6")  # the round ends at once; the next one is dealt
+    last = state.view(None)["last_round"]
+    assert state.round == 2 and state.pyramids == [{}, {}]
+    assert last["rows"] == [SEED_BITS, [0, 1, 0, 0]]
+    assert last["gates"][NORTH] == north_before  # 4 lacks its input 2: inactive
+    south = {g["position"]: g for g in last["gates"][SOUTH]}
+    assert sorted(south) == [1, 2, 3, 4, 5, 6] and not any(g["inactive"] for g in south.values())
+    assert south[1]["inputs"] == [1, 1] and south[6] == {
+        "position": 6, "card": "AND1", "gate": "AND", "out": 1, "inputs": [1, 1],
+        "inactive": False}
+    assert last["unfit"] == [[], []]
+    assert state.view(SOUTH)["last_round"] == last  # public: the same for every viewer
+
+
+def test_the_last_round_view_names_gates_a_pending_flip_left_unfit() -> None:
+    """The move limit ends the round on South's inverter, which stays pending: the final
+    bit row is flipped, South's XOR1 on 2 and NAND1 on 3 (now on 1 1) still stand."""
+    state = position(SEED_BITS, south=dict(FIVE), north=dict(NORTH_PART),
+                     hands=(["INV", "AND0", "AND0", "AND0"], ["OR0", "OR0", "OR0", "OR0"]),
+                     moves=(9, 10), max_moves=20)
+    state.apply(SOUTH, "INV 3")
+    last = state.view(None)["last_round"]
+    assert last["reason"] == "max_moves" and last["bit_row"] == [1, 1, 1, 1]
+    assert last["unfit"] == [[2, 3], []]  # North reads 0 0 0 0: its AND0s still fit
+    assert {g["position"]: g["inputs"] for g in last["gates"][SOUTH]}[3] == [1, 1]
+
+
+def test_a_stored_result_without_its_pyramids_is_shown_as_it_is() -> None:
+    state = position(SEED_BITS, round=2)  # its result for round 1 has no bit row
+    last = state.view(None)["last_round"]
+    assert last == {"round": 1, "reason": "complete", "winner": None, "points": 0}
+    state.round_results[-1].update(bit_row=[1, 0, 1, 1], pyramids=[{"9": "AND1"}, {}])
+    assert "gates" not in state.view(None)["last_round"]  # no position 9 with 4 bits
 
 
 def test_the_second_player_completing_ends_the_round_at_once() -> None:
