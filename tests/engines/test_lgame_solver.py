@@ -325,15 +325,16 @@ def test_every_agent_returns_legal_actions(sudden_death: bool) -> None:
                 agent.choose(state, 1 - state.turn)
 
 
-def test_perfect_and_strong_always_choose_a_best_move() -> None:
-    """Both table levels pick among the moves the table ranks best, in the preference the
-    engine documents: leave the opponent lost soonest, else drawn, else lost latest."""
+def test_perfect_always_chooses_a_best_move() -> None:
+    """The table's level picks among the moves the table ranks best, in the preference the
+    engine documents: leave the opponent lost soonest, else drawn, else lost latest.
+    (``strong`` is a level of its own below it: ``test_lgame_agents.py``.)"""
 
     def rank(score: tuple[int, int]) -> tuple[int, int]:
         v, d = score
         return (0, d) if v == LOSS else (1, 0) if v == UNKNOWN else (2, -d)
 
-    agents = [lgame.make_agent(level, random.Random(3)) for level in ("perfect", "strong")]
+    agents = [lgame.make_agent("perfect", random.Random(3))]
     for state in random_states(False, 40, seed=9, max_plies=30):
         best = min(rank(score_of_child(state, a)) for a in state.legal_actions(state.turn))
         for agent in agents:
@@ -364,8 +365,9 @@ def test_medium_never_beats_perfect() -> None:
 
 
 def test_medium_beats_easy() -> None:
+    # Its true score is about 77% (docs/ai.md); 40 games put one run within ±13 points.
     result = run_selfplay(GAME, ["medium", "easy"], 40, seed=5)
-    assert result["a_score"] >= 0.7
+    assert result["a_score"] >= 0.6
 
 
 def test_medium_sometimes_errs() -> None:
