@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from bot.daily import Clock, utc_now
 from bot.service import Place, Reply, Service
 from bot.store import GameRecord, Store, TurnTimer
+from bot.tables import room_of
 from engines.registry import get_game
 from renderers.i18n import translate
 
@@ -89,7 +90,9 @@ class Classroom:
 
     # ----------------------------------------------------------- timer policy
     async def policy(self, platform: str, channel: str) -> TimerPolicy | None:
-        return TimerPolicy.load(await self.store.get_setting(platform, channel, TIMER_SETTING))
+        # A game at a table of a group keeps the group's clock (``bot.tables``).
+        return TimerPolicy.load(await self.store.get_setting(platform, room_of(channel),
+                                                             TIMER_SETTING))
 
     async def set_policy(self, place: Place, policy: TimerPolicy | None) -> str:
         """Store (or, with None, switch off) the channel's timer; the answer describes it."""

@@ -14,6 +14,7 @@ import random
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from bot.drawing import BoardDrawing
@@ -54,6 +55,7 @@ from bot.replies import (
     place_of_record as place_of_record,
 )
 from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
+from bot.tables import free_table, room_of, same_pairing, seated_games
 from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
 from engines.registry import game_names, get_game, make_agent, resolve_name
 from renderers import renderer_for
@@ -195,8 +197,8 @@ class Service(BoardDrawing):
             return None
         record = await self.store.get_game(payload.game_id)
         if (record is None or record.running or record.platform != origin.platform
-                or record.channel != origin.channel):
-            return None
+                or room_of(record.channel) != room_of(origin.channel)):
+            return None  # (a game that ended at a table of a group: its panel is there)
         return record
 
     async def _refusal(self, place: Place, error: ServiceError,
@@ -405,8 +407,8 @@ class Service(BoardDrawing):
             else:
                 last = await self.store.get_game(game_id)
                 if last is not None and (last.running or last.platform != place.platform
-                                         or last.channel != place.channel):
-                    last = None
+                                         or room_of(last.channel) != room_of(place.channel)):
+                    last = None  # (``place`` may be another table of the same group)
             if last is None:
                 raise ServiceError(self._t(place, "rematch.none",
                                            "There is no finished game here to play again."))
@@ -426,9 +428,25 @@ class Service(BoardDrawing):
                         and player.get("id") == user.id):
                     player["name"] = user.name
             module = get_game(last.game)
-            return await self._create(place, module, dict(last.options), self._seed_source(),
-                                      players, user)
+            if game_id is None:
+                return await self._create(place, module, dict(last.options),
+                                          self._seed_source(), players, user)
+            # One game again per panel, however often (or at once) its button is pressed,
+            # even where a group's tables would seat a second one.
+            async with self._lock(last.id):
+                people = self._humans(last.players)
+                if any(record.game == last.game and self._humans(record.players) == people
+                       for record in await seated_games(self.store, place, user)):
+                    raise ServiceError(self._t(place, "rematch.running",
+                                               "This game is already being played again."))
+                return await self._create(place, module, dict(last.options),
+                                          self._seed_source(), players, user)
         return await self._guard(place, work, actor=user)
+
+    @staticmethod
+    def _humans(players: list[dict[str, Any]]) -> set[tuple[str, str]]:
+        return {(str(p.get("platform")), str(p.get("id"))) for p in players
+                if p.get("kind") == "human"}
 
     async def join(self, place: Place, user: User) -> Reply:
         async def work() -> Reply:
@@ -557,11 +575,16 @@ class Service(BoardDrawing):
             running = await self._running(origin, cached=False)
         if running is not None and running.id == payload.game_id:
             return origin
-        if origin.server or not payload.private_ok:
-            return None
         cached = self._cache.get(payload.game_id)
         record = cached[0] if cached is not None else await self.store.get_game(
             payload.game_id)
+        if (record is not None and record.running and record.platform == origin.platform
+                and record.channel != origin.channel
+                and room_of(record.channel) == origin.channel):
+            # A game at a table of this group (``bot.tables``): its board is here.
+            return replace(origin, channel=record.channel)
+        if origin.server or not payload.private_ok:
+            return None
         if (record is None or not record.running or record.platform != origin.platform
                 or record.channel == origin.channel or not self.hides_hands(record)):
             return None
@@ -1040,10 +1063,38 @@ class Service(BoardDrawing):
     async def running_record(self, place: Place) -> GameRecord | None:
         return await self._running(place)
 
+    async def table_for_new_game(self, place: Place, user: User, game: str, rival: Opponent
+                                 ) -> Place | GameRecord:
+        """Where a new game of a room with tables goes (``bot.tables``): ``place`` while
+        it is free, else the room's lowest free table; or the running game of the room
+        that already is this one (same game, same opponent), which is not started twice."""
+        if await self._running(place) is None:
+            return place
+        for record in await seated_games(self.store, place, user):
+            if same_pairing(record, game, user, rival):
+                return record
+        return await free_table(self.store, place)
+
+    async def free_place(self, place: Place) -> Place:
+        """``place`` while no game runs there, else the lowest free table of its room."""
+        if await self._running(place) is None:
+            return place
+        return await free_table(self.store, place)
+
+    async def seated_games(self, place: Place, user: User) -> list[GameRecord]:
+        """The running games of ``place``'s room (its own and its tables') ``user`` sits in."""
+        return await seated_games(self.store, place, user)
+
     async def set_board_ref(self, game_id: int, ref: dict[str, Any]) -> None:
         """Remember where the game's board message is (and its language and style), so
         that AI moves, timers and a restart can find and redraw it."""
         await self.store.set_board_ref(game_id, ref)
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            # The cached record is what a press from a private chat reads the board's
+            # language and style from (``place_of_record``): a stale one drew a group's
+            # text-style board in emoji after the first move made in a hand.
+            self._cache[game_id] = (replace(cached[0], board_ref=dict(ref)), cached[1])
 
     async def get_setting(self, platform: str, scope: str, key: str) -> str | None:
         return await self.store.get_setting(platform, scope, key)

@@ -191,6 +191,11 @@ class SetupButtons:
             await self.client.answer(query)
             await self.client.edit(source.chat.id, source.message_id, text_message(in_topic))
             return
+        table = await self.client.place_for_new_game(place, user, game, rival)
+        if isinstance(table, str):
+            await self.client.answer(query, table, alert=True)
+            return
+        place = table
         reply = await self.service.start_game(place, user, game, rival, options)
         if not reply.ok or reply.board is None:
             # Said in an alert, never over the message: a second tap of this button (while
@@ -309,6 +314,8 @@ class SetupButtons:
         place = await self.client.place_of_message(source, query.from_user)
         choice = await end_choice(self.client.app, place, user, data)
         if choice.action == "again":
+            # The rematch itself refuses a second one (``Service.rematch``).
+            place = await self.client.free_place(place)
             reply = await self.service.rematch(place, user, choice.game_id)
             if not reply.ok or reply.board is None:
                 await self.client.answer(query, reply.notice or self.t(place, "error.internal"),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from telegram import Message as TgMessage
 
+from bot.tables import room_of
+
 PLATFORM = "telegram"
 HAND_LINK_PREFIX = "hand-"
 # /start payloads may hold only letters, digits, _ and -: a group id's minus becomes "m".
@@ -32,7 +34,9 @@ def channel_of(chat_id: int, topic: int | None = None) -> str:
 
 
 def chat_of(channel: str) -> tuple[int, int | None]:
-    chat, _, topic = channel.partition("/")
+    """The chat and forum topic of a service channel; a table of a group
+    (``bot.tables``) is in the group itself."""
+    chat, _, topic = room_of(channel).partition("/")
     return int(chat), int(topic) if topic else None
 
 

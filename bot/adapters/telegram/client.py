@@ -86,8 +86,9 @@ from bot.app import App
 from bot.daily import PostOutcome
 from bot.names import clean_display_name
 from bot.payloads import game_of
-from bot.service import Board, Hand, Place, Reply, User
+from bot.service import Board, Hand, Opponent, Place, Reply, User
 from bot.store import DailySchedule, GameRecord
+from engines.registry import get_game
 from renderers.i18n import lookup, normalise_language, supported_languages, translate
 
 log = logging.getLogger(__name__)
@@ -464,6 +465,30 @@ class TelegramBot(ChatAdapter):
         return Place(PLATFORM, channel_of(chat.id, topic.message_thread_id), place.language,
                      place.emoji, place.server)
 
+    @staticmethod
+    def has_tables(place: Place) -> bool:
+        """Groups have tables; a private chat or a forum topic holds one game, as a Discord
+        channel does (``bot.tables``)."""
+        return not is_private(place.channel) and chat_of(place.channel)[1] is None
+
+    async def free_place(self, place: Place) -> Place:
+        """Where a rematch goes: ``place``, or the room's free table."""
+        return await self.service.free_place(place) if self.has_tables(place) else place
+
+    async def place_for_new_game(self, place: Place, user: User, game: str,
+                                 rival: Opponent) -> Place | str:
+        """A group with a game running gets the next one at a table (``bot.tables``), so a
+        class plays many games in one plain group; a private chat or a forum topic holds
+        one game, as a Discord channel does. The sentence to answer instead when the
+        same game against the same opponent already runs there (a repeated /play)."""
+        if not self.has_tables(place):
+            return place
+        found = await self.service.table_for_new_game(place, user, game, rival)
+        if isinstance(found, Place):
+            return found
+        return self.t(place, "telegram.tables.already", game=get_game(found.game).TITLE,
+                      link=self.game_link(found))
+
     async def place_of_message(self, message: TgMessage, person: TgUser | None) -> Place:
         return await self.place_for(message.chat, topic_of(message), person)
 
@@ -727,13 +752,14 @@ class TelegramBot(ChatAdapter):
         user = self.user_for(person)
         home = await self.place_of_message(source, person)
         reply = await self.service.press(home, user, data)
-        # Set when the press was a private hand's button of a game elsewhere.
+        # Set when the press was for a game elsewhere: a private hand's button, or a board
+        # of a game at a table of this group (``bot.tables``).
         place = reply.place
         try:
-            if place is not None:
+            if place is not None and is_private(home.channel):
                 await self._answer_in_hand(query, source, place, user, reply)
             else:
-                await self._answer_on_board(query, source, home, user, reply)
+                await self._answer_on_board(query, source, place or home, user, reply)
             await self.announce((place or home).channel, reply.announcements)
         finally:
             # Whatever happened to the answer, a saved move must not leave the computer

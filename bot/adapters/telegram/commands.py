@@ -15,6 +15,7 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from telegram import Chat, Update
@@ -66,6 +67,27 @@ class Commands(SetupButtons):
         return message, await self.client.place_of_message(message, person), \
             self.client.user_for(person)
 
+
+    async def _game_context(self, update: Update
+                            ) -> tuple[TgMessage, Place, User] | None:
+        """Like ``_context``, for a command about "my game": in a group with several games
+        at its tables (``bot.tables``), the place of the one game its sender sits in. With
+        several, the sender is asked which (links to their boards) and None returned."""
+        message, place, user = await self._context(update)
+        if is_private(place.channel):
+            return message, place, user
+        seated = await self.service.seated_games(place, user)
+        if len(seated) == 1:
+            return message, replace(place, channel=seated[0].channel), user
+        if len(seated) > 1:
+            games = "\n".join(self.t(place, "telegram.tables.game", number=record.id,
+                                     game=get_game(record.game).TITLE,
+                                     link=self.client.game_link(record))
+                               for record in seated)
+            await self.client.reply_text(message, place, self.t(
+                place, "telegram.tables.which", games=games))
+            return None
+        return message, place, user
 
     async def anonymous(self, message: TgMessage, place: Place) -> bool:
         """Messages sent as the group or a channel all come from one shared account, which
@@ -356,8 +378,12 @@ class Commands(SetupButtons):
         if in_topic is not None:
             await self.client.reply_text(message, place, in_topic)
             return
-        await self.post_new_game(message, place, await self.service.start_game(
-            place, user, game, rival, options, creator_seat))
+        table = await self.client.place_for_new_game(place, user, game, rival)
+        if isinstance(table, str):
+            await self.client.reply_text(message, place, table)
+            return
+        await self.post_new_game(message, table, await self.service.start_game(
+            table, user, game, rival, options, creator_seat))
 
     async def post_new_game(self, message: TgMessage, place: Place, reply: Reply) -> None:
         """A new game (/play, /rematch): its board in reply to the command, or why it did
@@ -373,9 +399,13 @@ class Commands(SetupButtons):
     # -------------------------------------------------------- changes away from the board
     async def _change(self, update: Update,
                       action: Callable[[Place, User], Awaitable[Reply]],
-                      anonymous_allowed: bool = False) -> None:
-        """Join, resign or abandon: announced in the chat; the board is edited in place."""
-        message, place, user = await self._context(update)
+                      anonymous_allowed: bool = False, own_game: bool = False) -> None:
+        """Join, resign or abandon: announced in the chat; the board is edited in place.
+        ``own_game``: the game the sender sits in, at whichever table of the group."""
+        context = await (self._game_context(update) if own_game else self._context(update))
+        if context is None:
+            return
+        message, place, user = context
         if not anonymous_allowed and await self.anonymous(message, place):
             return
         reply = await action(place, user)
@@ -391,7 +421,7 @@ class Commands(SetupButtons):
         await self._change(update, self.service.join)
 
     async def resign(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._change(update, self.service.resign)
+        await self._change(update, self.service.resign, own_game=True)
 
     async def abandon(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -407,7 +437,10 @@ class Commands(SetupButtons):
     # --------------------------------------------------------------- board and moves
     async def board(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The board again, at the bottom of the chat."""
-        message, place, user = await self._context(update)
+        found = await self._game_context(update)
+        if found is None:
+            return
+        message, place, user = found
         reply = await self.service.board(place, user)
         if not reply.ok or reply.board is None:
             await self.client.reply_text(message, place, reply.notice or self.t(
@@ -416,7 +449,10 @@ class Commands(SetupButtons):
         await self.client.post_board(place, reply, reply_to=message.message_id)
 
     async def move(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        message, place, user = await self._context(update)
+        found = await self._game_context(update)
+        if found is None:
+            return
+        message, place, user = found
         if await self.anonymous(message, place):
             return
         notation = " ".join(context.args or [])[:200]
@@ -443,7 +479,10 @@ class Commands(SetupButtons):
     async def hint(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/hint``: a hint for your move against the computer or in a puzzle, in your
         private chat (it may name your cards); the group is told a hint was taken."""
-        message, place, user = await self._context(update)
+        found = await self._game_context(update)
+        if found is None:
+            return
+        message, place, user = found
         reply = await self.service.hint(place, user)
         text = reply.notice or self.t(place, "error.internal")
         if not reply.ok or is_private(place.channel):
@@ -513,7 +552,10 @@ class Commands(SetupButtons):
 
     async def hand(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Your hand: in a group it goes to your private chat with the bot."""
-        message, place, user = await self._context(update)
+        found = await self._game_context(update)
+        if found is None:
+            return
+        message, place, user = found
         if await self.anonymous(message, place):
             return
         reply = await self.service.hand(place, user)

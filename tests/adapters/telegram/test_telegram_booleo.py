@@ -64,3 +64,23 @@ async def test_a_group_game_never_shows_a_hand_in_the_group(tmp_path: Path) -> N
             assert "Your hand" not in message.text
             assert not any(hand in message.text for hand in seen_hands), message.text
         assert len((await state_of(world, GROUP)).actions) >= 20
+
+
+async def test_a_text_style_group_keeps_its_style_after_moves_made_in_hands(
+        tmp_path: Path) -> None:
+    """A group that chose text boards keeps them: a move made in a private hand redraws the
+    group's board in the group's style (a stale cached record once drew it in emoji)."""
+    async with telegram_world(tmp_path) as world:
+        await world.bot.set_chat_setting(GROUP["id"], "board", "text")
+        for person in (ALICE, BOB):
+            await world.say(person, person.private_chat, "/start")
+        await world.say(ALICE, GROUP, "/play booleo bits=4")
+        await world.click(BOB, await world.board(GROUP), "Join")
+        assert "<pre>" in (await world.board(GROUP)).html
+        rng = random.Random(4)
+        for _ in range(3):
+            state = await state_of(world, GROUP)
+            person, _ = await cards.hand_of_the_player_to_move(world, GROUP, (ALICE, BOB),
+                                                               state, hand_text)
+            await play_a_move(world, person, GROUP, rng)
+            assert "<pre>" in (await world.board(GROUP)).html, "the board stays text"
