@@ -64,7 +64,7 @@ class BoardDrawing:
         """Buttons, back-navigation and prompt for ``seat`` at menu ``path``."""
         version = self.menu_version(record, state, seat)
         buttons = [Button(self._choice_label(place, record, c),
-                          self.payload(record, (*path, c.token), version=version))
+                          self.payload(record, (*path, c.token), version=version), c.group)
                    for c in state.menu(seat, path)]
         if not path:
             return buttons, [], self._t(place, "menu.choose")

@@ -39,6 +39,7 @@ class Place:
 class Button:
     label: str
     payload: str
+    group: str = ""  # ``engines.base.Choice.group``: shown together with its group
 
 
 @dataclass

@@ -132,6 +132,10 @@ class Choice:
     token: str
     label: str
     action: Action | None = None
+    # Options of one group belong together and are shown together (a select of their own
+    # on Discord, rows of their own on Telegram): the Turing code pad, Rithmomachia's
+    # pushes. Empty for an ordinary option.
+    group: str = ""
 
 
 @dataclass(frozen=True)

@@ -949,15 +949,16 @@ class RithmomachiaState(GameState):
         return self._push_choices(mine, CELL_BY_NAME.get(path[1], -1))
 
     def _push_pairs(self, by_source: dict[int, list[int]]) -> list[Choice]:
-        """Each push as one first-step option ("2c1⇒2c2 push"), so that a push,
+        """Each push as one first-step option ("2c1⇒2c2"), so that a push,
         about half of a good player's moves, takes two taps like any other move: the pair,
         then where the pushed piece goes (issue 23's two taps per move). The Pyramid's own
         option still lists its pushes too, for players who start from the piece."""
         pairs = dict.fromkeys((m & 63, (m >> 6) & 63)
                               for moves in by_source.values() for m in moves if m >> 12)
         return [Choice(f"{CELL_NAMES[source]}{CELL_NAMES[dest]}",
-                       Message("rithmomachia.menu.push_pair", "{source}⇒{cell} push",
-                               source=CELL_NAMES[source], cell=CELL_NAMES[dest]))
+                       Message("rithmomachia.menu.push_pair", "{source}⇒{cell}",
+                               source=CELL_NAMES[source], cell=CELL_NAMES[dest]),
+                       group="push")
                 for source, dest in pairs]
 
     def _push_choices(self, moves: list[int], dest: int) -> list[Choice]:

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
-from bot.service import Board, Place, Reply, Service
+from bot.service import Board, Button, Place, Reply, Service
 from renderers.i18n import DEFAULT_LANGUAGE, normalise_language, translate
 
 log = logging.getLogger(__name__)
@@ -164,3 +164,15 @@ PUZZLE_PRESETS: tuple[tuple[str, str], ...] = (
     ("Extreme · 4", "standard verifiers=4 extreme"),
     ("Nightmare · 4", "easy verifiers=4 nightmare"),
 )
+
+
+def runs_of(buttons: list[Button]) -> list[list[Button]]:
+    """The menu cut into consecutive runs of one group (``Choice.group``; "" is a run of
+    ordinary options)."""
+    runs: list[list[Button]] = []
+    for button in buttons:
+        if runs and runs[-1][0].group == button.group:
+            runs[-1].append(button)
+        else:
+            runs.append([button])
+    return runs

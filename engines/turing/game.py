@@ -496,7 +496,8 @@ class TuringState(GameState):
                 # third in the next, so a proposal takes two taps. ``p`` then one digit at
                 # a time stays understood (older buttons, typed paths).
                 choices += [Choice(f"p{first}{second}",
-                                   f"{COLOUR_SYMBOLS[0]}{first}{COLOUR_SYMBOLS[1]}{second}")
+                                   f"{COLOUR_SYMBOLS[0]}{first}{COLOUR_SYMBOLS[1]}{second}",
+                                   group="pad")
                             for first in DIGITS for second in DIGITS]
             else:
                 tested = {letter for letter, _ in sheet.current["tests"]}
@@ -526,7 +527,8 @@ class TuringState(GameState):
             raise InvalidMove("turing.error.not_available", "That choice is not available now.")
         if verb == "guess" and not digits:  # the same code pad: a guess in three taps
             return [Choice(f"{first}{second}",
-                           f"{COLOUR_SYMBOLS[0]}{first}{COLOUR_SYMBOLS[1]}{second}")
+                           f"{COLOUR_SYMBOLS[0]}{first}{COLOUR_SYMBOLS[1]}{second}",
+                           group="pad")
                     for first in DIGITS for second in DIGITS]
         symbol = COLOUR_SYMBOLS[len(digits)]
         last = len(digits) == 2

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.adapters.common import turn_line, valid_unicode
+from bot.adapters.common import runs_of, turn_line, valid_unicode
 from bot.payloads import PAYLOAD_LIMIT, Payload, PayloadTooLong
 from bot.replays import ReplayStep
 from bot.service import Board, Button, Hand
@@ -115,12 +115,60 @@ def board_text(board: Board) -> str:
     return rendered(board.text)
 
 
+def _grouped_layout(buttons: list[Button], language: str
+                    ) -> tuple[list[MenuButton], list[MenuSelect]] | None:
+    """A long menu with groups, each run where it reads best: a group as a select of its
+    own named for what it holds (the Turing code pad, Rithmomachia's pushes), ordinary
+    options as buttons while the rows allow, else as a select too. None when even that
+    does not fit Discord's rows."""
+    runs = runs_of(buttons)
+    if len(runs) < 2 or not any(run[0].group for run in runs):
+        return None
+
+    def rows(run: list[Button], as_buttons: bool) -> int:
+        return -(-len(run) // (ROW_WIDTH if as_buttons else SELECT_OPTIONS))
+
+    as_buttons = [not run[0].group for run in runs]
+    for index in sorted(range(len(runs)), key=lambda i: -len(runs[i])):
+        if sum(rows(run, flag) for run, flag in zip(runs, as_buttons, strict=True)) <= MENU_ROWS:
+            break
+        as_buttons[index] = False
+    if sum(rows(run, flag) for run, flag in zip(runs, as_buttons, strict=True)) > MENU_ROWS:
+        return None
+    menu_buttons: list[MenuButton] = []
+    selects: list[MenuSelect] = []
+    row = 0
+    for run, flag in zip(runs, as_buttons, strict=True):
+        if flag:
+            for index, button in enumerate(run):
+                menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
+                                               BUTTON_PREFIX + button.payload,
+                                               row + index // ROW_WIDTH, primary=True))
+            row += rows(run, True)
+            continue
+        for chunk in range(0, len(run), SELECT_OPTIONS):
+            group = run[chunk:chunk + SELECT_OPTIONS]
+            placeholder = (translate(language, f"menu.group.{run[0].group}") if run[0].group
+                           else translate(language, "menu.pick", first=1, last=len(group)))
+            selects.append(MenuSelect(
+                placeholder,
+                f"{SELECT_PREFIX}{_option_payload(group[0]).parent().encode()}:{len(selects)}",
+                [(shorten(b.label, SELECT_LABEL_LIMIT), _option_payload(b).last_token)
+                 for b in group],
+                row))
+            row += 1
+    return menu_buttons, selects
+
+
 def _menu_layout(buttons: list[Button], navigation: list[Button], language: str,
                  ) -> tuple[list[MenuButton], list[MenuSelect], bool]:
     menu_buttons: list[MenuButton] = []
     selects: list[MenuSelect] = []
     overflow = False
-    if len(buttons) <= MAX_MENU_BUTTONS:
+    grouped = _grouped_layout(buttons, language) if len(buttons) > MAX_MENU_BUTTONS else None
+    if grouped is not None:
+        menu_buttons, selects = grouped
+    elif len(buttons) <= MAX_MENU_BUTTONS:
         for index, button in enumerate(buttons):
             menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
                                            BUTTON_PREFIX + button.payload,
@@ -285,11 +333,14 @@ def build_view(layout: Layout) -> discord.ui.View | None:
     if not layout.has_components:
         return None
     view = discord.ui.View(timeout=None)
-    for select in layout.selects:
-        prefix = select.custom_id[len(SELECT_PREFIX):].rsplit(":", 1)[0]
-        view.add_item(BoardSelect(prefix, int(select.custom_id.rsplit(":", 1)[1]),
-                                  select.placeholder, select.options, select.row))
+    # Buttons first: a select wrapped in a DynamicItem loses its row in discord.py 2.7
+    # and takes the first empty row, which is its own once the buttons hold theirs (the
+    # layouts above give selects exactly the rows no button uses, in order).
     for button in layout.buttons:
         view.add_item(BoardButton(button.custom_id[len(BUTTON_PREFIX):], button.label,
                                   button.row, button.primary))
+    for select in sorted(layout.selects, key=lambda select: select.row):
+        prefix = select.custom_id[len(SELECT_PREFIX):].rsplit(":", 1)[0]
+        view.add_item(BoardSelect(prefix, int(select.custom_id.rsplit(":", 1)[1]),
+                                  select.placeholder, select.options, select.row))
     return view

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.adapters.common import thinking_line, turn_line, valid_unicode
+from bot.adapters.common import runs_of, thinking_line, turn_line, valid_unicode
 from bot.service import Board, Button, Hand
 from renderers.common import split_blocks
 from renderers.i18n import translate
@@ -162,10 +162,15 @@ def keyboard(menu: list[Button], navigation: list[Button]) -> tuple[tuple[tuple[
     navigation = navigation[:ROW_LIMIT]
     room = KEYBOARD_LIMIT - len(navigation)
     shown = menu[:room]
-    width = _columns([button.label for button in shown])
-    keys = [Key(shorten(button.label, LABEL_LIMIT), button.payload, style="primary")
-            for button in shown]
-    rows = [tuple(keys[start:start + width]) for start in range(0, len(keys), width)]
+    rows: list[tuple[Key, ...]] = []
+    # Each run of one group (``Choice.group``: the Turing code pad, Rithmomachia's
+    # pushes) starts its own rows, as wide as its own labels allow: the pad stays a 5×5
+    # pad beside the long "End round".
+    for run in runs_of(shown):
+        width = _columns([button.label for button in run])
+        keys = [Key(shorten(button.label, LABEL_LIMIT), button.payload, style="primary")
+                for button in run]
+        rows += [tuple(keys[start:start + width]) for start in range(0, len(keys), width)]
     if navigation:
         rows.append(tuple(Key(shorten(button.label, LABEL_LIMIT), button.payload)
                           for button in navigation))

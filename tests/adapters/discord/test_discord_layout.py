@@ -113,3 +113,32 @@ def test_a_renderers_code_blocks_are_fenced_and_its_prose_is_not() -> None:
     shown = rendered(text)
     assert shown == "Level \\*1\\*\n```\nA . B\n. C .\n```\nLegend: ○ circle"
     assert "\\`" not in shown
+
+
+def test_a_group_of_options_gets_a_select_of_its_own() -> None:
+    """A long menu with a group (``Choice.group``) keeps its ordinary options as buttons
+    and gives the group a select named for what it holds: the Turing code pad beside
+    End round and Guess, Rithmomachia's pushes beside the pieces. Every option stays
+    reachable, within Discord's limits."""
+    from bot.service import Board
+    pad = [Button(f"▲{a}■{b}", f"m:1:2:p{a}{b}", "pad") for a in range(1, 6)
+           for b in range(1, 6)]
+    ends = [Button("End round", "m:1:2:n"), Button("Guess the code", "m:1:2:g")]
+    layout = board_layout(Board(1, 2, "b", False, pad + ends, [], "p", []), "en", [])
+    assert [(s.placeholder, len(s.options)) for s in layout.selects] == [
+        ("▲■ The code's first two digits…", 25)]
+    assert [b.label for b in layout.buttons] == ["End round", "Guess the code"]
+    check_limits(layout, pad + ends)
+
+    cells = [f"{level}{file}{rank}" for level in "1234" for file in "abcd" for rank in "1234"]
+    pieces = [Button(f"△0001 {cell}", f"m:1:2:{cell}") for cell in cells[:15]]
+    pushes = [Button(f"1a1⇒{cell}", f"m:1:2:1a1{cell}", "push") for cell in cells[20:29]]
+    layout = board_layout(Board(1, 2, "b", False, pieces + pushes, [], "p", []), "en", [])
+    assert [s.placeholder for s in layout.selects] == ["⇒ Push with a Pyramid…"]
+    assert len(layout.buttons) == 15
+    check_limits(layout, pieces + pushes)
+    # Too many pieces for the rows left: they take a select of their own as well.
+    more = [Button(f"△0001 {cell}", f"m:1:2:{cell}") for cell in cells[30:47]]
+    layout = board_layout(Board(1, 2, "b", False, more + pushes, [], "p", []), "en", [])
+    assert [len(s.options) for s in layout.selects] == [17, 9] and not layout.buttons
+    check_limits(layout, more + pushes)

@@ -19,6 +19,7 @@ from bot.adapters.telegram.layout import (
     board_message,
     fit,
     hand_message,
+    keyboard,
     neutral,
     split_text,
 )
@@ -152,3 +153,14 @@ def test_a_renderers_code_blocks_become_pre_and_its_prose_stays_plain() -> None:
     assert [(b.text, b.style) for b in blocks] == [
         ("Level 1", "plain"), ("A . B\n. C .", "pre"), ("Legend <x>", "plain")]
     assert "```" not in "".join(b.html() for b in blocks)
+
+
+def test_a_group_of_options_keeps_rows_of_its_own() -> None:
+    """The Turing code pad stays a 5×5 pad above the long "End round" and "Guess the
+    code", instead of all keys sharing the long labels' two columns."""
+    pad = [Button(f"▲{a}■{b}", f"m:1:2:p{a}{b}", "pad") for a in range(1, 6)
+           for b in range(1, 6)]
+    ends = [Button("End round", "m:1:2:n"), Button("Guess the code", "m:1:2:g")]
+    rows, cut = keyboard(pad + ends, [])
+    assert [len(row) for row in rows] == [5, 5, 5, 5, 5, 2] and not cut
+    assert rows[0][0].label == "▲1■1" and rows[-1][1].label == "Guess the code"
