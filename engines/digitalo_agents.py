@@ -1,7 +1,7 @@
 """Computer players for Digitalo (``engines/digitalo.py``): a ladder a learner can climb.
 
 Every level reads only what its player sees: ``view(seat)`` and its own legal actions, never
-the other hand or the draw pile.
+the other hand, the draw pile or the discards under the top card.
 
 * ``easy``, a beginner: a random action in play, but it completes its pyramid when a gate
   does, and at the decisive moments it does not throw the round away: it counters a flip
