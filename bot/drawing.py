@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.dangers import DangerMarks
 from bot.payloads import END_ACTIONS, Kind, Payload
 from bot.replies import Board, Button, Hand, Place, Reply
 from bot.store import GameRecord
@@ -21,6 +22,7 @@ class BoardDrawing:
     # The texts last drawn per game: (seat or None for the board, language, emoji) ->
     # (record, state, text); made by ``Service.__init__``.
     _texts: dict[int, dict[tuple[int | None, str, bool], tuple[GameRecord, GameState, str]]]
+    dangers: DangerMarks  # the learner's danger marks drawn into the view (``bot.dangers``)
 
     def _t(self, place: Place, key: str, default: str | None = None, **params: Any) -> str:
         return translate(place.language, key, default, **params)
@@ -150,7 +152,7 @@ class BoardDrawing:
         renderer = renderer_for(record.game)
         names = self.names(record)
         render_private = getattr(renderer, "render_private", None) if seat is not None else None
-        view = state.view(seat)
+        view = {**state.view(seat), **self.dangers.view_extra(record)}
         text = (render_private(view, names, place.language, place.emoji)
                 if render_private is not None
                 else renderer.render(view, names, place.language, place.emoji))

@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
+from bot.dangers import DangerMarks
 from bot.drawing import BoardDrawing
 from bot.jobs import computer_move, new_game_state
 from bot.limits import Limits, RateLimiter, WorkerCrashed, Workers, WorkersBusy
@@ -99,6 +100,7 @@ class Service(BoardDrawing):
         self.workers = Workers(self.limits.cpu_workers, self.limits.queued_jobs,
                                processes=self.limits.cpu_processes)
         self._seed_source = seed_source or (lambda: secrets.randbits(31))
+        self.dangers = DangerMarks(self.workers)
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[GameRecord, GameState]] = {}
         self._channel_games: dict[tuple[str, str], int] = {}
@@ -269,11 +271,14 @@ class Service(BoardDrawing):
         where "against the computer" means against the machine's score); raises on bad
         input."""
         module = get_game(resolve_name(game))
+        level = opponent.level or "strong"
+        if (opponent.kind == "ai" and not module.INFO.solo and module.INFO.levels
+                and level == module.INFO.levels[0]):
+            options = f"{module.INFO.beginner_options} {options}"  # typed ones come later
         parsed = parse_option_text(module.OPTIONS, options)
         if opponent.kind == "ai" and module.INFO.solo:
             return module, parsed, None
         if opponent.kind == "ai":
-            level = opponent.level or "strong"
             make_agent(module.NAME, level, random.Random(0))  # validates the level
             return module, parsed, ai_player(level)
         if opponent.kind == "user" and opponent.user is not None:
@@ -359,6 +364,7 @@ class Service(BoardDrawing):
                                running) from None
         self._cache[record.id] = (record, state)
         self._channel_games[(place.platform, place.channel)] = record.id
+        await self.dangers.refresh(record, state)
         reply = self._board_reply(place, record, state)
         # A game that starts at once between people (an invitation, a rematch): the first
         # to move is cued, unless it is the creator, who is looking at the board.
@@ -1021,7 +1027,9 @@ class Service(BoardDrawing):
             raise ServiceError(self._t(place, "error.busy"), fresh)
         if saved.running:
             self._cache[record.id] = (saved, state)
+            await self.dangers.refresh(saved, state)
         else:
+            self.dangers.forget(saved.id)
             for listener in self.finish_listeners:
                 try:
                     await listener(saved, state)

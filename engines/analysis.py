@@ -16,6 +16,18 @@ from engines.replay import initial_state, logged_actions, replay_frames
 HINT_GAMES = ("lgame", "turing", "booleo", "digitalo", "rithmomachia")
 
 
+def dangers(game: str, state_data: JSON, seat: int) -> list[JSON]:
+    """``seat``'s pieces the opponent could capture next move, for a board's danger marks
+    (``bot.dangers``): ``{"target", "piece", "move", "equation"}`` each; [] for games that
+    have no such marks."""
+    if game != "rithmomachia":
+        return []
+    from engines import rithmomachia_analysis
+    from engines.rithmomachia import RithmomachiaState
+    state = RithmomachiaState.from_dict(state_data)
+    return rithmomachia_analysis.threats(state, seat)
+
+
 def hint(game: str, state_data: JSON, seat: int, seed: int) -> JSON:
     """The hint for ``seat`` in the game ``state_data``; ``ValueError`` when the seat has
     nothing to decide now. ``seed`` makes the computer's choice among equals repeatable."""

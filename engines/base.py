@@ -262,7 +262,10 @@ class GameInfo:
       when it is not the game's own; the game's rules then never import their players,
       whose search imports the rules;
     * ``presets``: named option sets offered as buttons when a game is set up, the first
-      offered first.
+      offered first;
+    * ``beginner_options``: option text a game against the computer's first (weakest)
+      level starts from, such as a learner's aid; options its creator typed come after
+      and win.
     """
 
     name: str
@@ -276,6 +279,7 @@ class GameInfo:
     costly_new_game: bool = False
     agents: str = ""
     presets: tuple[GamePreset, ...] = ()
+    beginner_options: str = ""
 
 
 class GameModule(Protocol):

@@ -133,6 +133,10 @@ OPTIONS = (
                "the equations that capture, any of not,and,or,xor,nand,nor (e.g. ops=not,nand)"),
     OptionSpec("move_limit", int, 200, "the game ends after this many plies",
                minimum=10, maximum=2000),
+    # A learner's aid the rules ignore: the bot marks on the board the pieces of the side to
+    # move that the opponent could capture next move (issue 27's danger marks).
+    OptionSpec("danger", bool, False,
+               "mark the pieces the opponent could capture next move (on against easy)"),
 )
 # Named option sets (name, option text, label) the bot can offer, the first to newcomers. The
 # teaching game is the seed's NOT-NAND game: with only those two equations captures are rarer,
@@ -149,7 +153,8 @@ PRESETS = (
 )
 
 INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
-                agents="engines.rithmomachia_agent", presets=PRESETS)
+                agents="engines.rithmomachia_agent", presets=PRESETS,
+                beginner_options="danger=on")
 
 SEATS = 2
 # Names that reach players inside error texts, so translatable (the renderer's keys).

@@ -31,6 +31,7 @@ GLYPHS = {  # (shape, owner) → glyph; hollow for White (seat 0), filled for Bl
 SIDES = ("White", "Black")
 EMPTY_TEXT = "  .  "
 MOVED_MARK = "*"
+DANGER_MARK = "!"  # a piece of the side to move the opponent could take next move
 CONSOLE_COLUMNS = 80
 
 RULES = """Boolean Rithmomachia (L. Lynn Smith): 2 players, a 4×4×4 field of four levels.
@@ -68,10 +69,15 @@ def _moved_to(view: View) -> set[str]:
     return {str(cell) for cell in (last.get("to"), last.get("push_to")) if cell}
 
 
+def _threatened(view: View) -> set[str]:
+    return {str(threat.get("target")) for threat in view.get("threats") or []}
+
+
 def _level_rows(view: View, level: int, empty: str) -> list[str]:
     """The level's ranks 4 to 1 (rank 4 at the top, as on a chess diagram), each cell a piece
-    with a trailing mark when the last move put it there."""
-    cells, moved = _cells(view), _moved_to(view)
+    with a trailing mark: ``!`` when the opponent could take it next move (danger marks,
+    ``bot.dangers``), else ``*`` when the last move put it there."""
+    cells, moved, threatened = _cells(view), _moved_to(view), _threatened(view)
     rows = []
     for rank in range(4, 0, -1):
         row = []
@@ -79,7 +85,9 @@ def _level_rows(view: View, level: int, empty: str) -> list[str]:
             name = f"{level}{file}{rank}"
             piece = cells.get(name)
             text = piece_text(piece) if piece else empty
-            row.append(text + (MOVED_MARK if name in moved else " "))
+            mark = (DANGER_MARK if name in threatened and piece
+                    else MOVED_MARK if name in moved else " ")
+            row.append(text + mark)
         rows.append(f"{rank} " + "".join(row).rstrip())
     return rows
 
@@ -269,12 +277,32 @@ def render_status(view: View, names: Sequence[str], language: str) -> str:
     return "\n".join(lines)
 
 
+def danger_lines(view: View, names: Sequence[str], language: str) -> list[str]:
+    """The danger marks told: whose pieces marked ``!`` could be taken, and how."""
+    threats = [threat for threat in view.get("threats") or [] if threat.get("target")]
+    if not threats or view.get("to_move") is None:
+        return []
+    cells = _cells(view)
+    lines = [translate(language, "rithmo.danger.title",
+                       "⚠ {name}, the opponent could take your pieces marked ! next move:",
+                       name=seat_name(names, int(view["to_move"])))]
+    for threat in threats:
+        target = str(threat["target"])
+        piece = cells.get(target)
+        lines.append(translate(language, "rithmo.danger.line",
+                               "{piece} on {cell}, by {move} ({equation})",
+                               piece=piece_text(piece) if piece else str(threat.get("piece")),
+                               cell=target, move=threat.get("move", ""),
+                               equation=threat.get("equation", "")))
+    return lines
+
+
 def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     """The field (a code block: its columns must line up), then as prose the legend, both
-    sides' counts, what happened and who moves. ``emoji`` changes nothing: the glyphs are
-    the same in both styles."""
+    sides' counts, the danger marks, what happened and who moves. ``emoji`` changes
+    nothing: the glyphs are the same in both styles."""
     lines = [code_block(render_levels_stacked(view, language)), *_legend(view, language),
-             *_counts_lines(view, names, language)]
+             *_counts_lines(view, names, language), *danger_lines(view, names, language)]
     status = render_status(view, names, language)
     if status:
         lines.append(status)

@@ -122,3 +122,45 @@ async def test_a_restart_mid_game_keeps_the_board_and_its_buttons(db_path: Path)
     assert after.ok and buttons
     assert len((await current_state(restarted, PLACE)).actions) == 2
     await store.close()
+
+
+async def test_danger_marks_show_a_learner_what_the_opponent_could_take(
+        service: Service) -> None:
+    """Against the easiest computer the board marks (issue 27's danger marks) each piece of
+    the person to move that the opponent could capture next move, with the capture that
+    would take it; exactly the pieces ``threats`` finds, worked out in the pool. A game
+    against a stronger level, or with ``danger=off``, shows none."""
+    from engines.rithmomachia_analysis import threats
+    rng = random.Random(5)
+    reply = await service.start_game(PLACE, ALICE, "rithmomachia", Opponent("ai", "easy"))
+    record = await service.store.running_game(PLACE.platform, PLACE.channel)
+    assert record is not None and record.options["danger"] is True
+    marked = 0
+    for _ in range(40):
+        if reply.finished:
+            break
+        if reply.ai_to_move:
+            reply = await service.play_ai_turn(PLACE)
+            continue
+        state = await current_state(service, PLACE)
+        expected = threats(state, 0)
+        assert reply.board is not None
+        for threat in expected:
+            assert f"on {threat['target']}, by {threat['move']} ({threat['equation']})" \
+                in reply.board.text
+        assert ("⚠ Alice" in reply.board.text) == bool(expected)
+        # One mark in the field per threatened piece, and the one the title refers to.
+        assert reply.board.text.count(render.DANGER_MARK) == len(expected) + bool(expected)
+        marked += bool(expected)
+        reply = await press_one_move(service, PLACE, ALICE, reply, rng)
+    assert marked, "some position of these games had a piece in danger"
+
+    await service.abandon(PLACE, ALICE)
+    await service.start_game(PLACE, ALICE, "rithmomachia", Opponent("ai", "medium"))
+    record = await service.store.running_game(PLACE.platform, PLACE.channel)
+    assert record is not None and not record.options.get("danger")
+    await service.abandon(PLACE, ALICE)
+    await service.start_game(PLACE, ALICE, "rithmomachia", Opponent("ai", "easy"),
+                             "danger=off")
+    record = await service.store.running_game(PLACE.platform, PLACE.channel)
+    assert record is not None and record.options["danger"] is False

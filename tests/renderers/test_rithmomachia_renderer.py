@@ -136,3 +136,26 @@ def test_rule_a3_the_rules_say_a_push_may_swap_the_two_pieces_and_every_ending_s
         assert swap in text, language
     english = translate("en", "rules.rithmomachia")
     assert "third time, or at the move limit. Then" in english
+
+
+def test_danger_marks_flag_the_threatened_pieces_in_the_field_and_say_how() -> None:
+    """A view with ``threats`` (``bot.dangers``) marks each threatened piece with ``!`` in
+    place of the moved-last ``*`` and names the capture under the field, in every
+    language, within a phone's code-block width."""
+    from engines import rithmomachia
+    from renderers.common import display_width
+    state = rithmomachia.new_game({}, 2, 1)
+    view = state.view(None)
+    target = next(str(p["cell"]) for p in view["board"] if p["owner"] == 0)
+    threat = {"target": target, "piece": "0001", "move": "4a4-3a3",
+              "equation": "NOT 1110 = 0001"}
+    for language in ("en", "nl", "de"):
+        text = render.render({**view, "threats": [threat]}, ["Ann", "Bo"], language, True)
+        field = text.split("```")[1] if "```" in text else text
+        row = next(line for line in field.splitlines()
+                   if line.startswith(target[2]) and render.DANGER_MARK in line)
+        assert row.count(render.DANGER_MARK) == 1
+        assert all(display_width(line) <= 32 for line in field.splitlines())
+        assert "4a4-3a3" in text and "NOT 1110 = 0001" in text and "Ann" in text
+        plain = render.render(view, ["Ann", "Bo"], language, True)
+        assert "⚠" not in plain and render.DANGER_MARK not in plain, "no threats, no marks"
