@@ -43,6 +43,10 @@ class Settings:
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str = ""
+    # Discord shards (docs/scaling.md): the total, and the ones this process runs; 0 and ()
+    # run one unsharded connection, as a bot in fewer than 2,500 servers may.
+    shard_count: int = 0
+    shard_ids: tuple[int, ...] = ()
     language: str = "en"
     log_level: str = "WARNING"
     # Resource bounds (see bot/limits.py); 0 switches one off.
@@ -135,6 +139,34 @@ class _Checker:
             self.invalid(name, value, "one of " + ", ".join(choices), default)
         return default
 
+    def shards(self) -> tuple[int, tuple[int, ...]]:
+        """``SHARD_COUNT`` and ``SHARD_IDS`` (``0``, ``1,3`` or a range ``0-3``; all shards
+        when unset). Anything invalid runs unsharded, with a warning."""
+        count_text = self.text("SHARD_COUNT").strip()
+        ids_text = self.text("SHARD_IDS").strip()
+        if not count_text:
+            if ids_text:
+                self.invalid("SHARD_IDS", ids_text, "needs SHARD_COUNT as well", "no shards")
+            return 0, ()
+        if not (count_text.isascii() and count_text.isdigit() and int(count_text) > 0):
+            self.invalid("SHARD_COUNT", count_text, "a whole number from 1", "no shards")
+            return 0, ()
+        count = int(count_text)
+        ids: list[int] = []
+        for part in filter(None, (part.strip() for part in (ids_text or f"0-{count - 1}")
+                                  .split(","))):
+            low, dash, high = part.partition("-")
+            if not (low.isdigit() and (not dash or high.isdigit())):
+                self.invalid("SHARD_IDS", ids_text, "shard numbers such as 0, 1,3 or 0-3",
+                             "no shards")
+                return 0, ()
+            ids += range(int(low), int(high if dash else low) + 1)
+        if not ids or len(set(ids)) != len(ids) or not all(0 <= i < count for i in ids):
+            self.invalid("SHARD_IDS", ids_text, f"distinct numbers from 0 to {count - 1}",
+                         "no shards")
+            return 0, ()
+        return count, tuple(ids)
+
     def digits(self, name: str) -> str:
         """An id such as a Discord server's: digits only, or unset."""
         value = self.text(name).strip()
@@ -150,7 +182,10 @@ def load_settings(environ: Mapping[str, str] | None = None,
     merged = read_env_file(env_file, warn) if env_file is not None else {}
     merged.update(os.environ if environ is None else environ)
     check = _Checker(merged, warn)
+    shard_count, shard_ids = check.shards()
     return Settings(
+        shard_count=shard_count,
+        shard_ids=shard_ids,
         database_path=merged.get("DATABASE_PATH") or DEFAULT_DATABASE,
         database_sync=check.choice("DATABASE_SYNC", DATABASE_SYNCS, DATABASE_SYNCS[0]),
         database_url=merged.get("DATABASE_URL", "").strip(),

@@ -9,21 +9,21 @@ import logging
 
 import discord
 
-from bot.adapters.discord.client import LogicBot
+from bot.adapters.discord.client import LogicBot, ShardedLogicBot
 from bot.adapters.discord.commands import CommandKit
 from bot.adapters.discord.commands_classroom import add_classroom_commands
 from bot.adapters.discord.commands_community import add_community_commands
 from bot.adapters.discord.commands_games import add_game_commands
 from bot.app import App
 
-__all__ = ["LogicBot", "build_discord", "run_discord"]
+__all__ = ["LogicBot", "ShardedLogicBot", "build_discord", "run_discord"]
 
 log = logging.getLogger(__name__)
 
 
 def build_discord(app: App) -> LogicBot:
     """The client with every slash command, by topic."""
-    bot = LogicBot(app)
+    bot = ShardedLogicBot(app) if app.settings.shard_count else LogicBot(app)
     kit = CommandKit(bot)
     add_game_commands(bot, kit)
     add_community_commands(bot, kit)

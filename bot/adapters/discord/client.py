@@ -83,7 +83,12 @@ class LogicBot(ChatAdapter, discord.Client):
     def __init__(self, app: App) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intent is needed
-        discord.Client.__init__(self, intents=intents, allowed_mentions=NO_MENTIONS)
+        if isinstance(self, discord.AutoShardedClient):  # ``ShardedLogicBot``
+            discord.AutoShardedClient.__init__(
+                self, intents=intents, allowed_mentions=NO_MENTIONS,
+                shard_count=app.settings.shard_count, shard_ids=list(app.settings.shard_ids))
+        else:
+            discord.Client.__init__(self, intents=intents, allowed_mentions=NO_MENTIONS)
         ChatAdapter.__init__(self, app)
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -802,3 +807,10 @@ class LogicBot(ChatAdapter, discord.Client):
         log.error("command %s failed", interaction.command.qualified_name
                   if interaction.command else "?", exc_info=error)
         await self.apologise(interaction)
+
+
+class ShardedLogicBot(LogicBot, discord.AutoShardedClient):
+    """The bot on the shards ``SHARD_IDS`` of ``SHARD_COUNT`` (docs/scaling.md): Discord
+    sends this process the events of its shards' servers only (direct messages come on
+    shard 0), while every process shares one PostgreSQL database, whose claims keep each
+    timer step and daily post once."""
