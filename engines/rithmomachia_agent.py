@@ -1,8 +1,10 @@
 """Computer players for Boolean Rithmomachia (``engines/rithmomachia.py``).
 
-* ``easy`` plays a random legal move, but takes a capture when it can: it picks uniformly
-  among the moves that capture something, and among all moves when none does. While the
-  pieces are placed it places at random.
+* ``easy`` plays a random legal move, but takes the biggest capture it can (random among
+  equal ones), and never a move that lets the opponent take every Pyramid it has left in one
+  move (``sensible_move``). While the pieces are placed it places at random.
+* ``medium`` plays ``easy``'s move on a share ``MEDIUM_SLIPS`` of its moves and ``strong``'s
+  search cut at depth 2 on the others.
 * ``strong`` searches: negamax alpha-beta with iterative deepening, a transposition table,
   captures first in the move order, then killer moves and the history heuristic. The
   evaluation counts Pyramids, pieces and value (the three victories, each also scored as a
@@ -392,11 +394,12 @@ class Search:
 
 def sensible_move(state: RithmomachiaState, player: int, moves: list[int],
                   rng: random.Random) -> int:
-    """``easy``'s move: random, but a capture when one is safe, and never a move after which
-    the opponent can take every Pyramid the mover has left in one move (which ends the game
-    with the Pyramid victory theirs), unless every move allows that. A move that takes the
-    opponent's last Pyramids and wins is played at once. Moves are tried in a random order
-    and the first that passes is played, so it stays cheap (``benchmarks/quick_levels.py``)."""
+    """``easy``'s move: random, but the biggest capture that is safe, and never a move after
+    which the opponent can take every Pyramid the mover has left in one move (which ends the
+    game with the Pyramid victory theirs), unless every move allows that. A move that takes
+    the opponent's last Pyramids and wins is played at once. Moves are tried biggest capture
+    first, otherwise in a random order, and the first that passes is played, so it stays
+    cheap (``benchmarks/quick_levels.py``)."""
     search = Search(state.rules, state.push, 1, None, None)
     board = state.board
     masks = occupancy(board)
@@ -406,7 +409,11 @@ def sensible_move(state: RithmomachiaState, player: int, moves: list[int],
     order = list(moves)
     rng.shuffle(order)
     gains = [(move, search.gain(board, mine, theirs, move, player)) for move in order]
-    ranked = ([g for g in gains if g[1][0]] + [g for g in gains if not g[1][0]])
+    # The biggest capture first (a beginner grabs the most it sees): with a random capture
+    # instead, medium scored 93.5% against easy; with the biggest, 74.0% [68.2, 79.8] (200
+    # fast-budget games). The sort is stable: equal captures (and all non-captures, worth
+    # 0) stay in random order.
+    ranked = sorted(gains, key=lambda g: g[1][1], reverse=True)
     last = state.plies + 1 >= state.move_limit
     for move, (captured, _, _) in ranked:
         after, to_move, other, child_m = search.child(board, mine, theirs, move, player,
@@ -444,6 +451,7 @@ class RithmomachiaAgent(Agent):
     ``node_limit`` (deterministic, for tests and the ladder's fast matches)."""
 
     # The share of ``medium``'s moves played as ``easy`` plays them: a learner's slips.
+    # Measured (fast budgets, 200 games): medium vs easy 74.0%.
     MEDIUM_SLIPS = 0.5
 
     def __init__(self, level: str, rng: random.Random,

@@ -9,8 +9,8 @@ import pytest
 
 from engines import rithmomachia
 from engines.base import parse_option_text
-from engines.rithmomachia import RithmomachiaState, new_game
-from engines.rithmomachia_agent import RithmomachiaAgent
+from engines.rithmomachia import RithmomachiaState, move_text, new_game, occupancy
+from engines.rithmomachia_agent import RithmomachiaAgent, Search
 from tests.helpers.rithmomachia_positions import BLACK, WHITE, position
 
 
@@ -123,3 +123,37 @@ def test_the_teaching_preset_comes_first_and_is_the_not_nand_game() -> None:
     assert state.outcome() is None and state.legal_actions(WHITE)
     for _, text, _ in rithmomachia.PRESETS:
         new_game(parse_option_text(rithmomachia.OPTIONS, text), 2, 1)
+
+
+def capture_worth(state: RithmomachiaState, action: str, seat: int) -> int:
+    """What ``action`` captures, as ``easy`` weighs it (``GAIN``: a Pyramid most)."""
+    move = next(m for m in state.moves() if move_text(m) == action)
+    masks = occupancy(state.board)
+    search = Search(state.rules, state.push, 1, None, None)
+    return search.gain(state.board, masks[seat], masks[1 - seat], move, seat)[1]
+
+
+def test_easy_takes_the_biggest_capture_that_does_not_throw_the_game() -> None:
+    """In positions from seeded random games: ``easy`` captures, and every bigger capture
+    would have let the opponent take all its Pyramids at once."""
+    positions_with_captures = 0
+    for seed in range(8):
+        state = new_game({}, 2, seed)
+        rng = random.Random(200 + seed)
+        for _ in range(4):
+            state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
+            if state.outcome() is not None:
+                break
+        if state.outcome() is not None:
+            continue
+        seat = state.turn
+        worths = {a: capture_worth(state, a, seat) for a in state.legal_actions(seat)}
+        if not any(worths.values()):
+            continue
+        positions_with_captures += 1
+        action = RithmomachiaAgent("easy", random.Random(seed)).choose(state, seat)
+        assert worths[action] > 0, (seed, action)
+        # Only the bigger captures need the (slow) check: each of them must throw the game.
+        for bigger in (a for a, w in worths.items() if w > worths[action]):
+            assert reply_takes_every_pyramid(state, bigger, seat), (seed, action, bigger)
+    assert positions_with_captures >= 3
