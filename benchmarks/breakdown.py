@@ -93,20 +93,21 @@ CURRENT: contextvars.ContextVar[Trace | None] = contextvars.ContextVar("trace", 
 
 
 class _TimedLock:
-    """A game lock that adds the time spent waiting for it to the current trace."""
+    """A game lock (``Service._lock``'s context manager) that adds the time spent waiting
+    for it to the current trace."""
 
     def __init__(self, lock: Any) -> None:
         self._lock = lock
 
     async def __aenter__(self) -> None:
         started = time.perf_counter()
-        await self._lock.acquire()
+        await self._lock.__aenter__()
         trace = CURRENT.get()
         if trace is not None:
             trace.lock += time.perf_counter() - started
 
-    async def __aexit__(self, *exc: object) -> None:
-        self._lock.release()
+    async def __aexit__(self, *exc: Any) -> None:
+        await self._lock.__aexit__(*exc)
 
 
 class Breakdown:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 import secrets
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -63,6 +65,9 @@ from renderers import renderer_for
 from renderers.i18n import translate
 
 log = logging.getLogger(__name__)
+# A computer turn's lease outlasts its thinking budget by this much, so a slow save does not
+# let another process take the turn over while this one still plays it.
+AI_LEASE_MARGIN_SECONDS = 15.0
 
 
 
@@ -101,6 +106,8 @@ class Service(BoardDrawing):
                                processes=self.limits.cpu_processes)
         self._seed_source = seed_source or (lambda: secrets.randbits(31))
         self.dangers = DangerMarks(self.workers)
+        # Names this process in the database's computer-turn leases (several processes).
+        self.process_id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[GameRecord, GameState]] = {}
         self._channel_games: dict[tuple[str, str], int] = {}
@@ -117,11 +124,16 @@ class Service(BoardDrawing):
                                              Awaitable[None]]] = []
 
     # ----------------------------------------------------------------- helpers
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    @asynccontextmanager
+    async def _lock(self, game_id: int) -> AsyncIterator[None]:
+        """The game's lock: this process's first (its waiters queue in order without
+        holding a database connection), then every process's (``Store.game_lock``: an
+        advisory lock on PostgreSQL). The version-guarded save stays the safety net."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+        async with lock, self.store.game_lock(game_id):
+            yield
 
     def _error_text(self, place: Place, error: GameError) -> str:
         return translate(place.language, error.key, error.default, **error.params)
@@ -171,8 +183,15 @@ class Service(BoardDrawing):
         return cached[0] if cached is not None and cached[0].version >= record.version else record
 
     async def _fresh(self, record: GameRecord) -> tuple[GameRecord, GameState]:
-        """The newest record and state this process knows; call it holding the game's lock."""
+        """The newest record and state; call it holding the game's lock. With other
+        processes on the same database (``Store.shared``) the database is asked, as one of
+        them may have moved the game since this process's copy was read."""
         record = self._cached_record(record)
+        if self.store.shared:
+            latest = await self.store.get_game(record.id)
+            if latest is not None and latest.version != record.version:
+                self._cache.pop(record.id, None)
+                record = latest
         return record, await self._load(record)
 
     @asynccontextmanager
@@ -883,34 +902,55 @@ class Service(BoardDrawing):
                                       timeout=self.limits.computer_move_seconds)
 
     async def play_ai_turn(self, place: Place) -> Reply:
-        """Let the computer move if it is its turn; the agent runs in a worker thread."""
+        """Let the computer move if it is its turn; the agent runs in a worker thread.
+        With other processes on the database, the turn is first claimed for a lease
+        (``Store.claim_computer_turn``): one process plays it, and another takes it over
+        when the lease lapses because this one died."""
         async def work() -> Reply:
             record, state = await self._current(place)
+            if self.store.shared:  # another process may have moved it: ask the database
+                record, state = await self._fresh(record)
             seat = self._ai_seat_to_move(record, state)
             if seat is None:
                 return self._board_reply(place, record, state)
-            level = str(record.players[seat]["level"])
-            fallback: str | None = None
+            if not self.store.shared:
+                return await self._play_ai_seat(place, record, state, seat)
+            lease = self.limits.computer_move_seconds + AI_LEASE_MARGIN_SECONDS
+            if not await self.store.claim_computer_turn(record.id, record.version,
+                                                        self.process_id, lease):
+                # Another process plays it and shows it: nothing to draw or wait for here.
+                return Reply(ok=True)
             try:
-                action = await self._computer_move(record, state, seat, level)
-            except (TimeoutError, WorkerCrashed) as error:
-                log.warning("AI %s failed in game %s (%r); playing a random move",
-                            level, record.id, error)
-                action = random.Random(record.version).choice(state.legal_actions(seat))
-                fallback = (self._t(place, "ai.fallback.timeout", "🎲 The computer ran out "
-                                    "of thinking time and played a random move.")
-                            if isinstance(error, TimeoutError) else
-                            self._t(place, "ai.fallback.crashed", "🎲 The computer's "
-                                    "thinking broke down, so it played a random move."))
-            async with self._lock(record.id):
-                current, state = await self._fresh(record)
-                if current.version != record.version:
-                    return self._board_reply(place, current, state)
-                reply = await self._apply(place, current, state, seat, action)
-                if fallback is not None:
-                    reply.announcements.append(fallback)
-                return reply
+                return await self._play_ai_seat(place, record, state, seat)
+            finally:
+                await self.store.release_computer_turn(record.id, self.process_id)
         return await self._guard(place, work)
+
+    async def _play_ai_seat(self, place: Place, record: GameRecord, state: GameState,
+                            seat: int) -> Reply:
+        """The computer's move for ``seat``, worked out, then saved under the game's lock
+        unless the game moved on meanwhile."""
+        level = str(record.players[seat]["level"])
+        fallback: str | None = None
+        try:
+            action = await self._computer_move(record, state, seat, level)
+        except (TimeoutError, WorkerCrashed) as error:
+            log.warning("AI %s failed in game %s (%r); playing a random move",
+                        level, record.id, error)
+            action = random.Random(record.version).choice(state.legal_actions(seat))
+            fallback = (self._t(place, "ai.fallback.timeout", "🎲 The computer ran out "
+                                "of thinking time and played a random move.")
+                        if isinstance(error, TimeoutError) else
+                        self._t(place, "ai.fallback.crashed", "🎲 The computer's "
+                                "thinking broke down, so it played a random move."))
+        async with self._lock(record.id):
+            current, state = await self._fresh(record)
+            if current.version != record.version:
+                return self._board_reply(place, current, state)
+            reply = await self._apply(place, current, state, seat, action)
+            if fallback is not None:
+                reply.announcements.append(fallback)
+            return reply
 
     def help_text(self, place: Place, commands_key: str = "help.commands") -> str:
         """General help; ``commands_key`` names the adapter's own list of commands."""

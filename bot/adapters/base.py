@@ -46,6 +46,9 @@ CLASS_BOARD = "class_board"
 # How long a class board waits after a change before it is redrawn: one edit covers every
 # move made meanwhile, so fifteen games never come near a platform's edit limits.
 CLASS_BOARD_SECONDS = 5.0
+# How often a process on a shared database looks for computer turns whose process died
+# (``sweep_ai``); a lapsed lease is taken over within this plus the lease.
+AI_SWEEP_SECONDS = 10.0
 
 
 class ChatAdapter(BackgroundWork, ABC):
@@ -65,6 +68,7 @@ class ChatAdapter(BackgroundWork, ABC):
         self._cues: dict[int, tuple[str, str]] = {}
         self._daily_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
+        self._ai_sweep_task: asyncio.Task[None] | None = None
         # Tests with a fake clock drive timers (check_turn_timers) and daily posts
         # (post_daily_due) themselves, so that no background loop races an assertion.
         self.run_turn_timers = True
@@ -346,14 +350,27 @@ class ChatAdapter(BackgroundWork, ABC):
         if self.run_turn_timers and self._timer_task is None:
             self._timer_task = asyncio.create_task(self.classroom.run_timers(
                 self.platform, self.place_of_record, self.timer_reminder, self.timer_acted))
+        if self.service.store.shared and self._ai_sweep_task is None:
+            self._ai_sweep_task = asyncio.create_task(self.sweep_ai())
+
+    async def sweep_ai(self) -> None:
+        """With several processes on one database: look for computer turns nobody plays
+        (its process died holding the lease) and take them over; a lease that is held
+        makes ``play_ai_turn`` leave the turn to its holder."""
+        while True:
+            await asyncio.sleep(AI_SWEEP_SECONDS)
+            try:
+                await self.resume_ai()
+            except Exception:
+                log.exception("computer-turn sweep failed")
 
     async def stop_loops(self) -> None:
-        for task in (self._daily_task, self._timer_task):
+        for task in (self._daily_task, self._timer_task, self._ai_sweep_task):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        self._daily_task = self._timer_task = None
+        self._daily_task = self._timer_task = self._ai_sweep_task = None
 
     async def timer_reminder(self, place: Place, text: str) -> None:
         await self.announce(place.channel, [text])

@@ -86,6 +86,8 @@ def _game_row(row: asyncpg.Record) -> tuple[Any, ...]:
 
 
 class PostgresStore:
+    shared = True  # several bot processes may serve one database
+
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = url

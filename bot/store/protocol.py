@@ -102,11 +102,22 @@ class Store(Protocol):
 
     async def close(self) -> None: ...
 
+    # Several bot processes (issue 26): whether other processes may change the same games
+    # (PostgreSQL), and how they agree who changes one (``TurnCoordination``'s methods).
+    shared: bool
+
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]: ...
+
+    async def claim_computer_turn(self, game_id: int, version: int, holder: str,
+                                  seconds: float) -> bool: ...
+
+    async def release_computer_turn(self, game_id: int, holder: str) -> None: ...
+
 
 
 class TurnCoordination(Protocol):
     """What several bot processes need to agree on who changes a game, kept in the database
-    (issue 26). Not yet called by the service."""
+    (issue 26); ``Store`` carries the same methods, which the service calls."""
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Held by one holder at a time for ``game_id``: on PostgreSQL across every process

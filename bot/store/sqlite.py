@@ -121,6 +121,8 @@ _INSERT_ROW = "(?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
 class SQLiteStore(SQLiteDailyQueries):
+    shared = False  # a SQLite file is served by one bot process
+
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._pending: list[_PendingSave] = []

@@ -35,11 +35,11 @@ def mover_seat(record: GameRecord) -> int:
     return state.to_move()[0]
 
 
-def whole_move(record: GameRecord) -> str:
-    """The payload of the mover's first complete move through the menu, as a hand's
-    buttons would carry it: a press that saves a move wherever it is allowed."""
+def whole_move(record: GameRecord, seat: int | None = None) -> str:
+    """The payload of the mover's (or ``seat``'s) first complete move through the menu, as
+    a hand's buttons would carry it: a press that saves a move wherever it is allowed."""
     state = get_game(record.game).State.from_dict(record.state)
-    seat = state.to_move()[0]
+    seat = state.to_move()[0] if seat is None else seat
     path: tuple[str, ...] = ()
     for _ in range(8):
         choice = state.menu(seat, path)[0]
