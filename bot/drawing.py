@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.dangers import DangerMarks
+from bot.hints import hint_refusal
 from bot.payloads import END_ACTIONS, Kind, Payload
 from bot.replies import Board, Button, Hand, Place, Reply
 from bot.store import GameRecord
@@ -69,7 +70,12 @@ class BoardDrawing:
                           self.payload(record, (*path, c.token), version=version), c.group)
                    for c in state.menu(seat, path)]
         if not path:
-            return buttons, [], self._t(place, "menu.choose")
+            # A practice game (against the computer, or a puzzle) offers a hint at the
+            # menu's first step; a game that counts has none (``bot.hints``).
+            hint = ([Button(self._t(place, "menu.hint", "💡 Hint"),
+                            self.payload(record, (), kind="i", version=version))]
+                    if hint_refusal(record, place.language) is None else [])
+            return buttons, hint, self._t(place, "menu.choose")
         back = [Button(self._t(place, "menu.back"),
                        self.payload(record, path[:-1], version=version))]
         prompt = self._t(place, "menu.choose_step",

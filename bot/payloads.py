@@ -7,12 +7,12 @@ tail of a Discord ``custom_id``. It is ``<kind>:<game id>:<version>:<path>``, fo
 * ``kind``: ``m`` a step through the move menu, ``h`` the presser's private hand (with the
   menu when the game hides it), ``j`` taking the open seat, ``g`` starting a lobby with
   the players seated so far, ``e`` a button of an ended game's end panel (its path is
-  one of :data:`END_ACTIONS`);
+  one of :data:`END_ACTIONS`), ``i`` the hint button of a practice game;
 * ``game id``: the stored game the button belongs to;
 * ``version``: the game's (or the seat's) version the button was drawn for, so a button
   from an older board is recognised as stale;
 * ``path``: the menu tokens chosen so far, joined by dots (empty for ``h``, ``j``, ``g``
-  and the first step of a menu; the action for ``e``).
+  ``i`` and the first step of a menu; the action for ``e``).
 
 Both platforms, the service and the layouts read and write payloads only through
 :class:`Payload`, so the grammar and its limits cannot drift apart.
@@ -28,12 +28,12 @@ from typing import Literal
 # fits the smaller, so one grammar serves both.
 PAYLOAD_LIMIT = 64
 
-Kind = Literal["m", "h", "j", "g", "e"]
-KINDS: tuple[Kind, ...] = ("m", "h", "j", "g", "e")
+Kind = Literal["m", "h", "j", "g", "e", "i"]
+KINDS: tuple[Kind, ...] = ("m", "h", "j", "g", "e", "i")
 _KIND_BY_LETTER: dict[str, Kind] = {kind: kind for kind in KINDS}
-# The kinds a player may press outside the game's own channel: a hand and its menu are
-# sent to a player's private chat when the game hides its hands.
-PRIVATE_KINDS: frozenset[str] = frozenset({"m", "h"})
+# The kinds a player may press outside the game's own channel: a hand, its menu and its
+# hint button are sent to a player's private chat when the game hides its hands.
+PRIVATE_KINDS: frozenset[str] = frozenset({"m", "h", "i"})
 # What an ended game's panel offers: the same game again, the presser's results in that
 # game, its rules, and its replay with analysis.
 END_ACTIONS: tuple[str, ...] = ("again", "stats", "rules", "replay")
@@ -41,7 +41,7 @@ END_ACTIONS: tuple[str, ...] = ("again", "stats", "rules", "replay")
 TOKEN_PATTERN = r"[A-Za-z0-9-]{1,8}"
 MAX_PATH_TOKENS = 6
 _PATH_PATTERN = rf"{TOKEN_PATTERN}(?:\.{TOKEN_PATTERN}){{0,{MAX_PATH_TOKENS - 1}}}"
-_PAYLOAD_RE = re.compile(rf"([mhjge]):(\d{{1,12}}):(\d{{1,9}}):({_PATH_PATTERN})?")
+_PAYLOAD_RE = re.compile(rf"([mhjgei]):(\d{{1,12}}):(\d{{1,9}}):({_PATH_PATTERN})?")
 
 
 class PayloadTooLong(ValueError):

@@ -634,7 +634,9 @@ class Service(BoardDrawing):
                 raise ServiceError(self._t(origin, "error.bad_payload" if running
                                            else "error.button_not_valid"), running)
             return await self._guard(origin, refuse, actor=user)
-        reply = await self._press(place, user, parsed)
+        # The hint button of a practice game: the hint, as ``/hint`` gives it.
+        reply = (await self.hint(place, user) if parsed.kind == "i"
+                 else await self._press(place, user, parsed))
         if place != origin:
             reply.place = place
         return reply

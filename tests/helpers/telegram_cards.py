@@ -38,9 +38,11 @@ async def play_a_move(world: World, person: Any, game_chat: dict[str, Any],
     while (await latest_record(world, game_chat)).version == before:
         message = world.last(chat)
         # "↩ back" stays a choice: a step may offer only slots where the card does not fit.
-        # (The link back to the group is a URL, not an option.)
+        # (The link back to the group is a URL, not an option; nor is the hint button of a
+        # game against the computer a move.)
         options = [button["text"] for button in message.buttons
-                   if "callback_data" in button and "hand" not in button["text"].lower()]
+                   if "callback_data" in button and "hand" not in button["text"].lower()
+                   and not button["callback_data"].startswith("i:")]
         assert options, message.text
         await world.click(person, message, rng.choice(options))
 

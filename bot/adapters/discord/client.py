@@ -489,6 +489,12 @@ class LogicBot(ChatAdapter, discord.Client):
         reply = await self.within_deadline(interaction,
                                            self.service.press(place, user, payload),
                                            component=True)
+        if payload.startswith("i:"):  # the hint button: for the presser's eyes only
+            await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
+            if reply.ok:
+                await self.after_change(reply.place or place, reply, wake_ai=False)
+                await self.announce((reply.place or place).channel, reply.announcements)
+            return
         try:
             if source is not None and source.flags.ephemeral:
                 await self._answer_in_hand(interaction, place, reply)

@@ -755,6 +755,9 @@ class TelegramBot(ChatAdapter):
         # Set when the press was for a game elsewhere: a private hand's button, or a board
         # of a game at a table of this group (``bot.tables``).
         place = reply.place
+        if data.startswith("i:"):
+            await self._answer_hint(query, home, place or home, user, reply)
+            return
         try:
             if place is not None and is_private(home.channel):
                 await self._answer_in_hand(query, source, place, user, reply)
@@ -777,6 +780,23 @@ class TelegramBot(ChatAdapter):
                 if game_of(key.callback_data) == game_id:
                     return True
         return False
+
+    async def _answer_hint(self, query: CallbackQuery, home: Place, place: Place, user: User,
+                           reply: Reply) -> None:
+        """The hint button: the hint goes to the presser alone (in their private chat;
+        it may name their cards), the game's chat is told a hint was taken."""
+        if not reply.ok:
+            await self.answer(query, reply.notice or self.t(home, "error.internal"),
+                              alert=not reply.light)
+            return
+        text = text_message(reply.notice or "")
+        if await self.send(home.channel if is_private(home.channel) else user.id,
+                           text) is None:
+            await self.answer(query, self.t(home, "hint.private_only"), alert=True)
+        else:
+            await self.answer(query)
+        await self.after_change(place, reply, wake_ai=False)
+        await self.announce(place.channel, reply.announcements)
 
     async def _answer_in_hand(self, query: CallbackQuery, source: TgMessage, place: Place,
                               user: User, reply: Reply) -> None:

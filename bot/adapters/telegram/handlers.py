@@ -24,7 +24,7 @@ from bot.adapters.telegram.commands import Commands
 # The bot's own buttons: game set-up, rules, settings and replays (see buttons.py).
 OWN_BUTTONS = r"^[prsv]:"
 # A game's buttons, and an ended game's panel, carry a service payload (bot/payloads.py).
-GAME_BUTTONS = r"^[mhjge]:"
+GAME_BUTTONS = r"^[mhjgei]:"
 
 Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 

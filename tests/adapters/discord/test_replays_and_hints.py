@@ -38,3 +38,27 @@ async def running(world: World):  # type: ignore[no-untyped-def]
     record = await world.store.running_game("discord", str(world.channel.id))
     assert record is not None
     return record
+
+
+async def test_a_practice_game_has_a_hint_button_that_answers_privately(
+        tmp_path: Path) -> None:
+    """The hint button (issue 27.4) on a game against the computer: its answer is
+    ephemeral, the channel is told a hint was taken and the game is marked. A game
+    between people has no hint button."""
+    from tests.helpers.discord_play import board_message
+    from tests.helpers.discord_world import components_of
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", level="easy")
+        before = await running(world)
+        board = await board_message(world)
+        assert "💡 Hint" in [c.get("label") for c in components_of(board)]
+        pressed = await world.alice.click(board, label="💡 Hint")
+        assert pressed.acknowledged and pressed.response is not None
+        assert pressed.response.ephemeral and pressed.response.content.startswith("💡")
+        after = await world.store.get_game(before.id)
+        assert after is not None and after.players[0].get("hints") == 1
+        await world.alice.slash(world.channel, "resign")
+
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        rated = await board_message(world)
+        assert "💡 Hint" not in [c.get("label") for c in components_of(rated)]

@@ -39,3 +39,36 @@ async def test_a_hint_against_the_computer_marks_the_game(tmp_path: Path) -> Non
         after = await world.store.get_game(before.id)
         assert after is not None and after.version == before.version + 1
         assert after.players[0].get("hints") == 1
+
+
+async def test_a_practice_game_has_a_hint_button_and_a_game_that_counts_has_none(
+        tmp_path: Path) -> None:
+    """The hint button (issue 27.4): on the menu's first step of a game against the
+    computer; pressed, it gives the hint in the presser's private chat and marks the
+    game, as /hint does. A game between two people shows no such button, and a forged
+    one is refused with the reason."""
+    from tests.helpers.telegram_world import BOB, GROUP
+    async with telegram_world(tmp_path) as world:
+        chat = ALICE.private_chat
+        await world.say(ALICE, chat, "/start")
+        await world.say(ALICE, chat, "/play lgame easy")
+        before = await world.store.running_game("telegram", str(chat["id"]))
+        assert before is not None
+        board = await world.board(chat)
+        answers = await world.click(ALICE, board, "💡 Hint")
+        assert answers and not answers[0].get("show_alert")
+        texts = [m.text for m in world.fake.bot_messages(chat["id"])[-4:]]
+        assert any(text.startswith("💡") for text in texts), texts
+        assert any("took a hint" in text for text in texts), texts
+        after = await world.store.get_game(before.id)
+        assert after is not None and after.players[0].get("hints") == 1
+
+        bob_line = await world.say(BOB, GROUP, "I'll play")
+        await world.say(ALICE, GROUP, "/play lgame", reply_to=bob_line)
+        rated = await world.board(GROUP)
+        assert "💡 Hint" not in [key["text"] for key in rated.buttons]
+        record = await world.store.running_game("telegram", str(GROUP["id"]))
+        assert record is not None
+        forged = f"i:{record.id}:{record.version}:"
+        refused = await world.press(ALICE, rated, forged)
+        assert refused and "only for games against the computer" in refused[0]["text"]
