@@ -124,6 +124,7 @@ class Sent:
     sender: dict[str, Any]
     edits: int = 0
     topic: int | None = None  # a forum topic's message_thread_id; None: General or no forum
+    effect: str = ""  # the message effect it was sent with
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"message_id": self.message_id, "date": 1_700_000_000,
@@ -409,8 +410,15 @@ class FakeTelegram:
         topic = params.get("message_thread_id")
         if topic is not None and int(topic) not in self.topics.get(chat_id, {}):
             raise ApiError(400, "Bad Request: message thread not found")
+        effect = str(params.get("message_effect_id") or "")
+        if effect and chat["type"] != "private":
+            raise ApiError(400, "Bad Request: message effects are available only in "
+                                "private chats")
+        if effect and not effect.isdigit():
+            raise ApiError(400, "Bad Request: EFFECT_ID_INVALID")
         sent = Sent(chat, self.new_message_id(chat_id), str(params["text"]), text, markup,
-                    self.bot_user, topic=int(topic) if topic is not None else None)
+                    self.bot_user, topic=int(topic) if topic is not None else None,
+                    effect=effect)
         self.messages[(chat_id, sent.message_id)] = sent
         return sent.to_json()
 

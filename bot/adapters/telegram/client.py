@@ -21,6 +21,7 @@ import datetime as dt
 import html
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import replace
 from typing import Any, TypeVar
 from urllib.parse import urlparse
 
@@ -120,6 +121,11 @@ MODERATOR_COMMANDS = {
 }
 
 
+# The 🎉 confetti message effect, from the effect ids Telegram's own clients send (Bot API
+# 7.4, ``message_effect_id``; private chats only). Refused ids fall back to no effect.
+CELEBRATION_EFFECT = "5046509860389126442"
+# The end panel marks a winner's line with it (``Service._finale``).
+WINNER_MARK = "🏆"
 # Telegram's longest forum topic name.
 TOPIC_NAME_LIMIT = 128
 T = TypeVar("T")
@@ -531,9 +537,12 @@ class TelegramBot(ChatAdapter):
         try:
             sent: TgMessage = await retry_server_errors(lambda: self.bot.send_message(
                 chat_id, message.html, message_thread_id=topic, reply_markup=message.markup(),
-                reply_to_message_id=reply_to, allow_sending_without_reply=True))
+                reply_to_message_id=reply_to, allow_sending_without_reply=True,
+                message_effect_id=message.effect or None))
             return sent
         except TelegramError as error:
+            if message.effect:  # an effect Telegram no longer knows: the words still go
+                return await self.send(channel, replace(message, effect=""), reply_to)
             log.warning("could not send to %s: %s", channel, error)
             return None
 
@@ -637,6 +646,12 @@ class TelegramBot(ChatAdapter):
         await self.deliver_private(reply)
         if reply.board is None:
             return
+        if reply.finished and is_private(place.channel) and WINNER_MARK in reply.board.prompt:
+            # A game won against the computer or a puzzle solved, alone: a moment, with
+            # Telegram's confetti (the final board is an edit, which takes no effect).
+            await self.send(place.channel, Message(
+                translate(place.language, "telegram.celebrate", "🎉 You won! Well played."),
+                effect=CELEBRATION_EFFECT))
         if new_game:
             await self.push_hands(place, reply.board, reply.board.to_move, skip=actor)
         elif reply.moved:

@@ -77,6 +77,7 @@ class Message:
     html: str
     rows: tuple[tuple[Key, ...], ...] = ()
     overflow: bool = False  # more menu options than one keyboard holds
+    effect: str = ""  # a message effect's id (private chats only), such as CELEBRATION
 
     def markup(self) -> InlineKeyboardMarkup | None:
         """The keyboard, or None; an edit with None removes the old keyboard."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.menus import END_PANEL_LABELS
 from tests.helpers.telegram_fake import group_chat
 from tests.helpers.telegram_world import ALICE, BOB, CAROL, GROUP, telegram_world
@@ -76,3 +78,40 @@ async def test_a_panel_button_forged_elsewhere_does_nothing(tmp_path: Path) -> N
         assert "not valid" in answers[0]["text"]
         assert len(world.fake.bot_messages(OTHER_GROUP["id"])) == sent_before
         assert await world.store.games_with_status("active", "waiting") == []
+
+
+async def test_a_game_won_alone_ends_with_confetti_in_the_private_chat(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23.5's moment: a game won in a private chat (against the computer, or a
+    puzzle solved) is followed by a short message with Telegram's confetti effect; a
+    group gets none (effects are for private chats), nor does a lost game."""
+    from bot.adapters.telegram.client import CELEBRATION_EFFECT
+    from bot.service import Board, Place, Reply
+    async with telegram_world(tmp_path) as world:
+        chat = ALICE.private_chat
+        await world.say(ALICE, chat, "/start")
+        private = Place("telegram", str(chat["id"]))
+        group = Place("telegram", str(GROUP["id"]), server=str(GROUP["id"]))
+
+        def final(prompt: str) -> Reply:
+            return Reply(ok=True, finished=True, moved=True,
+                         board=Board(7, 9, "board", False, [], [], prompt, []))
+
+        await world.bot.deliver_extras(private, final("🏆 Well played, Alice!"), actor=None,
+                                       new_game=False)
+        sent = world.last(chat)
+        assert sent.effect == CELEBRATION_EFFECT and sent.text.startswith("🎉")
+        count = len(world.fake.bot_messages(chat["id"]))
+        await world.bot.deliver_extras(private, final("Alice: rating 1200 → 1184 (-16)"),
+                                       actor=None, new_game=False)
+        assert len(world.fake.bot_messages(chat["id"])) == count, "no confetti for a loss"
+        before = len(world.fake.bot_messages(GROUP["id"]))
+        await world.bot.deliver_extras(group, final("🏆 Well played, Alice!"), actor=None,
+                                       new_game=False)
+        assert len(world.fake.bot_messages(GROUP["id"])) == before
+        # An effect Telegram refuses (ids are Telegram's to retire) costs only the confetti.
+        monkeypatch.setattr("bot.adapters.telegram.client.CELEBRATION_EFFECT", "retired")
+        await world.bot.deliver_extras(private, final("🏆 Well played, Alice!"), actor=None,
+                                       new_game=False)
+        plain = world.last(chat)
+        assert plain.text.startswith("🎉") and plain.effect == ""
