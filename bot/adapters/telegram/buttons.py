@@ -21,6 +21,7 @@ from bot.adapters.common import PUZZLE_PRESETS
 from bot.adapters.end_panel import end_choice, is_end_panel
 from bot.adapters.telegram.chats import PLATFORM, callback_data_of, is_private, topic_of
 from bot.adapters.telegram.layout import Key, Message, fit, text_blocks, text_message
+from bot.adapters.telegram.presses import BoardPresses
 from bot.replays import ReplayStep
 from bot.service import Opponent, Place, User, ai_player
 from engines.base import GameError
@@ -55,6 +56,7 @@ class SetupButtons:
 
     def __init__(self, client: TelegramBot) -> None:
         self.client = client
+        self.presses = BoardPresses(client)  # the game buttons (``presses.py``)
         self.service = client.service
 
     def t(self, place: Place, key: str, **params: object) -> str:
@@ -304,7 +306,7 @@ class SetupButtons:
         if is_end_panel(query.data):
             await self.end_panel_pressed(query, source, query.data or "")
             return
-        await self.client.press(query, source, query.data or "")
+        await self.presses.press(query, source, query.data or "")
 
     async def end_panel_pressed(self, query: CallbackQuery, source: TgMessage,
                                 data: str) -> None:

@@ -66,7 +66,6 @@ from bot.adapters.telegram.chats import (
     HAND_LINK_PREFIX,
     PLATFORM,
     api_base_url,
-    callback_data_of,
     channel_of,
     chat_of,
     is_private,
@@ -86,7 +85,6 @@ from bot.adapters.telegram.updates import TolerantBot
 from bot.app import App
 from bot.daily import PostOutcome
 from bot.names import clean_display_name
-from bot.payloads import game_of
 from bot.service import Board, Hand, Opponent, Place, Reply, User
 from bot.store import DailySchedule, GameRecord
 from engines.registry import get_game
@@ -760,158 +758,6 @@ class TelegramBot(ChatAdapter):
         # Reached only without an exception: the error handler answers otherwise.
         await self.answer(query)
         self._open_queries.pop(query.id, None)
-
-    async def press(self, query: CallbackQuery, source: TgMessage, data: str) -> None:
-        """A game button: a menu step, a move, "my hand", or joining."""
-        person = query.from_user
-        user = self.user_for(person)
-        home = await self.place_of_message(source, person)
-        reply = await self.service.press(home, user, data)
-        # Set when the press was for a game elsewhere: a private hand's button, or a board
-        # of a game at a table of this group (``bot.tables``).
-        place = reply.place
-        if data.startswith("i:"):
-            await self._answer_hint(query, home, place or home, user, reply)
-            return
-        try:
-            if place is not None and is_private(home.channel):
-                await self._answer_in_hand(query, source, place, user, reply)
-            else:
-                await self._answer_on_board(query, source, place or home, user, reply)
-            await self.announce((place or home).channel, reply.announcements)
-        finally:
-            # Whatever happened to the answer, a saved move must not leave the computer
-            # waiting for a turn nobody will give it.
-            if reply.ai_to_move:
-                self.spawn(self.run_ai(place or home))
-
-    def shows_game(self, message: TgMessage, game_id: int) -> bool:
-        """Whether ``message`` carries buttons of game ``game_id``: an older board of it,
-        which a press may retire. Any other message that forged data was pressed on (the
-        rules, a daily post) is left as it is."""
-        markup = message.reply_markup
-        for row in markup.inline_keyboard if markup else ():
-            for key in row:
-                if game_of(key.callback_data) == game_id:
-                    return True
-        return False
-
-    async def _answer_hint(self, query: CallbackQuery, home: Place, place: Place, user: User,
-                           reply: Reply) -> None:
-        """The hint button: the hint goes to the presser alone (in their private chat;
-        it may name their cards), the game's chat is told a hint was taken."""
-        if not reply.ok:
-            await self.answer(query, reply.notice or self.t(home, "error.internal"),
-                              alert=not reply.light)
-            return
-        text = text_message(reply.notice or "")
-        if await self.send(home.channel if is_private(home.channel) else user.id,
-                           text) is None:
-            await self.answer(query, self.t(home, "hint.private_only"), alert=True)
-        else:
-            await self.answer(query)
-        await self.after_change(place, reply, wake_ai=False)
-        await self.announce(place.channel, reply.announcements)
-
-    async def _answer_in_hand(self, query: CallbackQuery, source: TgMessage, place: Place,
-                              user: User, reply: Reply) -> None:
-        """A click in a private hand message: the hand is redrawn where it is."""
-        if reply.ok:
-            await self.answer(query)
-        else:
-            await self.answer(query, reply.notice, alert=not reply.light)
-        if reply.hand is not None and reply.board is not None:
-            message = await self.private_hand(place, reply.board.game_id, reply.hand)
-            await self.edit(source.chat.id, source.message_id, message)
-            self._hand_messages[(reply.board.game_id, user.id)] = (source.message_id,
-                                                                   bool(message.rows))
-        elif reply.finished or reply.board is None:
-            await self.edit(source.chat.id, source.message_id,
-                            text_message(reply.notice or self.t(place, "error.game_over")))
-        if reply.moved:
-            await self.after_change(place, reply, actor=user.id, wake_ai=False)
-
-    async def _answer_on_board(self, query: CallbackQuery, source: TgMessage, place: Place,
-                               user: User, reply: Reply) -> None:
-        board = reply.board
-        if not reply.ok or board is None:
-            await self.answer(query, reply.notice or self.t(place, "error.internal"),
-                              alert=not reply.light)
-            if board is not None:
-                await self.redraw_after_refusal(place, source, board, reply.ai_to_move)
-            return
-        if reply.hand is not None and not reply.moved and not is_private(place.channel):
-            await self.open_hand(query, place, user, board.game_id, reply.hand)
-            return
-        # Answered first: the spinner stops at once, and a rate-limit pause on the edit
-        # below cannot cost the click its answer.
-        await self.answer(query)
-        async with self.boards.lock(board.game_id):
-            current = await self.board_message_id(board.game_id)
-            if not self.boards.newer_shown(board.game_id, board.version):
-                # A hand is drawn into the board only in a private chat; in a group the
-                # joiner's hand (which a join returns) goes to their private chat instead.
-                hand = reply.hand if is_private(place.channel) else None
-                message = await self.compose_board(place, board, ai_thinking=reply.ai_to_move,
-                                                   hand=hand)
-                # A board counts as shown only once Telegram confirmed the edit: one that
-                # failed (a 5xx, a timeout) must be drawn again by the next press.
-                if current is None or current == source.message_id:
-                    shown = await self.edit(source.chat.id, source.message_id, message)
-                    if shown and current is None:
-                        await self.remember_message(place, board.game_id, source, board.version)
-                else:
-                    # The press raced a repost (/board, a typed move): the newer message
-                    # is the board, and the pressed one stays retired.
-                    shown = await self.edit(source.chat.id, current, message)
-                    if self.shows_game(source, board.game_id):
-                        await self.retire_message(place, source.chat.id, source.message_id)
-                if shown:
-                    self.boards.show(board.game_id, board.version)
-        if reply.moved:
-            await self.after_change(place, reply, update=False, wake_ai=False)
-
-    async def redraw_after_refusal(self, place: Place, source: TgMessage, board: Board,
-                                   ai_thinking: bool) -> None:
-        """A refused press (stale, not your turn, forged): the pressed message shows the
-        current board if it shows the game at all, so that a board left behind by a
-        failed or late edit is always mended by the next press; an older copy of the board
-        is retired, leaving one live board."""
-        current = await self.board_message_id(board.game_id)
-        if not self.shows_game(source, board.game_id):
-            if self.boards.shown(board.game_id) != board.version:
-                await self.update_board(place, board, ai_thinking)
-            return
-        if current is not None and current != source.message_id:
-            await self.retire_message(place, source.chat.id, source.message_id)
-            await self.update_board(place, board, ai_thinking)
-            return
-        message = await self.compose_board(place, board, ai_thinking=ai_thinking)
-        if callback_data_of(source) == message.callback_data() and \
-                self.boards.shown(board.game_id) == board.version:
-            return  # it already shows this version: "not your turn" needs no edit
-        async with self.boards.lock(board.game_id):
-            if self.boards.newer_shown(board.game_id, board.version):
-                return
-            if await self.edit(source.chat.id, source.message_id, message):
-                self.boards.show(board.game_id, board.version)
-
-    async def open_hand(self, query: CallbackQuery, place: Place, user: User, game_id: int,
-                        hand: Hand) -> None:
-        """"My hand" on a group board: the hand goes to the private chat, and a short hand
-        also shows in an alert only the presser sees. Without a private chat yet, the
-        answer opens one through a deep link."""
-        sent = await self.send_hand(place, user.id, game_id, hand)
-        if sent is None:
-            await self.answer(query, self.t(place, "error.internal"), alert=True)
-            return
-        if not sent:
-            await self.answer(query, url=self.hand_link(game_id))
-            return
-        if len(hand.text) <= 200:
-            await self.answer(query, hand.text, alert=True)
-        else:
-            await self.answer(query, self.t(place, "telegram.hand.sent"))
 
     # -------------------------------------------------------------------- errors
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
