@@ -126,11 +126,8 @@ def turing_puzzle_question(t: Translate) -> Question:
 
 def level_question(t: Translate, module: GameModule) -> Question:
     """The computer's strength, weakest first (the default for a newcomer)."""
-    # The L-game lists "strong" as a synonym of "perfect"; one name for it is enough here.
-    levels = [level for level in module.LEVELS
-              if not (level == "strong" and "perfect" in module.LEVELS)]
     items = [MenuItem(t("console.enter_mark", label=level) if index == 0 else level, level)
-             for index, level in enumerate(levels)]
+             for index, level in enumerate(module.LEVELS)]
     return Question(t("console.level_question"), tuple(items))
 
 

@@ -451,3 +451,13 @@ async def test_long_rules_pause_every_screenful(store: SQLiteStore) -> None:
     assert len(pauses) >= 2
     assert all(len(line) <= 79 for line in script.output), "wrapped for 80 columns"
     assert all(later - earlier == 11 for earlier, later in itertools.pairwise(pauses))
+
+
+def test_the_console_offers_every_level_weakest_first() -> None:
+    """The L-game's ``strong`` is a level of its own below ``perfect`` now (issue 24's
+    ladder), so the console lists all four, the easiest marked as the default."""
+    from bot.adapters.console_setup import level_question
+    from engines.registry import get_game
+    question = level_question(lambda key, **params: params.get("label", key),
+                              get_game("lgame"))
+    assert [item.value for item in question.items] == ["easy", "medium", "strong", "perfect"]
