@@ -435,7 +435,9 @@ BUDGETS = {"medium": 0.25, "strong": 0.25, "expert": 2.0}
 MAX_DEPTHS: dict[str, int | None] = {"medium": 2, "strong": None, "expert": None}
 # Node counts that stand in for the budgets in the ladder's fast matches
 # (``benchmarks/ladder.py --budget fast``): deterministic, and in the budgets' 1 : 8 ratio
-# between ``strong`` and ``expert``.
+# between ``strong`` and ``expert``. Measured (200 games each, seed 1, ``easy`` taking the
+# biggest capture): strong vs medium 79.0% [73.1, 84.9]; expert vs strong 98.6% after the
+# first 140 games (the whole pair did not finish in the time there was).
 FAST_NODE_LIMITS = {"medium": 2_000, "strong": 500, "expert": 4_000}
 # Levels that start another iteration whenever time is left, counting a cut-short one for
 # the root moves it finished, instead of only when the whole iteration is predicted to fit:
@@ -451,7 +453,8 @@ class RithmomachiaAgent(Agent):
     ``node_limit`` (deterministic, for tests and the ladder's fast matches)."""
 
     # The share of ``medium``'s moves played as ``easy`` plays them: a learner's slips.
-    # Measured (fast budgets, 200 games): medium vs easy 74.0%.
+    # Measured (fast budgets, 200 games, seed 1): medium vs easy 74.0% [68.2, 79.8], strong
+    # vs medium 79.0% [73.1, 84.9].
     MEDIUM_SLIPS = 0.5
 
     def __init__(self, level: str, rng: random.Random,
