@@ -240,17 +240,32 @@ class Service(BoardDrawing):
                 log.exception("could not render game %s", record.id)
         return Reply(ok=False, notice=error.notice, light=error.light)
 
-    def rate_refusal(self, place: Place, actor: User) -> str | None:
+    async def rate_refusal(self, place: Place, actor: User) -> str | None:
         """Count a command against ``actor``'s rate limit: ``None`` when they may go on,
         else the answer to give instead. Game commands get it through ``_guard``; adapters
         ask it for the commands that only read (stats, leaderboards, the game list, the
         export), which cost a query each."""
-        wait = self.rate.wait_seconds(actor.platform, actor.id)
+        wait = await self._rate_wait(actor)
         if not wait:
             return None
         return self._t(place, "error.rate_limited",
                        "⏳ That is a lot of commands at once. Try again in {seconds} s.",
                        seconds=wait)
+
+    async def _rate_wait(self, actor: User) -> int:
+        """The seconds ``actor`` must wait, counting this command. With other processes on
+        the database (a balancer may send a person's commands to any of them) the bucket
+        is the database's; one process keeps it in memory and spends no write on it. If
+        the database cannot answer, the process's own bucket decides, so a command is
+        never refused for the limiter's sake."""
+        if self.store.shared and self.rate.burst is not None:
+            try:
+                return await self.store.take_rate_token(
+                    actor.platform, actor.id, self.rate.burst, self.rate.per_second)
+            except Exception:
+                log.warning("shared rate limit unavailable; using this process's",
+                            exc_info=True)
+        return self.rate.wait_seconds(actor.platform, actor.id)
 
     async def _guard(self, place: Place, work: Callable[[], Any],
                      user: User | None = None, *, actor: User | None = None) -> Reply:
@@ -261,7 +276,7 @@ class Service(BoardDrawing):
         fast is answered like any other, with the board and hand as they are, so that an
         adapter redrawing the clicked message loses nothing."""
         if actor is not None:
-            notice = self.rate_refusal(place, actor)
+            notice = await self.rate_refusal(place, actor)
             if notice is not None:
                 return await self._refusal(place, ServiceError(notice,
                                                                await self._running(place)),
@@ -354,7 +369,8 @@ class Service(BoardDrawing):
         return await self._guard(place, work, actor=user)
 
     async def _create(self, place: Place, module: GameModule, parsed: dict[str, Any],
-                      seed: int, players: list[dict[str, Any]], creator: User) -> Reply:
+                      seed: int, players: list[dict[str, Any]], creator: User,
+                      marks: dict[str, Any] | None = None) -> Reply:
         status = "waiting" if any(p.get("kind") == "open" for p in players) else "active"
         await self._check_game_limits(place, players)
         try:
@@ -373,7 +389,8 @@ class Service(BoardDrawing):
                 "minute."), await self._running(place)) from None
         try:
             record = await self.store.create_game(place.platform, place.channel,
-                                                  module.NAME, parsed, seed,
+                                                  module.NAME, {**parsed, **(marks or {})},
+                                                  seed,
                                                   state.to_dict(), players, status,
                                                   server=place.server)
         except ChannelBusy:

@@ -43,7 +43,7 @@ async def end_choice(app: App, origin: Place, user: User, data: str) -> EndChoic
     action = payload.last_token
     if action == "again":
         return EndChoice(action, record.id)  # the rematch counts against the rate itself
-    refusal = app.service.rate_refusal(origin, user)
+    refusal = await app.service.rate_refusal(origin, user)
     if refusal is not None:
         return EndChoice("", record.id, refusal)
     if action == "stats":

@@ -36,6 +36,7 @@ from bot.store.postgres_schema import (
 from bot.store.records import (
     FORMER_PLAYER,
     GAME_COLUMNS,
+    RATE_SWEEP_EVERY,
     DailyAttempt,
     DailySchedule,
     ExportRow,
@@ -49,6 +50,7 @@ from bot.store.records import (
     dumps,
     loadable_games,
     now,
+    rate_wait,
 )
 
 log = logging.getLogger(__name__)
@@ -92,6 +94,7 @@ class PostgresStore:
         self._pool = pool
         self.url = url
         self._lock_slots = asyncio.Semaphore(LOCK_CONNECTIONS)
+        self._rate_takes = 0
 
     @classmethod
     async def open(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -518,6 +521,25 @@ class PostgresStore:
     async def release_computer_turn(self, game_id: int, holder: str) -> None:
         await self._pool.execute(
             "DELETE FROM computer_turn_leases WHERE game_id=$1 AND holder=$2", game_id, holder)
+
+    async def take_rate_token(self, platform: str, user_id: str, burst: int,
+                              per_second: float) -> int:
+        refilled = ("LEAST($3::double precision, rate_buckets.tokens + "
+                    "GREATEST(0.0, EXCLUDED.at - rate_buckets.at) * $4)")
+        row = await self._pool.fetchrow(
+            "INSERT INTO rate_buckets (platform, user_id, tokens, at, allowed) "
+            f"VALUES ($1, $2, $3::double precision - 1, {_EPOCH}, true) "
+            "ON CONFLICT (platform, user_id) DO UPDATE SET "
+            f"allowed = ({refilled} >= 1), "
+            f"tokens = {refilled} - (CASE WHEN {refilled} >= 1 THEN 1 ELSE 0 END), "
+            "at = EXCLUDED.at RETURNING tokens, allowed",
+            platform, user_id, float(burst), per_second)
+        assert row is not None
+        self._rate_takes += 1
+        if self._rate_takes % RATE_SWEEP_EVERY == 0:
+            await self._pool.execute(f"DELETE FROM rate_buckets WHERE at < {_EPOCH} - $1",
+                                     burst / per_second)
+        return rate_wait(float(row[0]), bool(row[1]), per_second)
 
     async def server_results(self, platform: str, server: str) -> list[ExportRow]:
         rows = await self._pool.fetch(

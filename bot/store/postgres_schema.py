@@ -170,5 +170,17 @@ MIGRATIONS: list[str] = [
         expires_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # 7: per-person rate buckets; see SQLite's migration 7. Unlogged: a bucket is worth
+    # nothing after a crash (it refills within seconds), so its writes skip the WAL.
+    """
+    CREATE UNLOGGED TABLE rate_buckets (
+        platform TEXT             NOT NULL,
+        user_id  TEXT             NOT NULL,
+        tokens   DOUBLE PRECISION NOT NULL,
+        at       DOUBLE PRECISION NOT NULL,
+        allowed  BOOLEAN          NOT NULL,
+        PRIMARY KEY (platform, user_id)
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -113,6 +113,9 @@ class Store(Protocol):
 
     async def release_computer_turn(self, game_id: int, holder: str) -> None: ...
 
+    async def take_rate_token(self, platform: str, user_id: str, burst: int,
+                              per_second: float) -> int: ...
+
 
 
 class TurnCoordination(Protocol):
@@ -134,4 +137,12 @@ class TurnCoordination(Protocol):
 
     async def release_computer_turn(self, game_id: int, holder: str) -> None:
         """Give the claim back (the move is saved, or given up)."""
+        ...
+
+    async def take_rate_token(self, platform: str, user_id: str, burst: int,
+                              per_second: float) -> int:
+        """Count one command against the person's bucket in the database (``burst``
+        tokens, refilled at ``per_second``), so that every process sees the same bucket:
+        0 when they may act, else the whole seconds until they may. One statement, so two
+        processes taking at once cannot both spend the last token."""
         ...

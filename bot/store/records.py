@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -14,6 +15,20 @@ log = logging.getLogger("bot.store")
 
 RUNNING = ("waiting", "active")
 FORMER_PLAYER = "a former player"
+
+
+# Rate buckets (``take_rate_token``): every this many takes, a process deletes the buckets
+# that have refilled, which say nothing a new bucket would not, so the table follows the
+# people active now rather than everyone ever seen.
+RATE_SWEEP_EVERY = 1000
+
+
+def rate_wait(tokens: float, allowed: bool, per_second: float) -> int:
+    """The whole seconds a person waits, from their bucket after a take: 0 when the take
+    was allowed, else the time until one token has refilled (at least 1 s)."""
+    if allowed:
+        return 0
+    return max(1, math.ceil((1.0 - tokens) / per_second))
 
 
 def now() -> str:

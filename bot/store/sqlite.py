@@ -38,6 +38,7 @@ from bot.store.errors import ChannelBusy, NewerSchema, StoreUnavailable, unusabl
 from bot.store.records import (
     FORMER_PLAYER,
     GAME_COLUMNS,
+    RATE_SWEEP_EVERY,
     ExportRow,
     Forgotten,
     GameRecord,
@@ -48,6 +49,7 @@ from bot.store.records import (
     TurnTimer,
     loadable_games,
     now,
+    rate_wait,
 )
 from bot.store.records import dumps as _dumps
 from bot.store.sqlite_daily import SQLiteDailyQueries
@@ -132,6 +134,7 @@ class SQLiteStore(SQLiteDailyQueries):
         self._saving = asyncio.Lock()  # held by each batch and by a checkpoint that must end
         self._closing = asyncio.Event()
         self._game_locks: dict[int, _HeldLock] = {}
+        self._rate_takes = 0
 
     @classmethod
     async def open(cls, path: str | Path, checkpoint_seconds: float = CHECKPOINT_SECONDS,
@@ -728,3 +731,24 @@ class SQLiteStore(SQLiteDailyQueries):
     async def release_computer_turn(self, game_id: int, holder: str) -> None:
         await self._db.execute(
             "DELETE FROM computer_turn_leases WHERE game_id=? AND holder=?", (game_id, holder))
+
+    async def take_rate_token(self, platform: str, user_id: str, burst: int,
+                              per_second: float) -> int:
+        refilled = ("MIN(:burst, rate_buckets.tokens + "
+                    "MAX(0.0, excluded.at - rate_buckets.at) * :rate)")
+        async with self._db.execute(
+                "INSERT INTO rate_buckets (platform, user_id, tokens, at, allowed) "
+                f"VALUES (:platform, :user, :burst - 1, {_EPOCH}, 1) "
+                "ON CONFLICT (platform, user_id) DO UPDATE SET "
+                f"allowed = ({refilled} >= 1), "
+                f"tokens = {refilled} - (CASE WHEN {refilled} >= 1 THEN 1 ELSE 0 END), "
+                "at = excluded.at RETURNING tokens, allowed",
+                {"platform": platform, "user": user_id, "burst": burst,
+                 "rate": per_second}) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        self._rate_takes += 1
+        if self._rate_takes % RATE_SWEEP_EVERY == 0:
+            await self._db.execute(f"DELETE FROM rate_buckets WHERE at < {_EPOCH} - ?",
+                                   (burst / per_second,))
+        return rate_wait(float(row[0]), bool(row[1]), per_second)

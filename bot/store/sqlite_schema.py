@@ -157,6 +157,20 @@ MIGRATIONS: list[str] = [
         expires_at REAL    NOT NULL
     );
     """,
+    # 7: per-person rate buckets shared by the processes on one database (issue 26): the
+    # tokens left and when they were counted (seconds since 1970, the database's clock).
+    # A single process keeps its buckets in memory instead (``Service.rate_refusal``); the
+    # table is here so that both stores behave the same.
+    """
+    CREATE TABLE rate_buckets (
+        platform TEXT NOT NULL,
+        user_id  TEXT NOT NULL,
+        tokens   REAL NOT NULL,
+        at       REAL NOT NULL,
+        allowed  INTEGER NOT NULL,
+        PRIMARY KEY (platform, user_id)
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.limits import Limits
 from bot.service import Opponent, Service
 from bot.store import SQLiteStore
 from bot.store.postgres import PostgresStore
@@ -157,3 +158,42 @@ async def test_two_players_acting_at_once_through_two_processes_are_both_saved()
             assert all(reply.moved for reply in replies), [r.notice for r in replies]
             after = await store.running_game(PLACE.platform, PLACE.channel)
             assert after is not None and after.version == record.version + 2
+
+
+
+@asynccontextmanager
+async def two_limited_services_on_postgres() -> AsyncIterator[tuple[Service, Service,
+                                                                     PostgresStore]]:
+    """Two processes with the limits the bot runs with (the others test without them)."""
+    async with postgres_schema() as url:
+        first, second = await PostgresStore.open(url), await PostgresStore.open(url)
+        try:
+            yield Service(first, limits=Limits()), Service(second, limits=Limits()), first
+        finally:
+            await second.close()
+            await first.close()
+
+
+async def test_a_persons_commands_through_two_processes_share_one_rate_limit() -> None:
+    """Twenty commands at once is a person's burst, whichever process serves them: spread
+    over two processes they must not get forty."""
+    async with two_limited_services_on_postgres() as (one, two, _store):
+        burst = Limits().command_burst
+        assert burst is not None
+        refusals = [await service.rate_refusal(PLACE, ALICE)
+                    for _ in range(burst // 2) for service in (one, two)]
+        assert refusals == [None] * burst
+        refused = await two.rate_refusal(PLACE, ALICE)
+        assert refused is not None and "Try again in 1 s" in refused
+        assert await one.rate_refusal(PLACE, BOB) is None
+
+
+async def test_a_failing_database_leaves_the_rate_limit_to_the_process() -> None:
+    """The limiter must never be why a command fails: when the database cannot count, the
+    process's own bucket does."""
+    async with two_limited_services_on_postgres() as (one, _two, store):
+        await store.close()  # every query now fails
+        burst = Limits().command_burst
+        assert burst is not None
+        assert [await one.rate_refusal(PLACE, ALICE) for _ in range(burst)] == [None] * burst
+        assert await one.rate_refusal(PLACE, ALICE) is not None

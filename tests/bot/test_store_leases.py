@@ -134,3 +134,32 @@ async def test_a_lock_is_released_when_its_holder_fails(tmp_path: Path) -> None:
                 raise RuntimeError("the move failed")
         async with asyncio.timeout(5), two.game_lock(5):
             pass
+
+
+async def test_a_persons_rate_bucket_is_shared_by_the_processes(
+        processes: tuple[TurnCoordination, TurnCoordination]) -> None:
+    """A balancer may send one person's commands to any process: the burst is theirs once,
+    not once per process."""
+    one, two = processes
+    takes = [await store.take_rate_token("discord", "ann", 3, 0.5)
+             for store in (one, two, one, two)]
+    assert takes == [0, 0, 0, 2]  # the fourth waits for one token at 0.5 a second
+    assert await two.take_rate_token("discord", "bo", 3, 0.5) == 0  # Bo has his own
+    assert await one.take_rate_token("telegram", "ann", 3, 0.5) == 0  # so has each platform
+
+
+async def test_simultaneous_takes_never_spend_the_same_token_twice(
+        processes: tuple[TurnCoordination, TurnCoordination]) -> None:
+    one, two = processes
+    waits = await asyncio.gather(*(store.take_rate_token("discord", "ann", 4, 0.001)
+                                   for _ in range(6) for store in (one, two)))
+    assert sorted(waits)[:5] == [0, 0, 0, 0, 1000]  # exactly the burst got through
+
+
+async def test_a_bucket_refills_at_its_rate(
+        processes: tuple[TurnCoordination, TurnCoordination]) -> None:
+    one, two = processes
+    assert await one.take_rate_token("discord", "ann", 1, 20.0) == 0
+    assert await two.take_rate_token("discord", "ann", 1, 20.0) == 1  # empty: at least 1 s
+    await asyncio.sleep(0.1)  # 20 tokens a second: one is back after 0.05 s
+    assert await two.take_rate_token("discord", "ann", 1, 20.0) == 0

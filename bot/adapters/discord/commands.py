@@ -99,7 +99,7 @@ class CommandKit:
 
     async def refused_for_speed(self, interaction: discord.Interaction, place: Place) -> bool:
         """For commands that only read: past the person's rate limit, say so instead."""
-        refusal = self.service.rate_refusal(place, self.bot.actor(interaction))
+        refusal = await self.service.rate_refusal(place, self.bot.actor(interaction))
         if refusal is not None:
             await self.bot.notify(interaction, refusal)
         return refusal is not None

@@ -230,7 +230,7 @@ class Commands(SetupButtons):
 
     async def refused_for_speed(self, message: TgMessage, place: Place, user: User) -> bool:
         """For commands that only read: past the person's rate limit, say so instead."""
-        refusal = self.service.rate_refusal(place, user)
+        refusal = await self.service.rate_refusal(place, user)
         if refusal is not None:
             await self.client.reply_text(message, place, refusal)
         return refusal is not None
