@@ -43,6 +43,10 @@ class Settings:
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str = ""
+    # This process's number among several webhook workers behind a proxy (0, 1, …;
+    # docs/scaling.md, bot/adapters/telegram/webhook.py); worker 0 registers the webhook.
+    # None: one process, PTB's own webhook server (or polling without a URL).
+    telegram_webhook_worker: int | None = None
     # Discord shards (docs/scaling.md): the total, and the ones this process runs; 0 and ()
     # run one unsharded connection, as a bot in fewer than 2,500 servers may.
     shard_count: int = 0
@@ -167,6 +171,26 @@ class _Checker:
             return 0, ()
         return count, tuple(ids)
 
+    def webhook_worker(self) -> int | None:
+        """``TELEGRAM_WEBHOOK_WORKER``: a whole number, and only with a webhook URL to take
+        the path from. Invalid, it runs as one process (PTB's webhook server, or polling),
+        with a warning; a worker without a secret takes updates from anyone, also warned."""
+        value = self.text("TELEGRAM_WEBHOOK_WORKER").strip()
+        if not value:
+            return None
+        if not (value.isascii() and value.isdigit()):
+            self.invalid("TELEGRAM_WEBHOOK_WORKER", value, "a worker number: 0, 1, 2…",
+                         "one webhook process")
+            return None
+        if not self.text("TELEGRAM_WEBHOOK_URL").strip():
+            self.invalid("TELEGRAM_WEBHOOK_WORKER", value, "needs TELEGRAM_WEBHOOK_URL as well",
+                         "long polling")
+            return None
+        if not self.text("TELEGRAM_WEBHOOK_SECRET").strip():
+            self.warn("TELEGRAM_WEBHOOK_WORKER is set without TELEGRAM_WEBHOOK_SECRET: the "
+                      "worker takes updates from anyone who can reach it; set a secret.")
+        return int(value)
+
     def digits(self, name: str) -> str:
         """An id such as a Discord server's: digits only, or unset."""
         value = self.text(name).strip()
@@ -197,6 +221,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
         telegram_webhook_listen=merged.get("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",
         telegram_webhook_port=check.port("TELEGRAM_WEBHOOK_PORT", Settings.telegram_webhook_port),
         telegram_webhook_secret=check.text("TELEGRAM_WEBHOOK_SECRET").strip(),
+        telegram_webhook_worker=check.webhook_worker(),
         language=check.choice("BOT_LANGUAGE", LANGUAGES, Settings.language),
         log_level=check.choice("LOG_LEVEL", LOG_LEVELS, Settings.log_level, upper=True),
         games_per_user=check.count("BOT_GAMES_PER_USER", Settings.games_per_user),

@@ -82,6 +82,7 @@ from bot.adapters.telegram.layout import (
     text_message,
 )
 from bot.adapters.telegram.updates import TolerantBot
+from bot.adapters.telegram.webhook import WebhookServer, start_worker
 from bot.app import App
 from bot.daily import PostOutcome
 from bot.names import clean_display_name
@@ -220,7 +221,7 @@ class TelegramBot(ChatAdapter):
         settings = app.settings
         self.polling_timeout = polling_timeout
         base_url, base_file_url = api_base_url(settings.telegram_base_url)
-        self.application: Application[Any, Any, Any, Any, Any, Any] = (
+        builder = (
             Application.builder()
             .bot(TolerantBot(
                 settings.telegram_token, base_url=base_url, base_file_url=base_file_url,
@@ -230,8 +231,11 @@ class TelegramBot(ChatAdapter):
                 defaults=Defaults(parse_mode=ParseMode.HTML,
                                   link_preview_options=LinkPreviewOptions(is_disabled=True)),
                 rate_limiter=rate_limiter or ClickFriendlyRateLimiter(max_retries=3)))
-            .concurrent_updates(True)
-            .build())
+            .concurrent_updates(True))
+        if settings.telegram_webhook_worker is not None:
+            builder = builder.updater(None)  # a worker's own server takes the updates
+        self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        self.webhook_worker: WebhookServer | None = None
         self._open_queries: dict[str, bool] = {}
         self._polling_errors: set[str] = set()
         # (game, player) → their latest hand message, and whether it still has buttons
@@ -271,11 +275,15 @@ class TelegramBot(ChatAdapter):
             # A menu of commands is a convenience: typed commands work without it.
             log.warning("could not publish the command menus: %s", error)
         await self.application.start()
-        updater = self.application.updater
-        assert updater is not None
         # my_chat_member: told when the bot is removed from a group, to end its games.
         allowed = ["message", "callback_query", "my_chat_member"]
-        if self.settings.telegram_webhook_url:
+        updater = self.application.updater
+        if self.settings.telegram_webhook_worker is not None:
+            self.webhook_worker = await start_worker(self.application, self.settings,
+                                                     self.app.store, allowed, STARTUP_TRIES)
+        elif updater is None:
+            raise AssertionError("an application without an updater is a webhook worker's")
+        elif self.settings.telegram_webhook_url:
             url = self.settings.telegram_webhook_url
             await updater.start_webhook(
                 listen=self.settings.telegram_webhook_listen,
@@ -308,6 +316,9 @@ class TelegramBot(ChatAdapter):
 
     async def stop(self) -> None:
         await self.stop_loops()
+        if self.webhook_worker is not None:
+            await self.webhook_worker.stop()
+            self.webhook_worker = None
         updater = self.application.updater
         if updater is not None and updater.running:
             await updater.stop()
