@@ -33,6 +33,7 @@ from bot.store.postgres_schema import (
     SCHEMA_TABLE,
     SCHEMA_VERSION,
 )
+from bot.store.postgres_tournaments import PostgresTournamentQueries
 from bot.store.records import (
     FORMER_PLAYER,
     GAME_COLUMNS,
@@ -87,7 +88,7 @@ def _game_row(row: asyncpg.Record) -> tuple[Any, ...]:
     return tuple(row)
 
 
-class PostgresStore:
+class PostgresStore(PostgresTournamentQueries):
     shared = True  # several bot processes may serve one database
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:

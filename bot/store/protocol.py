@@ -18,6 +18,7 @@ from bot.store.records import (
     ResultRow,
     TurnTimer,
 )
+from bot.store.tournament_rows import TournamentRecord
 
 
 class Store(Protocol):
@@ -99,6 +100,21 @@ class Store(Protocol):
     async def claim_turn_timer(self, timer: TurnTimer, step: str) -> bool: ...
 
     async def server_results(self, platform: str, server: str) -> list[ExportRow]: ...
+
+    # Tournaments (``tournament_rows``): one version-guarded row each.
+    async def create_tournament(self, platform: str, server: str, channel: str,
+                                state: dict[str, Any]) -> TournamentRecord: ...
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord | None: ...
+
+    async def tournaments(self, platform: str, *, server: str | None = None,
+                          statuses: tuple[str, ...] = ()) -> list[TournamentRecord]: ...
+
+    async def save_tournament(self, record: TournamentRecord, status: str,
+                              state: dict[str, Any]) -> TournamentRecord | None: ...
+
+    async def set_tournament_message(self, tournament_id: int,
+                                     ref: dict[str, Any] | None) -> None: ...
 
     async def close(self) -> None: ...
 

@@ -171,6 +171,26 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (platform, user_id)
     );
     """,
+    # 8: tournaments (issue 27). One row per tournament: its bracket and settings as JSON,
+    # a version guarding every save as in ``games`` (two processes cannot both advance a
+    # round), and the message showing sign-ups and standings; one open per channel.
+    """
+    CREATE TABLE tournaments (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        platform    TEXT    NOT NULL,
+        server      TEXT    NOT NULL,
+        channel     TEXT    NOT NULL,
+        status      TEXT    NOT NULL,
+        state       TEXT    NOT NULL,
+        version     INTEGER NOT NULL,
+        message_ref TEXT,
+        created_at  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL
+    );
+    CREATE UNIQUE INDEX one_open_tournament ON tournaments (platform, channel)
+        WHERE status IN ('signup', 'running', 'paused');
+    CREATE INDEX tournaments_by_server ON tournaments (platform, server, id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
