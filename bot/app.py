@@ -5,8 +5,9 @@ every adapter they run (as discord.py's ``advanced_startup`` example injects its
 pool into the client). Everything that must exist once per process lives here: the
 settings, the store, the service, and the classroom parts that listen to the service
 (``Community`` records each finished game's result and ratings, ``DailyChallenge`` its
-daily attempts), and the replays' cache. Built twice, those listeners would score every
-game twice; built here, both platforms in one process share them.
+daily attempts, ``Tournaments`` its games' results), and the replays' cache. Built twice,
+those listeners would score every game twice; built here, both platforms in one process
+share them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.limits import Limits
 from bot.replays import Replays
 from bot.service import Service
 from bot.store import Store
+from bot.tournaments import Tournaments
 
 
 @dataclass
@@ -34,6 +36,7 @@ class App:
     daily: DailyChallenge
     classroom: Classroom
     replays: Replays
+    tournaments: Tournaments
 
     @classmethod
     def build(cls, settings: Settings, store: Store, *, clock: Clock = utc_now,
@@ -46,7 +49,8 @@ class App:
                                                                settings.games_per_server))
         return cls(settings, store, service, Community(service),
                    DailyChallenge(service, clock), Classroom(service, clock),
-                   Replays(service, today=lambda: clock().astimezone(dt.UTC).date()))
+                   Replays(service, today=lambda: clock().astimezone(dt.UTC).date()),
+                   Tournaments(service))
 
     def start(self) -> None:
         """Start what works in the background for every adapter: the computer's workers."""

@@ -142,7 +142,9 @@ class Classroom:
                           place_of: Callable[[GameRecord], Place],
                           remind: Callable[[Place, str], Awaitable[None]],
                           act: Callable[[Place, Reply], Awaitable[None]]) -> int:
-        policy = await self.policy(record.platform, record.channel)
+        # A tournament's game carries its time control, whatever its channel's is.
+        policy = (TimerPolicy.load(record.options.get(TIMER_SETTING))
+                  or await self.policy(record.platform, record.channel))
         if policy is None or len(record.players) < 2:
             return 0  # off here, or a solo puzzle: nobody waits for its player
         timer = await self.store.turn_timer(record.platform, record.channel)

@@ -132,9 +132,11 @@ class BoardDrawing:
                   "rules": self._t(place, "end.rules", "📖 Rules"),
                   "replay": self._t(place, "end.replay", "🔎 Replay")}
         daily = bool(record.options.get("daily"))
+        tournament = bool(record.options.get("tournament"))  # its next round is paired
         return [Button(labels[action], self.payload(record, (action,), kind="e"))
                 for action in END_ACTIONS
-                if not (daily and action in ("again", "replay"))]
+                if not (daily and action in ("again", "replay"))
+                and not (tournament and action == "again")]
 
     def render_hand(self, place: Place, record: GameRecord, state: GameState, seat: int,
                     path: tuple[str, ...] = ()) -> Hand:

@@ -368,6 +368,19 @@ class Service(BoardDrawing):
             return await self._create(place, module, parsed, seed, players, user)
         return await self._guard(place, work, actor=user)
 
+    async def start_marked_game(self, place: Place, creator: User, game: str,
+                                players: list[dict[str, Any]], options: str,
+                                marks: dict[str, Any]) -> Reply:
+        """A game whose players were chosen by an event (a tournament's pairing), seated
+        as given. ``marks`` join the stored options (``bot.hints.EVENT_OPTIONS``: no
+        hints, no rematch) but never reach the engine, whose options they are not."""
+        async def work() -> Reply:
+            module = get_game(resolve_name(game))
+            parsed = parse_option_text(module.OPTIONS, options)
+            return await self._create(place, module, parsed, self._seed_source(), players,
+                                      creator, marks)
+        return await self._guard(place, work)
+
     async def _create(self, place: Place, module: GameModule, parsed: dict[str, Any],
                       seed: int, players: list[dict[str, Any]], creator: User,
                       marks: dict[str, Any] | None = None) -> Reply:
@@ -462,6 +475,10 @@ class Service(BoardDrawing):
                 raise ServiceError(self._t(place, "rematch.daily",
                                            "The daily challenge is played once a day; it has "
                                            "no rematch."))
+            if last.options.get("tournament"):
+                raise ServiceError(self._t(place, "rematch.tournament",
+                                           "A tournament game has no rematch: the tournament "
+                                           "pairs the next round."))
             players = [dict(p) for p in last.players]
             if len(players) > 1:
                 players = players[1:] + players[:1]

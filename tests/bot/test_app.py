@@ -26,7 +26,8 @@ async def test_both_adapters_on_one_app_register_each_finish_listener_once(
         discord_bot = LogicBot(app)
         telegram_bot = TelegramBot(app)
         assert app.service.finish_listeners == listeners
-        assert len(listeners) == 2  # the results (Community) and the daily attempts
+        # The results (Community), the daily attempts and the tournaments' results.
+        assert len(listeners) == 3
         for adapter in (discord_bot, telegram_bot):
             assert adapter.service is app.service
             assert adapter.community is app.community

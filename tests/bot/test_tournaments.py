@@ -1,0 +1,194 @@
+"""Tournaments through the service (``bot.tournaments``): a 4-player Swiss played to the
+end, with one game lost on the turn timer and a restart in the middle whose lost save the
+new process finds again; plus refusals and the standings export."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from bot.app import App
+from bot.config import Settings
+from bot.replies import Place, Reply, User
+from bot.store import GameRecord, SQLiteStore
+from bot.store.tournament_rows import TournamentRecord
+from bot.tournaments import TournamentRefused, Tournaments
+from tests.helpers.clock import FakeClock
+
+ROOM = Place("test", "room", "en", True, "school")
+TEACHER = User("test", "t", "Teacher", is_moderator=True)
+PUPILS = [User("test", str(i), name) for i, name in enumerate(("Ann", "Bo", "Cy", "Di"))]
+
+
+class Host:
+    """A platform that puts every game in a channel of its own and keeps the texts."""
+
+    def __init__(self, tournaments: Tournaments) -> None:
+        self.tournaments = tournaments
+        self.places: dict[int, Place] = {}
+        self.counter = itertools.count(1)
+        self.texts: list[str] = []
+        self.boards: list[Reply] = []
+
+    async def open_game_place(self, tournament: TournamentRecord, title: str) -> Place:
+        return Place("test", f"room/{next(self.counter)}", "en", True, "school")
+
+    async def show_new_game(self, place: Place, reply: Reply) -> None:
+        assert reply.board is not None
+        self.places[reply.board.game_id] = place
+        self.boards.append(reply)
+
+    async def show_game_change(self, place: Place, reply: Reply) -> None:
+        self.boards.append(reply)
+
+    async def show_tournament(self, tournament: TournamentRecord) -> None:
+        self.texts.append(self.tournaments.text(tournament))
+
+
+def build(store: SQLiteStore, path: Path, clock: FakeClock) -> tuple[App, Host]:
+    seeds = itertools.count(500)
+    app = App.build(Settings(database_path=str(path)), store, clock=clock,
+                    seed_source=lambda: next(seeds))
+    host = Host(app.tournaments)
+    app.tournaments.attach("test", host)
+    return app, host
+
+
+def seated(record: GameRecord) -> list[User]:
+    return [next(u for u in PUPILS if u.id == p["id"]) for p in record.players]
+
+
+async def running_games(app: App, tournament_id: int) -> list[GameRecord]:
+    return [g for g in await app.store.running_games("test", "school")
+            if str(g.options.get("tournament", "")).startswith(f"{tournament_id}/")]
+
+
+async def test_a_four_player_swiss_with_a_forfeit_and_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    clock = FakeClock()
+    store = await SQLiteStore.open(path)
+    app, host = build(store, path, clock)
+    created = await app.tournaments.create(ROOM, TEACHER, "lgame", format="swiss",
+                                           timer="0 10 forfeit")
+    assert "Sign up" in host.texts[-1]
+    for pupil in PUPILS:
+        assert "signed up" in await app.tournaments.sign_up(created.id, pupil, "en")
+    assert "Ann, Bo, Cy, Di" in host.texts[-1]
+    await app.tournaments.start(ROOM, TEACHER)
+
+    # Round 1: two games, each in its own place, both players of each seated.
+    first_round = await running_games(app, created.id)
+    assert len(first_round) == 2 and len(host.boards) == 2
+    assert {u.id for g in first_round for u in seated(g)} == {"0", "1", "2", "3"}
+    # No hints in a tournament game.
+    game = first_round[0]
+    mover = seated(game)[0]
+    refused = await app.service.hint(host.places[game.id], mover)
+    assert not refused.ok and "tournament" in (refused.notice or "")
+    # Board 1 ends by resignation; board 2 on the turn timer (the tournament's 10 minutes).
+    resigned = await app.service.resign(host.places[game.id], seated(game)[1])
+    assert resigned.finished
+    await app.tournaments.settle()
+    assert "1–0" in host.texts[-1]
+    timed = first_round[1]
+
+    async def remind(place: Place, text: str) -> None:
+        raise AssertionError("no reminder was asked for")
+
+    async def act(place: Place, reply: Reply) -> None:
+        assert any("ran out of time" in line for line in reply.announcements)
+
+    assert await app.classroom.check_timers("test", lambda r: host.places[r.id],
+                                            remind, act) == 0  # the turn is seen
+    clock.advance(11)
+    assert await app.classroom.check_timers("test", lambda r: host.places[r.id],
+                                            remind, act) == 1
+    await app.tournaments.settle()
+
+    # Round 2 was paired: the two winners meet, the two losers meet, nobody again.
+    second_round = await running_games(app, created.id)
+    assert len(second_round) == 2
+    winners = {seated(game)[0].id, seated(timed)[1].id}
+    assert {u.id for u in seated(second_round[0])} in (winners, {"0", "1", "2", "3"} - winners)
+    met = {frozenset(u.id for u in seated(g)) for g in (game, timed)}
+    assert not met & {frozenset(u.id for u in seated(g)) for g in second_round}
+
+    # A crash right after a game's save: its result never reaches the tournament.
+    app.service.finish_listeners.remove(app.tournaments._game_ended)
+    lost = second_round[0]
+    assert (await app.service.resign(host.places[lost.id], seated(lost)[0])).finished
+    places = dict(host.places)
+    await store.close()
+
+    # A new process over the same database: the result is found, the round goes on.
+    store = await SQLiteStore.open(path)
+    app, host = build(store, path, clock)
+    host.places = places
+    await app.tournaments.resume_all("test")
+    record = await app.tournaments.get(created.id)
+    assert record is not None and record.status == "running"
+    assert "0–1" in host.texts[-1]
+    last = second_round[1]
+    assert (await app.service.resign(places[last.id], seated(last)[1])).finished
+    await app.tournaments.settle()
+
+    record = await app.tournaments.get(created.id)
+    assert record is not None and record.status == "finished"
+    text = host.texts[-1]
+    assert "Final standings" in text and "Buchholz" in text
+    # The winner of the winners' game has 2 points, the loser of the losers' game none.
+    champion = seated(lost)[1].name
+    assert f"1. {champion} — 2 " in text
+    exported = await app.tournaments.standings_csv("test", "school")
+    assert exported is not None and f",1,{champion},2.0,buchholz," in exported
+    await store.close()
+
+
+async def test_refusals_say_why(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    store = await SQLiteStore.open(path)
+    app, host = build(store, path, FakeClock())
+    tournaments = app.tournaments
+    try:
+        await tournaments.create(ROOM, PUPILS[0], "lgame")
+        raise AssertionError("a pupil created a tournament")
+    except TournamentRefused as refusal:
+        assert "moderator" in refusal.notice
+    for bad in ({"game": "chess"}, {"game": "lgame", "format": "knockout"},
+                {"game": "lgame", "timer": "soon"}, {"game": "lgame", "options": "nope"},
+                {"game": "lgame", "computer": "grandmaster"}):
+        game = str(bad.pop("game"))
+        try:
+            await tournaments.create(ROOM, TEACHER, game, **bad)
+            raise AssertionError(f"{bad} was accepted")
+        except TournamentRefused:
+            pass
+    created = await tournaments.create(ROOM, TEACHER, "lgame", computer="easy")
+    try:
+        await tournaments.create(ROOM, TEACHER, "lgame")
+        raise AssertionError("a second tournament in one channel")
+    except TournamentRefused as refusal:
+        assert "already has a tournament" in refusal.notice
+    try:
+        await tournaments.start(ROOM, TEACHER)
+        raise AssertionError("started with nobody")
+    except TournamentRefused as refusal:
+        assert "two players" in refusal.notice
+    # Pressing the button again withdraws.
+    await tournaments.sign_up(created.id, PUPILS[0], "en")
+    assert "no longer" in await tournaments.sign_up(created.id, PUPILS[0], "en")
+    # Three people and the computer: it fills the fourth seat, round-robin (auto, <= 8).
+    for pupil in PUPILS[:3]:
+        await tournaments.sign_up(created.id, pupil, "en")
+    await tournaments.start(ROOM, TEACHER)
+    record = await tournaments.get(created.id)
+    assert record is not None and len(record.state["bracket"]["players"]) == 4
+    assert record.state["bracket"]["format"] == "round_robin"
+    assert "Round 1 of 3" in host.texts[-1]
+    # Paused, a moderator ends it: its games are abandoned, the standings stay.
+    assert "paused" in await tournaments.pause(ROOM, TEACHER)
+    assert "ended" in await tournaments.end(ROOM, TEACHER)
+    await tournaments.settle()
+    assert await running_games(app, created.id) == []
+    assert "Ended by a moderator" in host.texts[-1]
+    await store.close()
