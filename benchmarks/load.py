@@ -72,6 +72,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.breakdown import Breakdown, print_breakdown  # noqa: E402
+from benchmarks.load_processes import (  # noqa: E402
+    PRESS_MOVE_OVER_BARE_P99,
+    TWO_PROCESSES_SPEED_UP,
+    print_result,
+    run_processes,
+)
 from benchmarks.scripted_play import (  # noqa: E402
     Table,
     make_table,
@@ -377,13 +383,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", choices=("process", "thread"), default="process",
                         help="computer moves in worker processes, as the bot runs them, or "
                              "in threads of this process")
+    parser.add_argument("--database", default="",
+                        help="postgresql://... : run on that PostgreSQL database instead of a "
+                             "SQLite file, with --processes bot processes "
+                             "(benchmarks/load_processes.py)")
+    parser.add_argument("--processes", default="1",
+                        help="with --database: bot processes, or a list such as 1,2 run one "
+                             "after the other and compared")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--check", action="store_true",
                         help="exit with status 2 when a target that applies to this run is "
                              "missed (issue 25: a regression guard, not a unit test)")
     args = parser.parse_args(argv)
+    try:
+        args.process_counts = [int(n) for n in args.processes.split(",")]
+    except ValueError:
+        parser.error("--processes takes a number or a list such as 1,2")
+    if args.database and not args.database.startswith(("postgresql://", "postgres://")):
+        parser.error("--database takes a postgresql:// URL (SQLite is the default)")
     if (args.games < 1 or args.moves < 1 or args.think < 0 or args.click < 0
-            or args.ramp < 0):
+            or args.ramp < 0 or min(args.process_counts) < 1):
         parser.error("--games and --moves must be at least 1, --think, --click and --ramp "
                      ">= 0")
     return args
@@ -496,8 +515,43 @@ def print_human(result: dict[str, Any]) -> None:
                                   for k, v in result["targets"].items()))
 
 
+def main_postgres(args: argparse.Namespace) -> int:
+    """``--database postgresql://…``: the run once per process count, then the speed-up of
+    the most processes over one and the targets of issue 26."""
+    options = {"games": args.games, "moves": args.moves, "seed": args.seed,
+               "think": args.think, "click": args.click, "ramp": args.ramp}
+    results = []
+    for processes in args.process_counts:
+        print(f"PostgreSQL run with {processes} bot process(es)...", file=sys.stderr,
+              flush=True)
+        result = run_processes(args.database, processes, options)
+        results.append(result)
+        if not args.json:
+            print_result(result)
+    met: dict[str, bool] = {
+        f"press_move_p99_within_{PRESS_MOVE_OVER_BARE_P99}x_bare_{r['processes']}p":
+            (r["press_move_p99_over_bare_p99"] or 0.0) <= PRESS_MOVE_OVER_BARE_P99
+        for r in results}
+    by_count = {r["processes"]: r for r in results}
+    if 1 in by_count and max(by_count) > 1:
+        most = by_count[max(by_count)]
+        speed_up = most["moves_per_s"] / by_count[1]["moves_per_s"]
+        met[f"{max(by_count)}_processes_{TWO_PROCESSES_SPEED_UP}x_moves_per_s"] = \
+            speed_up >= TWO_PROCESSES_SPEED_UP
+        if not args.json:
+            print(f"{max(by_count)} processes / 1: {speed_up:.2f}x the moves/s (whole run)")
+    if args.json:
+        print(json.dumps({"runs": results, "targets": met}, indent=2))
+    else:
+        print("targets: " + ", ".join(f"{k} {'met' if v else 'MISSED'}"
+                                      for k, v in met.items()))
+    return 2 if args.check and not all(met.values()) else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.database:
+        return main_postgres(args)
     began = time.perf_counter()
     result, profile = run(args)
     result["total_s"] = round(time.perf_counter() - began, 2)

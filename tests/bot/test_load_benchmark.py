@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.helpers.databases import postgres_url
 from tests.helpers.paths import REPO_ROOT
 
 ROOT = REPO_ROOT
@@ -54,3 +55,26 @@ def test_load_benchmark_runs_every_game_and_reports(tmp_path: Path) -> None:
     assert result["breakdown"]["db_thread_ms"]["INSERT INTO games"]["n"] > 0
     assert set(result["p99_over_bare_during"]) == set(commands)
     assert not list(tmp_path.iterdir())  # the databases went with their temporary folder
+
+
+def test_load_benchmark_runs_on_postgresql_with_two_processes() -> None:
+    """``--database`` (issue 26.8): the same tables split over bot processes sharing one
+    PostgreSQL database, every table's moves saved, the bare commit sampled."""
+    url = postgres_url()
+    command = [sys.executable, "benchmarks/load.py", "--database", url, "--processes", "1,2",
+               "--games", "6", "--moves", "2", "--seed", "7", "--think", "0", "--click", "0",
+               "--ramp", "0", "--json"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240,
+                          check=True)
+    report = json.loads(done.stdout)
+    runs = {run["processes"]: run for run in report["runs"]}
+    assert sorted(runs) == [1, 2]
+    for run in runs.values():
+        assert run["moves"] == 12 and run["moves_per_s"] > 0
+        move = run["commands"]["press_move"]
+        assert move["n"] > 0 and 0 < move["p50_ms"] <= move["p99_ms"]
+        assert run["bare_commit_during"]["n"] > 0 and run["press_move_p99_over_bare_p99"] > 0
+        assert len(run["loop_lag_p99_ms"]) == run["processes"]
+    assert set(report["targets"]) == {"press_move_p99_within_2.0x_bare_1p",
+                                      "press_move_p99_within_2.0x_bare_2p",
+                                      "2_processes_1.5x_moves_per_s"}

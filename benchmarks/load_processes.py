@@ -1,0 +1,287 @@
+"""The load benchmark on PostgreSQL, with one or several bot processes (issue 26.8).
+
+    python benchmarks/load.py --database postgresql://USER:PASSWORD@HOST/DB \\
+                              [--processes 2] [--games 1000] [--moves 20] [--seed 1] ...
+
+The same tables, moves and pauses as the SQLite run (``benchmarks/load.py``), but every
+bot process is a separate Python process with its own ``Service``, its own pool of
+connections to one PostgreSQL database and its own two worker processes, as
+``SHARD_IDS``/webhook workers run it: process ``k`` of ``N`` plays the tables whose number
+is ``k`` modulo ``N`` (a balancer's share). The processes are started and set up first,
+then released together. The run uses a fresh schema in the database, dropped afterwards.
+
+A thread of the parent samples the bare synced commit of the same database every
+``SAMPLE_PERIOD_S`` during the run: the store's own save (one row's UPDATE, whose trigger
+logs the move) on a connection of its own, so that ``press_move``'s p99 is judged against
+what one commit cost at the same moments (the target: at most 2x).
+
+Printed: moves/s over the whole run and while every table played, p50/p99 per command
+over all processes, each process's event-loop lag, and the bare commit's p50/p99. Run it
+with ``--processes 1`` and ``--processes 2`` (and ``--think 0 --click 0 --ramp 0`` for
+capacity, where the number of processes can matter: with people's pauses the rate is set
+by the pauses, not by the bot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import multiprocessing
+import random
+import secrets
+import sys
+import threading
+import time
+from collections import defaultdict
+from dataclasses import replace
+from multiprocessing.synchronize import Event as ProcessEvent
+from typing import Any
+
+import asyncpg
+
+from benchmarks.scripted_play import ScriptedPlayer, make_table, play_table
+from benchmarks.timing import summary
+from bot.limits import Limits
+from bot.runtime import prepare_interpreter
+from bot.service import Service
+from bot.store.postgres import PostgresStore
+
+PLATFORM = "load"
+SAMPLE_PERIOD_S = 0.05
+LAG_PERIOD_S = 0.05
+SAMPLE_STATE = "x" * 900  # as long as a typical stored state
+SAVING_COMMANDS = ("press_move", "move", "ai_turn")
+PRESS_MOVE_OVER_BARE_P99 = 2.0  # issue 26's target
+TWO_PROCESSES_SPEED_UP = 1.5
+
+
+def with_search_path(url: str, schema: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+async def _lag(lags: list[float], stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(LAG_PERIOD_S)
+        lags.append(time.perf_counter() - started - LAG_PERIOD_S)
+
+
+async def _play_share(url: str, share: int, processes: int, options: dict[str, Any],
+                      ready: Any, go: ProcessEvent) -> dict[str, Any]:
+    """One bot process: open the store, start the workers, say ready, wait for the
+    others, then play this process's tables."""
+    store = await PostgresStore.open(url)
+    timings: dict[str, list[float]] = defaultdict(list)
+    saved_at: list[float] = []
+    opened: list[float] = []
+    done: list[float] = []
+    games, seed = options["games"], options["seed"]
+    mine = [i for i in range(games) if i % processes == share]
+
+    def record(command: str, seconds: float) -> None:
+        moment = time.perf_counter()  # CLOCK_MONOTONIC: comparable across processes
+        timings[command].append(seconds)
+        if command in SAVING_COMMANDS:
+            saved_at.append(moment)
+        elif command in ("start", "board") and len(opened) < len(mine):
+            opened.append(moment)
+
+    try:
+        seeds = itertools.count(seed * 1_000_000 + share * 100_000_000)
+        limits = replace(Limits.unlimited(), cpu_workers=Limits().cpu_workers,
+                         cpu_processes=True)
+        service = Service(store, seed_source=lambda: next(seeds), limits=limits)
+        service.workers.start()
+        player = ScriptedPlayer(service, store, recorder=record,  # type: ignore[arg-type]
+                                think=options["think"], click=options["click"])
+        tables = [make_table(i, seed, PLATFORM) for i in mine]
+        ready.put(share)
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        lags: list[float] = []
+        stop = asyncio.Event()
+        sampler = asyncio.create_task(_lag(lags, stop))
+
+        async def play(table: Any) -> None:
+            pause = random.Random(f"{seed}-{table.place.channel}").uniform(0, options["ramp"])
+            await asyncio.sleep(pause)
+            await play_table(player, table, options["moves"])
+            done.append(time.perf_counter())
+
+        started = time.perf_counter()
+        try:
+            await asyncio.gather(*(play(table) for table in tables))
+        finally:
+            stop.set()
+            service.workers.shutdown()
+        ended = time.perf_counter()
+        await sampler
+    finally:
+        await store.close()
+    return {"timings": dict(timings), "saved_at": saved_at, "opened": opened, "done": done,
+            "moves": sum(t.moves for t in tables), "started": started, "ended": ended,
+            "loop_lag": summary(lags or [0.0])}
+
+
+def _process_main(url: str, share: int, processes: int, options: dict[str, Any],
+                  ready: Any, go: ProcessEvent, results: Any) -> None:
+    prepare_interpreter()  # as ``python -m bot`` sets up its interpreter
+    try:
+        results.put((share, asyncio.run(_play_share(url, share, processes, options, ready,
+                                                    go))))
+    except BaseException as error:  # the parent must hear of it, not wait forever
+        results.put((share, {"error": repr(error)}))
+        raise
+
+
+class PostgresCommitSampler(threading.Thread):
+    """The bare synced commit of the run's database, one every ``SAMPLE_PERIOD_S``, on a
+    connection of its own and an event loop of its own thread."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.timings: list[float] = []
+        self.stop = threading.Event()
+        self.failed: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            asyncio.run(self._sample())
+        except BaseException as error:  # reported by the parent
+            self.failed = error
+
+    async def _sample(self) -> None:
+        connection = await asyncpg.connect(self.url)
+        try:
+            row_id = await connection.fetchval(
+                "INSERT INTO games (platform, channel, game, options, seed, state, version, "
+                "players, status, created_at, updated_at) VALUES "
+                "('bare', 'bare', 'lgame', '{}', 1, '', 1, '[]', 'finished', '', '') "
+                "RETURNING id")
+            version = 1
+            while True:
+                started = time.perf_counter()
+                await connection.execute(
+                    "UPDATE games SET state=$1, version=$2, last_seat=0, last_kind='action', "
+                    "last_action='a' WHERE id=$3 AND version=$4",
+                    SAMPLE_STATE, version + 1, row_id, version)
+                self.timings.append(time.perf_counter() - started)
+                version += 1
+                if self.stop.wait(SAMPLE_PERIOD_S):
+                    break
+        finally:
+            await connection.close()
+
+
+async def _new_schema(url: str) -> str:
+    schema = "load_" + secrets.token_hex(5)
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await admin.close()
+    store = await PostgresStore.open(with_search_path(url, schema))  # migrate once, here
+    await store.close()
+    return schema
+
+
+async def _drop_schema(url: str, schema: str) -> None:
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+    finally:
+        await admin.close()
+
+
+def run_processes(database: str, processes: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Play the run with ``processes`` bot processes on ``database``; the merged result."""
+    schema = asyncio.run(_new_schema(database))
+    url = with_search_path(database, schema)
+    context = multiprocessing.get_context("spawn")
+    ready, results = context.Queue(), context.Queue()
+    go = context.Event()
+    children = [context.Process(target=_process_main, daemon=False,
+                                args=(url, share, processes, options, ready, go, results))
+                for share in range(processes)]
+    sampler = PostgresCommitSampler(url)
+    try:
+        for child in children:
+            child.start()
+        for _ in children:
+            ready.get(timeout=300)
+        print(f"  {processes} process(es) ready; playing {options['games']} tables",
+              file=sys.stderr, flush=True)
+        sampler.start()
+        go.set()
+        shares: dict[int, dict[str, Any]] = {}
+        waited = 0
+        while len(shares) < processes:
+            try:
+                share, result = results.get(timeout=10)
+            except Exception:  # queue.Empty: say that it is still running
+                waited += 10
+                print(f"  ... {waited} s, {len(shares)}/{processes} processes done",
+                      file=sys.stderr, flush=True)
+                if not any(child.is_alive() for child in children):
+                    raise RuntimeError("a bot process died without a result") from None
+                continue
+            if "error" in result:
+                raise RuntimeError(f"bot process {share} failed: {result['error']}")
+            shares[share] = result
+        for child in children:
+            child.join(timeout=60)
+    finally:
+        sampler.stop.set()
+        if sampler.is_alive():
+            sampler.join()
+        for child in children:
+            if child.is_alive():
+                child.kill()
+        asyncio.run(_drop_schema(database, schema))
+    if sampler.failed is not None:
+        raise RuntimeError(f"the commit sampler failed: {sampler.failed!r}")
+    return merge(list(shares.values()), sampler.timings, processes)
+
+
+def merge(shares: list[dict[str, Any]], bare: list[float], processes: int
+          ) -> dict[str, Any]:
+    timings: dict[str, list[float]] = defaultdict(list)
+    for share in shares:
+        for command, values in share["timings"].items():
+            timings[command].extend(values)
+    started = min(share["started"] for share in shares)
+    ended = max(share["ended"] for share in shares)
+    moves = sum(share["moves"] for share in shares)
+    saved_at = [moment for share in shares for moment in share["saved_at"]]
+    all_open = max(moment for share in shares for moment in share["opened"])
+    first_done = min(moment for share in shares for moment in share["done"])
+    steady = (round(sum(1 for m in saved_at if all_open <= m <= first_done)
+                    / (first_done - all_open), 1) if first_done > all_open else None)
+    commands = {name: summary(values) for name, values in sorted(timings.items())}
+    commands["all"] = summary([s for values in timings.values() for s in values])
+    bare_summary = summary(bare or [0.0])
+    move = commands.get("press_move", commands["all"])
+    return {
+        "processes": processes, "moves": moves, "wall_s": round(ended - started, 2),
+        "moves_per_s": round(moves / (ended - started), 1), "steady_moves_per_s": steady,
+        "commands": commands, "bare_commit_during": bare_summary,
+        "press_move_p99_over_bare_p99": round(move["p99_ms"] / bare_summary["p99_ms"], 2)
+        if bare_summary["p99_ms"] else None,
+        "loop_lag_p99_ms": [share["loop_lag"]["p99_ms"] for share in shares],
+    }
+
+
+def print_result(result: dict[str, Any]) -> None:
+    print(f"PostgreSQL, {result['processes']} bot process(es): {result['moves']} moves in "
+          f"{result['wall_s']} s: {result['moves_per_s']} moves/s; while every table played: "
+          f"{result['steady_moves_per_s']} moves/s")
+    print(f"  event loop lag p99 per process: {result['loop_lag_p99_ms']} ms")
+    print(f"  {'command':<11} {'n':>7} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9}")
+    for name, row in result["commands"].items():
+        print(f"  {name:<11} {row['n']:>7} {row['p50_ms']:>9.3f} {row['p99_ms']:>9.3f} "
+              f"{row['max_ms']:>9.3f}")
+    bare = result["bare_commit_during"]
+    print(f"  bare synced commit during the run (n={bare['n']}): p50 {bare['p50_ms']:.3f} ms, "
+          f"p99 {bare['p99_ms']:.3f} ms; press_move p99 / bare p99 = "
+          f"{result['press_move_p99_over_bare_p99']}x (target <= "
+          f"{PRESS_MOVE_OVER_BARE_P99}x)")
