@@ -154,19 +154,43 @@ def summarise(lower: str, upper: str, deals: list[dict[str, Any]]) -> dict[str, 
 
 
 def run_pair(game: str, option_text: str, lower: str, upper: str, deals: int, seed: int,
-             workers: int, budget: str) -> dict[str, Any]:
-    seeds = [seed * 1_000_003 + i for i in range(deals)]
+             workers: int, budget: str, first: int = 0, deal_log: str = "") -> dict[str, Any]:
+    """Deals ``first`` to ``first + deals - 1`` of the seed; each finished deal is also
+    appended to ``deal_log`` (a JSON line) when given, so that a long pair can be split
+    over several runs (``--first``) and summarised from the logs (``--from-logs``)."""
+    seeds = [seed * 1_000_003 + i for i in range(first, first + deals)]
     done: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(play_deal, game, option_text, s, lower, upper, budget)
                    for s in seeds]
         for number, future in enumerate(futures, start=1):
             done.append(future.result())
+            if deal_log:
+                with open(deal_log, "a", encoding="utf-8") as log:
+                    log.write(json.dumps({"pair": f"{lower}:{upper}",
+                                          "seed": seeds[number - 1], **done[-1]}) + "\n")
             if number % 10 == 0 or number == deals:
                 running = statistics.fmean(d["score"] for d in done)
                 print(f"  {game} {upper} vs {lower}: {number}/{deals} deals, "
                       f"score so far {running:.3f}", file=sys.stderr, flush=True)
     return summarise(lower, upper, done)
+
+
+def print_logged(game: str, logs: list[str]) -> None:
+    """Each pair's summary from deal logs; a seed logged twice counts once."""
+    by_pair: dict[str, dict[int, dict[str, Any]]] = {}
+    for name in logs:
+        with open(name, encoding="utf-8") as log:
+            for line in log:
+                deal = json.loads(line)
+                by_pair.setdefault(deal.pop("pair"), {})[deal.pop("seed")] = deal
+    for pair, deals in by_pair.items():
+        lower, upper = pair.split(":", 1)
+        row = summarise(lower, upper, list(deals.values()))
+        print(f"{game} (from logs) {row['pair']}: {row['games']} games, score "
+              f"{row['score']:.1%} [{row['low']:.1%}, {row['high']:.1%}], Elo {row['elo']:+} "
+              f"[{row['elo_low']:+}, {row['elo_high']:+}]; {upper} ms p50 "
+              f"{row['upper_p50_ms']} p99 {row['upper_p99_ms']}; plies {row['plies']}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -179,13 +203,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--budget", choices=("fast", "full"), default="fast")
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first deal's number (to split a pair over runs)")
+    parser.add_argument("--deal-log", default="", help="append each deal to this JSON-lines file")
+    parser.add_argument("--from-logs", nargs="+", default=[], metavar="LOG",
+                        help="play nothing: summarise the deals of these --deal-log files")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.from_logs:
+        print_logged(args.game, args.from_logs)
+        return
     pairs = ([tuple(p.split(":", 1)) for p in args.pairs.split(",")] if args.pairs
              else LADDERS[args.game])
     for lower, upper in pairs:
         row = run_pair(args.game, args.options, lower, upper, args.deals, args.seed,
-                       args.workers, args.budget)
+                       args.workers, args.budget, args.first, args.deal_log)
         row.update(game=args.game, options=args.options or "standard", budget=args.budget)
         if args.json:
             print(json.dumps(row, sort_keys=True), flush=True)
