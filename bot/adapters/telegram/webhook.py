@@ -105,13 +105,13 @@ class ChatLanes:
 
     def __init__(self, handle: Callable[[Update], Awaitable[None]]) -> None:
         self._handle = handle
-        self._lanes: dict[Hashable, collections.deque[tuple[Update, asyncio.Future[None]]]] = {}
+        self._lanes: dict[Hashable, collections.deque[tuple[Update, asyncio.Future[bool]]]] = {}
         self._runners: set[asyncio.Task[None]] = set()
 
-    def submit(self, key: Hashable, update: Update) -> asyncio.Future[None]:
-        """Queue ``update`` behind the chat's earlier ones; the future is done once it has
-        been handled (or dropped, when the worker stops)."""
-        handled: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    def submit(self, key: Hashable, update: Update) -> asyncio.Future[bool]:
+        """Queue ``update`` behind the chat's earlier ones; the future says True once it
+        has been handled, False if it was dropped unfinished as the worker stopped."""
+        handled: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         lane = self._lanes.get(key)
         if lane is None:
             lane = self._lanes[key] = collections.deque()
@@ -122,7 +122,7 @@ class ChatLanes:
         return handled
 
     async def _run(self, key: Hashable,
-                   lane: collections.deque[tuple[Update, asyncio.Future[None]]]) -> None:
+                   lane: collections.deque[tuple[Update, asyncio.Future[bool]]]) -> None:
         try:
             while lane:
                 update, handled = lane[0]
@@ -132,18 +132,17 @@ class ChatLanes:
                     # PTB's process_update gives handler errors to the bot's error handler;
                     # this is for anything else, which must not stall the chat's lane.
                     log.exception("update %s failed", update.update_id)
-                finally:
-                    lane.popleft()
-                    if not handled.done():
-                        handled.set_result(None)
+                lane.popleft()
+                if not handled.done():
+                    handled.set_result(True)
         finally:
             # No await between the loop's last check and here: an update submitted for
             # this chat meanwhile is impossible, so none is stranded in a removed lane.
             if self._lanes.get(key) is lane:
                 del self._lanes[key]
-            for _, handled in lane:  # cancelled: the rest are dropped, and said to be done
+            for _, handled in lane:  # cancelled as the worker stops: these are unfinished
                 if not handled.done():
-                    handled.set_result(None)
+                    handled.set_result(False)
 
     @property
     def busy(self) -> int:
@@ -250,6 +249,10 @@ class WebhookServer:
         self.taken += 1
         handled = self._lanes.submit(chat_key(update), update)
         await asyncio.wait({handled}, timeout=self.answer_within)
+        if handled.done() and not handled.result():
+            # Dropped unfinished as this worker stops: Telegram is to send it again, and
+            # the proxy will send it to a running worker.
+            return 503
         return 200
 
     async def _process(self, update: Update) -> None:
@@ -277,7 +280,9 @@ class _UpdateEndpoint(tornado.web.RequestHandler):
         status = await self.server.receive(self.request.headers.get(SECRET_HEADER),
                                            self.request.body)
         self.set_status(status)
-        await self.finish()
+        # Not awaited: when Telegram has given up waiting and closed the connection, there
+        # is nobody to tell, and awaiting would raise StreamClosedError.
+        self.finish()
 
 
 class _HealthEndpoint(tornado.web.RequestHandler):
@@ -288,7 +293,7 @@ class _HealthEndpoint(tornado.web.RequestHandler):
         healthy = await self.server.healthy()
         self.set_status(200 if healthy else 503)
         self.set_header("Content-Type", "text/plain; charset=utf-8")
-        await self.finish("ok\n" if healthy else "unavailable\n")
+        self.finish("ok\n" if healthy else "unavailable\n")
 
 
 def _log_request(handler: tornado.web.RequestHandler) -> None:

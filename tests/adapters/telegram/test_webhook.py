@@ -5,6 +5,7 @@ loopback fake Bot API (tests/helpers/telegram_fake.py)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -186,6 +187,35 @@ async def test_a_slow_update_is_answered_in_time_and_finished_after(tmp_path: Pa
         assert time.perf_counter() - started < 0.8, "Telegram is not kept waiting"
         assert not world.fake.bot_messages(ALICE.id)
         await until(lambda: world.fake.bot_messages(ALICE.id))
+
+
+async def test_updates_left_unfinished_by_a_stopping_worker_are_sent_back_with_503(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with worker_world(tmp_path) as (world, http):
+        worker = world.bot.webhook_worker
+        assert worker is not None
+        monkeypatch.setattr(webhook_module, "DRAIN_SECONDS", 0.2)
+        world.fake.inject(Fault("sendMessage", status=0, delay=3.0, chat_id=ALICE.id))
+        slow = asyncio.ensure_future(deliver(http, world.bot, help_update(world)))
+        await until(lambda: world.fake.calls("sendMessage"))
+        queued = asyncio.ensure_future(deliver(http, world.bot, typed(
+            world, ALICE, ALICE.private_chat, "/stats")))
+        await until(lambda: worker.taken == 2)
+        await worker.stop()
+        assert await slow == 503 and await queued == 503, "Telegram is to send both again"
+
+
+async def test_a_caller_that_gives_up_waiting_leaves_the_worker_serving(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async with worker_world(tmp_path) as (world, http):
+        world.fake.inject(Fault("sendMessage", status=0, delay=0.6, chat_id=ALICE.id))
+        with pytest.raises(httpx.ReadTimeout):
+            await http.post(worker_url(world.bot), json=help_update(world),
+                            headers={SECRET_HEADER: SECRET}, timeout=0.2)
+        await until(lambda: world.fake.bot_messages(ALICE.id))
+        await asyncio.sleep(0.1)  # the late answer meets the closed connection
+        assert await deliver(http, world.bot, help_update(world, BOB)) == 200
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 
 # ------------------------------------------------------------------ health
