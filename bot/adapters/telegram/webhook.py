@@ -68,7 +68,8 @@ HEALTH_PATH = "/healthz"
 # next update is not sent before this one is done (see the module's docstring); after it
 # Telegram gets its 200 and the update is finished in the background.
 ANSWER_WITHIN = 5.0
-# update_ids remembered per worker to drop a redelivered update: hours of a busy school.
+# update_ids remembered per worker to drop a redelivered update: over an hour at five
+# updates a second.
 REMEMBERED_UPDATES = 20_000
 # A health check that the database does not answer within this counts as failed.
 HEALTH_TIMEOUT = 2.0
@@ -143,10 +144,6 @@ class ChatLanes:
             for _, handled in lane:  # cancelled as the worker stops: these are unfinished
                 if not handled.done():
                     handled.set_result(False)
-
-    @property
-    def busy(self) -> int:
-        return len(self._lanes)
 
     async def drain(self, timeout: float) -> None:
         """Let the queued updates finish for up to ``timeout`` seconds, then cancel."""
