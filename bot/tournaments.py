@@ -179,6 +179,10 @@ class Tournaments:
     def text(self, record: TournamentRecord) -> str:
         return tournament_text(record, bracket_of(record))
 
+    async def set_message(self, tournament_id: int, ref: dict[str, Any]) -> None:
+        """Remember the tournament's message, which every change redraws in place."""
+        await self.store.set_tournament_message(tournament_id, ref)
+
     # ------------------------------------------------------------ commands
     async def create(self, place: Place, user: User, game: str, *, format: str = AUTO,
                      options: str = "", rounds: int = 0, computer: str = "",

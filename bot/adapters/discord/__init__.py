@@ -14,6 +14,7 @@ from bot.adapters.discord.commands import CommandKit
 from bot.adapters.discord.commands_classroom import add_classroom_commands
 from bot.adapters.discord.commands_community import add_community_commands
 from bot.adapters.discord.commands_games import add_game_commands
+from bot.adapters.discord.commands_tournament import add_tournament_commands
 from bot.app import App
 
 __all__ = ["LogicBot", "ShardedLogicBot", "build_discord", "run_discord"]
@@ -28,6 +29,7 @@ def build_discord(app: App) -> LogicBot:
     add_game_commands(bot, kit)
     add_community_commands(bot, kit)
     add_classroom_commands(bot, kit)
+    add_tournament_commands(bot, kit)
     return bot
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import re
 from collections.abc import Awaitable, Mapping
 from typing import Any, TypeVar
 
@@ -33,6 +34,7 @@ from bot.adapters.discord.hands import LiveHands
 from bot.adapters.discord.layout import (
     BUTTON_PREFIX,
     NO_MENTIONS,
+    SIGNUP_TEMPLATE,
     BoardButton,
     BoardSelect,
     Layout,
@@ -132,6 +134,7 @@ class LogicBot(ChatAdapter, discord.Client):
         self._resumed = True
         self.start_loops()
         await self.resume_ai()
+        await self.app.tournaments.resume_all(PLATFORM)
 
     async def close(self) -> None:
         await self.stop_loops()
@@ -642,7 +645,8 @@ class LogicBot(ChatAdapter, discord.Client):
         ours = any(pattern.fullmatch(custom_id) for pattern in (
             BoardButton.__discord_ui_compiled_template__,
             BoardSelect.__discord_ui_compiled_template__,
-            ReplayButton.__discord_ui_compiled_template__))
+            ReplayButton.__discord_ui_compiled_template__,
+            re.compile(SIGNUP_TEMPLATE)))
         if on_message and ours:
             return
         place = await self.place_for(interaction)

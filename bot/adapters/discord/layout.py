@@ -41,6 +41,7 @@ _LINE_MARKDOWN = re.compile(r"^(\s*)(>|#|-#)", re.MULTILINE)
 _URL = re.compile(r"<[^: >]+:/[^ >]+>|(?:https?|steam)://[^\s<]+[^<.,:;\"'\]\s]")
 BUTTON_TEMPLATE = rf"lb:(?P<payload>[!-~]{{1,{PAYLOAD_LIMIT}}})"
 REPLAY_TEMPLATE = r"lr:(?P<game>[0-9]{1,12}):(?P<index>[0-9]{1,6}):(?P<slot>[0-3])"
+SIGNUP_TEMPLATE = r"lt:(?P<tournament>[0-9]{1,12})"  # a tournament's sign-up button
 SELECT_TEMPLATE = rf"lbs:(?P<payload>[!-~]{{1,{PAYLOAD_LIMIT}}}?):(?P<chunk>[0-9])"
 
 
