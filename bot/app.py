@@ -16,6 +16,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.assignments import Assignments
 from bot.classroom import Classroom
 from bot.community import Community
 from bot.config import Settings
@@ -37,6 +38,7 @@ class App:
     classroom: Classroom
     replays: Replays
     tournaments: Tournaments
+    assignments: Assignments
 
     @classmethod
     def build(cls, settings: Settings, store: Store, *, clock: Clock = utc_now,
@@ -50,7 +52,7 @@ class App:
         return cls(settings, store, service, Community(service),
                    DailyChallenge(service, clock), Classroom(service, clock),
                    Replays(service, today=lambda: clock().astimezone(dt.UTC).date()),
-                   Tournaments(service))
+                   Tournaments(service), Assignments(store, clock))
 
     def start(self) -> None:
         """Start what works in the background for every adapter: the computer's workers."""

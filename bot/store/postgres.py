@@ -26,6 +26,7 @@ from typing import Any
 import asyncpg
 
 from bot.store.errors import ChannelBusy, NewerSchema, StoreUnavailable, unreachable_server
+from bot.store.postgres_assignments import PostgresAssignmentQueries
 from bot.store.postgres_schema import (
     GAME_LOCK_SPACE,
     MIGRATION_LOCK,
@@ -88,7 +89,7 @@ def _game_row(row: asyncpg.Record) -> tuple[Any, ...]:
     return tuple(row)
 
 
-class PostgresStore(PostgresTournamentQueries):
+class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
     shared = True  # several bot processes may serve one database
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from bot.store.assignment_rows import AssignmentRecord
 from bot.store.records import (
     DailyAttempt,
     DailySchedule,
@@ -115,6 +116,22 @@ class Store(Protocol):
 
     async def set_tournament_message(self, tournament_id: int,
                                      ref: dict[str, Any] | None) -> None: ...
+
+    # Assignments (``assignment_rows``): progress is counted from finished games.
+    async def create_assignment(self, platform: str, server: str, channel: str,
+                                task: dict[str, Any], created_by: str,
+                                deadline: str) -> AssignmentRecord: ...
+
+    async def assignments(self, platform: str, server: str) -> list[AssignmentRecord]: ...
+
+    async def close_assignment(self, platform: str, server: str,
+                               assignment_id: int) -> bool: ...
+
+    async def finished_games_between(self, platform: str, since: str, until: str
+                                     ) -> list[GameRecord]: ...
+
+    async def people_of_server(self, platform: str, server: str
+                               ) -> list[tuple[str, str]]: ...
 
     async def close(self) -> None: ...
 

@@ -52,6 +52,7 @@ from bot.store.records import (
     rate_wait,
 )
 from bot.store.records import dumps as _dumps
+from bot.store.sqlite_assignments import SQLiteAssignmentQueries
 from bot.store.sqlite_daily import SQLiteDailyQueries
 from bot.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION, sql_statements
 from bot.store.sqlite_tournaments import SQLiteTournamentQueries
@@ -123,7 +124,7 @@ _INSERT_COLUMNS = ("platform, channel, game, options, seed, state, version, play
 _INSERT_ROW = "(?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
-class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries):
+class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries, SQLiteAssignmentQueries):
     shared = False  # a SQLite file is served by one bot process
 
     def __init__(self, connection: aiosqlite.Connection) -> None:

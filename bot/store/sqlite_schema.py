@@ -191,6 +191,25 @@ MIGRATIONS: list[str] = [
         WHERE status IN ('signup', 'running', 'paused');
     CREATE INDEX tournaments_by_server ON tournaments (platform, server, id);
     """,
+    # 9: assignments (issue 27): work set for a class (a server or group) with a deadline
+    # day; the task as JSON (``bot.assignments.Task``). Progress is not stored: it is
+    # counted from the games finished in the assignment's window, which the index on
+    # finished games by time finds without reading the others.
+    """
+    CREATE TABLE assignments (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        platform   TEXT    NOT NULL,
+        server     TEXT    NOT NULL,
+        channel    TEXT    NOT NULL,
+        task       TEXT    NOT NULL,
+        created_by TEXT    NOT NULL,
+        created_at TEXT    NOT NULL,
+        deadline   TEXT    NOT NULL,
+        status     TEXT    NOT NULL
+    );
+    CREATE INDEX assignments_by_server ON assignments (platform, server, status);
+    CREATE INDEX games_finished_by_time ON games (platform, status, updated_at);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
