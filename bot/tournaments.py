@@ -52,7 +52,7 @@ from bot.service import (
 from bot.store import ChannelBusy, GameRecord
 from bot.store.tournament_rows import TournamentRecord
 from bot.tables import room_of
-from bot.tournament_text import describe, standings_rows, tournament_text
+from bot.tournament_text import standings_rows, tournament_text
 from engines.base import GameError, GameState
 from engines.registry import get_game, make_agent, resolve_name
 from renderers.i18n import translate
@@ -236,10 +236,14 @@ class Tournaments:
         await self._show(record)
         return record
 
-    async def sign_up(self, tournament_id: int, user: User, language: str) -> str:
-        """Sign ``user`` up, or off when they already are (the one button does both)."""
+    async def sign_up(self, tournament_id: int, user: User, place: Place) -> str:
+        """Sign ``user`` up, or off when they already are (the one button does both).
+        Only from the tournament's own channel, where its message is: a button forged
+        elsewhere finds nothing."""
+        language = place.language
         record = await self.store.get_tournament(tournament_id)
-        if record is None or record.platform != user.platform:
+        if record is None or (record.platform, record.channel) != (place.platform,
+                                                                   room_of(place.channel)):
             raise TournamentRefused(self._t(language, "tournament.not_found",
                                             "There is no such tournament."))
         outcome: list[str] = []
@@ -569,5 +573,7 @@ class Tournaments:
         return buffer.getvalue()
 
     @staticmethod
-    def summary(record: TournamentRecord) -> str:
-        return describe(record, bracket_of(record))
+    def created_text(record: TournamentRecord) -> str:
+        return translate(str(record.state.get("language") or "en"), "tournament.created",
+                         "Tournament #{number} is open: sign up with the button on its "
+                         "message.", number=record.id)

@@ -72,7 +72,7 @@ async def test_a_four_player_swiss_with_a_forfeit_and_a_restart(tmp_path: Path) 
                                            timer="0 10 forfeit")
     assert "Sign up" in host.texts[-1]
     for pupil in PUPILS:
-        assert "signed up" in await app.tournaments.sign_up(created.id, pupil, "en")
+        assert "signed up" in await app.tournaments.sign_up(created.id, pupil, ROOM)
     assert "Ann, Bo, Cy, Di" in host.texts[-1]
     await app.tournaments.start(ROOM, TEACHER)
 
@@ -174,12 +174,19 @@ async def test_refusals_say_why(tmp_path: Path) -> None:
         raise AssertionError("started with nobody")
     except TournamentRefused as refusal:
         assert "two players" in refusal.notice
+    # A sign-up button forged into another channel finds nothing.
+    try:
+        await tournaments.sign_up(created.id, PUPILS[0],
+                                  Place("test", "elsewhere", "en", True, "school"))
+        raise AssertionError("signed up from another channel")
+    except TournamentRefused as refusal:
+        assert "no such tournament" in refusal.notice
     # Pressing the button again withdraws.
-    await tournaments.sign_up(created.id, PUPILS[0], "en")
-    assert "no longer" in await tournaments.sign_up(created.id, PUPILS[0], "en")
+    await tournaments.sign_up(created.id, PUPILS[0], ROOM)
+    assert "no longer" in await tournaments.sign_up(created.id, PUPILS[0], ROOM)
     # Three people and the computer: it fills the fourth seat, round-robin (auto, <= 8).
     for pupil in PUPILS[:3]:
-        await tournaments.sign_up(created.id, pupil, "en")
+        await tournaments.sign_up(created.id, pupil, ROOM)
     await tournaments.start(ROOM, TEACHER)
     record = await tournaments.get(created.id)
     assert record is not None and len(record.state["bracket"]["players"]) == 4

@@ -49,7 +49,7 @@ class SignUpButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         place = await client.place_for(interaction)
         try:
             notice = await client.app.tournaments.sign_up(
-                self.tournament_id, client.actor(interaction), place.language)
+                self.tournament_id, client.actor(interaction), place)
         except TournamentRefused as refusal:
             notice = refusal.notice
         await client.notify(interaction, notice)
@@ -170,7 +170,7 @@ def add_tournament_commands(bot: LogicBot, kit: CommandKit) -> None:
             record = await tournaments.create(place, user, game, format=format,
                                               options=options, rounds=rounds,
                                               computer=computer, timer=timer)
-            return tournaments.summary(record)
+            return tournaments.created_text(record)
         await run(interaction, created)
 
     @group.command(name=text("start", "cmd.tournament.start.name"),

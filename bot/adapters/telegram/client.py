@@ -117,6 +117,8 @@ MODERATOR_COMMANDS = {
     "export": "This group's results as a CSV file",
     "classboard": "One message listing every game here and whose turn it is: /classboard "
                   "(or off)",
+    "tournament": "A tournament here: /tournament create <game>, then start, pause, resume "
+                  "or end",
 }
 
 
@@ -297,6 +299,7 @@ class TelegramBot(ChatAdapter):
                                         bootstrap_retries=STARTUP_TRIES,
                                         error_callback=self.polling_failed)
         await self.resume_ai()
+        await self.app.tournaments.resume_all(PLATFORM)
         self.start_loops()
 
     def polling_failed(self, error: TelegramError) -> None:

@@ -20,6 +20,7 @@ from telegram.ext import (
 
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
+from bot.adapters.telegram.tournament import SIGNUP_PATTERN, TournamentCommands
 
 # The bot's own buttons: game set-up, rules, settings and replays (see buttons.py).
 OWN_BUTTONS = r"^[prsv]:"
@@ -43,6 +44,10 @@ def install(client: TelegramBot) -> Commands:
     application = client.application
     for name, handler in commands.handlers().items():
         application.add_handler(CommandHandler(name, handler))
+    tournaments = TournamentCommands(client, commands)
+    application.add_handler(CommandHandler("tournament", tournaments.tournament))
+    application.add_handler(CallbackQueryHandler(answered(client, tournaments.signup_pressed),
+                                                 pattern=SIGNUP_PATTERN))
     application.add_handler(CallbackQueryHandler(answered(client, commands.own_button),
                                                  pattern=OWN_BUTTONS))
     application.add_handler(CallbackQueryHandler(answered(client, commands.game_button),
