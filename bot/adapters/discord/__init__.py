@@ -11,6 +11,7 @@ import discord
 
 from bot.adapters.discord.client import LogicBot, ShardedLogicBot
 from bot.adapters.discord.commands import CommandKit
+from bot.adapters.discord.commands_assignments import add_assignment_commands
 from bot.adapters.discord.commands_classroom import add_classroom_commands
 from bot.adapters.discord.commands_community import add_community_commands
 from bot.adapters.discord.commands_games import add_game_commands
@@ -30,6 +31,7 @@ def build_discord(app: App) -> LogicBot:
     add_community_commands(bot, kit)
     add_classroom_commands(bot, kit)
     add_tournament_commands(bot, kit)
+    add_assignment_commands(bot, kit)
     return bot
 
 
