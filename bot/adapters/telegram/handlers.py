@@ -18,6 +18,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.adapters.telegram.assignments import AssignmentCommands
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
 from bot.adapters.telegram.tournament import SIGNUP_PATTERN, TournamentCommands
@@ -44,6 +45,9 @@ def install(client: TelegramBot) -> Commands:
     application = client.application
     for name, handler in commands.handlers().items():
         application.add_handler(CommandHandler(name, handler))
+    assignments = AssignmentCommands(client, commands)
+    application.add_handler(CommandHandler("assign", assignments.assign))
+    application.add_handler(CommandHandler("progress", assignments.progress))
     tournaments = TournamentCommands(client, commands)
     application.add_handler(CommandHandler("tournament", tournaments.tournament))
     application.add_handler(CallbackQueryHandler(answered(client, tournaments.signup_pressed),
