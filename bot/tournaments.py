@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import csv
+import datetime as dt
 import io
 import logging
 import random
@@ -571,6 +572,10 @@ class Tournaments:
                          "score", "tiebreak", "tiebreak_score", "wins", "games"))
         writer.writerows(rows)
         return buffer.getvalue()
+
+    @staticmethod
+    def export_name(server: str, day: dt.date) -> str:
+        return f"tournaments-{server.lstrip('-')}-{day.isoformat()}.csv"
 
     @staticmethod
     def created_text(record: TournamentRecord) -> str:

@@ -96,10 +96,16 @@ def add_classroom_commands(bot: LogicBot, kit: CommandKit) -> None:
             return
         data = await bot.classroom.export_csv(PLATFORM_NAME, place.server)
         name = bot.classroom.export_name(place.server, bot.daily.today())
+        files = [discord.File(io.BytesIO(data.encode("utf-8")), filename=name)]
+        # The final standings of the server's tournaments, when it has had any.
+        standings = await bot.app.tournaments.standings_csv(PLATFORM_NAME, place.server)
+        if standings is not None:
+            files.append(discord.File(
+                io.BytesIO(standings.encode("utf-8")),
+                filename=bot.app.tournaments.export_name(place.server, bot.daily.today())))
         await interaction.response.send_message(
             translate(place.language, "export.ready", "The results of this server, as CSV."),
-            file=discord.File(io.BytesIO(data.encode("utf-8")), filename=name),
-            ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+            files=files, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     settings = app_commands.Group(
         name=text("logic-settings", "cmd.settings.name"),

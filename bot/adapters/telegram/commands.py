@@ -356,6 +356,16 @@ class Commands(SetupButtons):
                               "The results of this group, as CSV."),
             message_thread_id=topic if message.is_topic_message else None,
             reply_to_message_id=message.message_id, allow_sending_without_reply=True)
+        # The final standings of the group's tournaments, when it has had any.
+        tournaments = self.client.app.tournaments
+        standings = await tournaments.standings_csv(PLATFORM, place.server)
+        if standings is not None:
+            await self.client.bot.send_document(
+                chat_id, io.BytesIO(standings.encode("utf-8")),
+                filename=tournaments.export_name(place.server, self.client.daily.today()),
+                caption=translate(place.language, "export.tournaments",
+                                  "The final standings of this group's tournaments, as CSV."),
+                message_thread_id=topic if message.is_topic_message else None)
 
     def invited(self, message: TgMessage) -> Opponent | None:
         """The opponent named by replying to their message: the bot itself means the

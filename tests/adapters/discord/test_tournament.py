@@ -5,6 +5,8 @@ final standings."""
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +104,13 @@ async def test_a_swiss_tournament_on_discord(tmp_path: Path) -> None:
         assert f"1. {champion.name} — 2 " in final.content
         assert len([m for m in world.channel.history()
                     if m.content.startswith("🏆 Tournament #")]) == 1
+
+        # /export: the results, and the tournament's final standings beside them.
+        exported = await mod.slash(world.channel, "export")
+        files = exported.response.attachments
+        assert [f.filename.split("-")[0] for f in files] == ["results", "tournaments"]
+        rows = list(csv.reader(io.StringIO(
+            world.env.backend.cdn.get(files[1].url).decode("utf-8"))))
+        assert rows[0][:7] == ["tournament", "date", "game", "format", "status", "rank",
+                               "player"]
+        assert rows[1][5:8] == ["1", champion.name, "2.0"] and len(rows) == 5

@@ -5,6 +5,8 @@ message ends as the final standings."""
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 from bot.store import GameRecord
@@ -85,6 +87,14 @@ async def test_a_swiss_tournament_in_a_telegram_group(tmp_path: Path) -> None:
         assert "Final standings" in final.text and "Buchholz" in final.text
         champion = PEOPLE[str(early.players[1]["id"])]
         assert f"1. {champion.first_name} — 2 " in final.text
+        # /export: the results, and the tournament's final standings beside them.
+        await world.say(TEACHER, GROUP, "/export")
+        names = [name for _, name, _, _ in world.fake.documents]
+        assert [name.split("-")[0] for name in names] == ["results", "tournaments"]
+        rows = list(csv.reader(io.StringIO(world.fake.documents[1][2].decode("utf-8"))))
+        assert rows[1][5:8] == ["1", champion.first_name, "2.0"] and len(rows) == 5
+        assert str(ALICE.id) not in world.fake.documents[1][2].decode("utf-8")
+
         # Once it is over, /tournament says how to start the next one.
         await world.say(ALICE, GROUP, "/tournament")
         assert "/tournament create" in world.last(GROUP).text
