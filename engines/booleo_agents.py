@@ -3,9 +3,12 @@
 Every level reads only what its player sees: ``view(seat)`` and its own legal actions, never
 the other hand or the order of the draw pile.
 
-* ``easy``, a beginner: a random legal action, but it completes its own pyramid when it can,
-  never plays an action that completes the opponent's (a NOT that turns their slot bit, say),
-  and challenges a claimed pyramid it can prove wrong instead of accepting it.
+* ``easy``, a beginner: on most turns (``EASY_PLANS``) a beginner's plan (cancel a flip that
+  costs it more gates than the opponent, else put a gate on an empty slot, else throw away a
+  gate card and keep its NOTs), otherwise a random legal action; in either case it completes
+  its own pyramid when it can, never plays an action that completes the opponent's (a NOT
+  that turns their slot bit, say), and challenges a claimed pyramid it can prove wrong
+  instead of accepting it.
 * ``strong`` (``Planner``): scores each legal action one move ahead: progress weighted
   towards completion, robustness against every possible flip, open slots, the top gate's
   reachability and the hand's value; it challenges provably invalid gates, never bluffs.
@@ -13,10 +16,11 @@ the other hand or the order of the draw pile.
 * ``expert``: a determinised lookahead. It takes ``strong``'s best few actions and plays each
   in sampled worlds: the cards it cannot see (the opponent's hand and the draw pile together,
   a multiset every player can work out from the cards in sight) dealt again at random; in
-  each world the opponent answers as ``strong`` would, and the position is then scored by
-  ``strong``'s best next action. It samples worlds until its budget (``BUDGET_SECONDS``, 2 s)
-  is 90% spent or ``samples`` worlds are done, whichever comes first. The sampling loop is
-  ``engines/card_lookahead.py``'s, shared with Digitalo.
+  each world both seats then play as ``strong`` would until its own ``LOOKAHEAD_TURNS``-th
+  turn from here, and that position is scored by ``strong``'s best action. It samples worlds
+  until its budget (``BUDGET_SECONDS``, 2 s) is 90% spent or ``samples`` worlds are done,
+  whichever comes first. The sampling loop is ``engines/card_lookahead.py``'s, shared with
+  Digitalo.
 """
 
 from __future__ import annotations
@@ -66,6 +70,8 @@ from engines.pyramid import (
     reading,
 )
 
+# The planner's values of pyramids already seen, by seat, start row and gates.
+PyramidValues = dict[tuple[int, tuple[int, ...], frozenset[tuple[Slot, str]]], float]
 # One branch of what an action leads to: its weight, both pyramids, the start row, the hand.
 Outcome_ = tuple[float, list[Pyramid], list[int], list[str]]
 
@@ -74,9 +80,15 @@ CANDIDATES = 6
 # The most worlds ``expert`` samples per decision (its budget usually ends it first), and
 # the count the ladder's fast matches use instead of the clock (``benchmarks/ladder.py``).
 MAX_SAMPLES = 400
-FAST_SAMPLES = 6
+FAST_SAMPLES = 12
+# How many of its own turns ahead ``expert`` scores a candidate: 1 is the turn right after
+# the opponent's answer; 2 also plays its own next action and the opponent's second answer.
+LOOKAHEAD_TURNS = 2
 # What a won or lost game is worth on the planner's scale (a complete pyramid is 10 000).
 DECIDED = 100_000.0
+# The share of ``easy``'s actions that follow a beginner's plan (``beginners_plan``); the
+# rest are random legal actions.
+EASY_PLANS = 0.85
 
 
 class Planner:
@@ -85,7 +97,8 @@ class Planner:
 
     CANCEL_CHANCE = 0.3
 
-    def __init__(self, view: JSON, legal: list[Action], rng: random.Random) -> None:
+    def __init__(self, view: JSON, legal: list[Action], rng: random.Random,
+                 values: PyramidValues | None = None) -> None:
         self.n = int(view["bits"])
         self.me = int(view["seat"])
         self.opp = 1 - self.me
@@ -104,7 +117,9 @@ class Planner:
         if self.pending is not None:
             resolve_flip(self.resolved, self.bits, self.n, self.pending, self.inactive)
         self.total = pyramid_size(self.n)
-        self._values: dict[tuple[int, tuple[int, ...], frozenset[tuple[Slot, str]]], float] = {}
+        # A pyramid's value depends on the game's options and the start row alone, not on
+        # whose view this is, so ``expert`` shares one table among all its planners.
+        self._values: PyramidValues = {} if values is None else values
 
     def best(self) -> Action:
         forced = self.forced()
@@ -278,15 +293,16 @@ class Planner:
 def sensible_action(state: BooleoState, player: int, rng: random.Random) -> Action:
     """``easy``'s action (see the module docstring). Only a pyramid one gate from complete
     can be completed by the next action, and a gate never adds to the opponent's pyramid, so
-    the planner is consulted only near the end: elsewhere this is a random action, cheap
-    enough for the event loop (``benchmarks/quick_levels.py``)."""
+    the planner is consulted only near the end: elsewhere this is the beginner's plan or a
+    random action, cheap enough for the event loop (``benchmarks/quick_levels.py``)."""
     legal = state.legal_actions(player)
     if len(legal) == 1:
         return legal[0]
     view = state.view(player)
     total = pyramid_size(int(view["bits"]))
+    plans = rng.random() < EASY_PLANS
     if view["phase"] != "claim" and all(len(p) < total - 1 for p in view["pyramids"]):
-        return rng.choice(legal)
+        return (beginners_plan(state, player, legal, rng) if plans else None) or rng.choice(legal)
     planner = Planner(view, legal, rng)
     if planner.phase == "claim":
         return planner.invalid_claim_challenge() or "accept"
@@ -294,8 +310,34 @@ def sensible_action(state: BooleoState, player: int, rng: random.Random) -> Acti
     winning = [a for a in playable if planner.completes(a, planner.me)]
     if winning:
         return rng.choice(winning)
-    safe = [a for a in playable if not planner.completes(a, planner.opp)]
-    return rng.choice(safe or legal)
+    safe = [a for a in playable if not planner.completes(a, planner.opp)] or legal
+    return (beginners_plan(state, player, safe, rng) if plans else None) or rng.choice(safe)
+
+
+def beginners_plan(state: BooleoState, player: int, actions: list[Action],
+                   rng: random.Random) -> Action | None:
+    """What a beginner who knows the rules does, among ``actions``: cancel a pending flip that
+    costs it more gates than the opponent, else put a gate on an empty slot, else throw
+    away a gate card (it keeps its NOTs); ``None`` if none of these is among ``actions``."""
+    pending = state.view(player)["pending"]
+    if pending is not None:
+        removes = pending["would_remove"]
+        cancel = f"NOT {pending['positions'][player]}"
+        if len(removes[player]) > len(removes[1 - player]) and cancel in actions:
+            return cancel
+    builds = building_actions(state, player, actions)
+    if builds:
+        return rng.choice(builds)
+    discards = [a for a in actions if a.startswith("discard") and not a.endswith(NOT_CARD)]
+    return rng.choice(discards) if discards else None
+
+
+def building_actions(state: BooleoState, player: int, actions: list[Action]) -> list[Action]:
+    """The ``actions`` that put a gate on an empty slot of ``player``'s pyramid (as it stands
+    once a pending flip is resolved, which both players see)."""
+    pyramid = state.resolved_pyramids()[0][player]
+    return [a for a in actions
+            if (move := parse_move(a)).kind == "gate" and move.slot not in pyramid]
 
 
 class BooleoAgent(Agent):
@@ -303,7 +345,7 @@ class BooleoAgent(Agent):
     worlds and ``budget_seconds`` its time (``None``: the samples alone, deterministic)."""
 
     # The share of ``medium``'s actions that are ``easy``'s.
-    MEDIUM_SLIPS = 0.8
+    MEDIUM_SLIPS = 0.65
 
     def __init__(self, level: str, rng: random.Random, samples: int = MAX_SAMPLES,
                  budget_seconds: float | None = BUDGET_SECONDS,
@@ -324,12 +366,16 @@ class BooleoAgent(Agent):
         if self.level == "easy" or (self.level == "medium"
                                     and self.rng.random() < self.MEDIUM_SLIPS):
             return sensible_action(state, player, self.rng)
-        planner = Planner(state.view(player), legal, self.rng)
         if self.level != "expert":
-            return planner.best()
-        return self._look_ahead(state, player, planner)
+            return Planner(state.view(player), legal, self.rng).best()
+        # One table of pyramid values for the whole decision: the sampled worlds share most
+        # of their pyramids, and a value never depends on who looks.
+        values: PyramidValues = {}
+        return self._look_ahead(state, player, Planner(state.view(player), legal, self.rng,
+                                                       values), values)
 
-    def _look_ahead(self, state: BooleoState, player: int, planner: Planner) -> Action:
+    def _look_ahead(self, state: BooleoState, player: int, planner: Planner,
+                    values: PyramidValues) -> Action:
         forced = planner.forced()
         if forced is not None:
             return forced
@@ -340,24 +386,36 @@ class BooleoAgent(Agent):
         budget = SampleBudget(self.samples, self.budget_seconds, self.clock)
         action, self.last_samples = best_over_worlds(
             candidates, lambda: sampled_world(state, player, self.rng),
-            lambda world, action: self._value(world, player, action), budget)
+            lambda world, action: self._value(world, player, action, values), budget)
         return action
 
-    def _value(self, world: BooleoState, player: int, action: Action) -> float:
-        """``action`` played in ``world``, the opponent's answer as ``strong`` would give it,
-        then the position as ``player``'s planner scores its best next action."""
-        child = played_out(world, player, action, self._strong_reply,
-                           lambda child: child.to_move() == [player], most=1)
+    def _value(self, world: BooleoState, player: int, action: Action,
+               values: PyramidValues) -> float:
+        """``action`` played in ``world``, then both seats as ``strong`` would play them
+        until ``player``'s ``LOOKAHEAD_TURNS``-th turn from here, which ``player``'s planner
+        scores by its best action."""
+        turns_seen = 0
+
+        def settled(child: BooleoState) -> bool:
+            nonlocal turns_seen
+            turns_seen += child.to_move() == [player]
+            return turns_seen >= LOOKAHEAD_TURNS
+
+        def strong_action(child: BooleoState, seat: int) -> Action:
+            legal = child.legal_actions(seat)
+            if len(legal) == 1:
+                return legal[0]
+            return Planner(child.view(seat), legal, self.rng, values).best()
+
+        child = played_out(world, player, action, strong_action, settled,
+                           most=4 * LOOKAHEAD_TURNS)
         outcome = child.outcome()
         if outcome is not None:
             if outcome.is_draw:
                 return 0.0
             return DECIDED if player in outcome.winners else -DECIDED
         legal = child.legal_actions(player) if child.to_move() == [player] else []
-        return Planner(child.view(player), legal, self.rng).best_score()
-
-    def _strong_reply(self, state: BooleoState, seat: int) -> Action:
-        return BooleoAgent("strong", self.rng).choose(state, seat)
+        return Planner(child.view(player), legal, self.rng, values).best_score()
 
 
 def sampled_world(state: BooleoState, player: int, rng: random.Random) -> BooleoState:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from engines import booleo
-from engines.booleo import BooleoState, deck_cards, sort_cards
+from engines import booleo, booleo_agents
+from engines.booleo import BooleoState, deck_cards, parse_move, sort_cards
 from engines.booleo_agents import BooleoAgent, make_agent
 
 SOUTH, NORTH = 0, 1
@@ -19,15 +19,17 @@ OPTIONS: dict[str, Any] = {"bits": 4, "extended": False, "inactive": False, "ref
 
 def position(start: list[int], south: dict[str, str], hands: tuple[list[str], list[str]],
              turn: int = SOUTH, phase: str = "play", claimant: int | None = None,
-             **options: Any) -> BooleoState:
+             north: dict[str, str] | None = None, **options: Any) -> BooleoState:
     """A position written out by hand; the cards not placed anywhere form the draw pile."""
     opts = {**OPTIONS, "bits": len(start), **options}
-    used = Counter(hands[0]) + Counter(hands[1]) + Counter(south.values())
+    north = north or {}
+    used = (Counter(hands[0]) + Counter(hands[1]) + Counter(south.values())
+            + Counter(north.values()))
     rest = sorted((Counter(deck_cards(False)) - used).elements())
     data = {
         "game": "booleo", "schema": 1, "options": opts, "seed": 7, "start": list(start),
         "nots": [0] * len(start), "hands": [sort_cards(hands[0]), sort_cards(hands[1])],
-        "draw": rest, "discard": [], "pyramids": [south, {}], "first": SOUTH, "turn": turn,
+        "draw": rest, "discard": [], "pyramids": [south, north], "first": SOUTH, "turn": turn,
         "turns": 0, "phase": phase, "challenged": False, "claimant": claimant,
         "pending": None, "reshuffles": 0, "actions": [], "last_events": [], "outcome": None,
     }
@@ -61,6 +63,47 @@ def test_easy_does_not_accept_a_claim_it_can_prove_wrong() -> None:
         child = BooleoState.from_dict(state.to_dict())
         child.apply(NORTH, action)
         assert child.outcome() is None
+
+
+def test_easy_never_completes_the_opponents_pyramid() -> None:
+    # North reads 1 1 0 0 like South; its pyramid is full, but its top gives 1 and its slot
+    # bit (not b1) is 0. A NOT on South's start card 1 turns that slot bit to 1 and leaves
+    # every gate valid (1.3 is AND(0, x) = 0), so it hands North the game. South holds only
+    # NOTs: no gate to build with, so easy chooses among the NOTs and the discard. (The
+    # referee would not allow North's wrong top, so it is off.)
+    north = {"1.1": "AND1", "1.2": "OR1", "1.3": "AND0", "2.1": "AND1", "2.2": "AND0",
+             "3.1": "OR1"}
+    state = position([1, 1, 0, 0], {}, (["NOT"] * 5, ["OR0", "OR0", "XOR0", "XOR0"]),
+                     north=north, referee=False)
+    assert "NOT 1" in state.legal_actions(SOUTH)
+    chosen = {make_agent("easy", random.Random(seed)).choose(state, SOUTH)
+              for seed in range(30)}
+    assert "NOT 1" not in chosen and len(chosen) > 1, chosen
+
+
+def test_easy_cancels_a_flip_that_costs_it_gates() -> None:
+    # North flipped start card 2: South's AND1 on 1.1 (inputs 1 and 1) would lose its input.
+    state = position([1, 1, 0, 0], {"1.1": "AND1"}, (["NOT", "OR0", "OR0", "XOR0", "XOR0"],
+                                                     ["OR1", "OR1", "AND1", "AND1"]))
+    state.turn = NORTH
+    state.hands[NORTH].append("NOT")
+    state.apply(NORTH, "NOT 3")
+    assert state.view(SOUTH)["pending"]["would_remove"][SOUTH] == ["1.1"]
+    cancel = f"NOT {state.view(SOUTH)['pending']['positions'][SOUTH]}"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(booleo_agents, "EASY_PLANS", 1.0)
+        for seed in range(10):
+            assert make_agent("easy", random.Random(seed)).choose(state, SOUTH) == cancel
+
+
+def test_easys_plan_builds_when_a_gate_fits() -> None:
+    state = position([1, 1, 0, 0], {"1.1": "AND1"}, (["NOT", "OR0", "AND1", "XOR1", "OR1"],
+                                                     []))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(booleo_agents, "EASY_PLANS", 1.0)
+        for seed in range(10):
+            move = parse_move(make_agent("easy", random.Random(seed)).choose(state, SOUTH))
+            assert move.kind == "gate" and move.slot in {(1, 2), (1, 3)}, move
 
 
 def midgame(seed: int, turns: int) -> BooleoState:
