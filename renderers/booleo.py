@@ -8,10 +8,10 @@ printed only by ``render_private``.
 Every gate is printed with its inputs, its type and its output, as ``1∧0=0``: a student can
 check each one without looking anything up, and in ``referee=off`` spot the wrong ones.
 Gate types are the logic symbols ∧ ∨ ⊕ ⊼ ⊽ ⊙ (AND OR XOR NAND NOR XNOR), with a legend,
-because a full row of 7 gates must fit a phone's width. Monospace boards stagger the rows so
-that each gate stands between the two gates (or bits) it reads; emoji boards, drawn in a
-proportional font, print one row per line instead. A slot ready for a gate (both inputs
-present) is ``○``, one still waiting for its inputs ``·``. An inactive gate (variant
+because a full row of 7 gates must fit a phone's width. Pyramids are code blocks in both
+board styles, their rows staggered so that each gate stands between the two gates (or bits)
+it reads (the emoji style decorates only the prose around them). A slot ready for a gate
+(both inputs present) is ``○``, one still waiting for its inputs ``·``. An inactive gate (variant
 ``inactive``) prints ``~`` instead of ``=``; a gate a pending NOT would remove, and once
 the game is over every invalid gate, prints ``≠``.
 """
@@ -121,16 +121,6 @@ def pyramid_text(view: View, seat: int) -> list[str]:
     row_bits = (view.get("rows") or [[], []])[seat]
     short = pyramid.compact(len(row_bits))
     return pyramid.staggered(_cells(view, seat, short), row_bits, _not_marks(view, seat))
-
-
-def pyramid_emoji(view: View, seat: int) -> list[str]:
-    """The pyramid one row per line, for proportional fonts: the top first."""
-    lines = pyramid.row_per_line(_cells(view, seat), (view.get("rows") or [[], []])[seat])
-    counts = (view.get("not_counts") or [[], []])[seat]
-    marks = [f"card {position} ×{count}" for position, count in enumerate(counts, 1) if count]
-    if marks:
-        lines.append("¬ " + " · ".join(marks))
-    return lines
 
 
 def _seat_header(view: View, names: Sequence[str], language: str, emoji: bool,
@@ -275,16 +265,14 @@ def render_status(view: View, names: Sequence[str], language: str, emoji: bool) 
 
 def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     """Both pyramids (North's on top, as the table looks from South), piles and status.
-    A monospace pyramid is a code block, its header and everything else prose."""
+    The pyramid is a code block in both board styles (a proportional font cannot stand each
+    gate over its inputs); its header and everything else are prose."""
     lines: list[str] = []
     for seat in (1, 0):
         lines.append(_seat_header(view, names, language, emoji, seat))
-        if emoji:
-            lines += [*pyramid_emoji(view, seat), ""]
-        else:
-            lines.append(code_block(pyramid_text(view, seat)))
+        lines.append(code_block(pyramid_text(view, seat)))
     lines.append(_legend(view, language))
-    if not emoji and pyramid.compact(int(view["bits"])):
+    if pyramid.compact(int(view["bits"])):
         lines.append(pyramid.compact_legend(language))
     lines.append(pyramid.piles_line(view, language))
     status = render_status(view, names, language, emoji)

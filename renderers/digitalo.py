@@ -7,7 +7,7 @@ only public fields, so it prints the same text whichever view it is handed, and 
 printed only by ``render_private``. The layout is bOOleO's (``renderers/pyramid.py``): every
 gate as ``1∧0=0``. An empty position shows its number as in the seed (1–3, 4–5, 6 for four
 bits), ``○4`` when a gate fits there now and ``·4`` while an input is missing or inactive.
-An inactive gate prints ``~`` instead of ``=`` (and 💤 in emoji boards); a gate a pending
+An inactive gate prints ``~`` instead of ``=``; a gate a pending
 inverter would remove prints ``≠``. Scores are binary, as the seed counts them: ``011``.
 """
 
@@ -64,10 +64,10 @@ def _marked(view: View, key: str, seat: int) -> set[int]:
     return {int(p) for p in ((view.get("pending") or {}).get(key) or [[], []])[seat]}
 
 
-def position_cells(view: View, seat: int, emoji: bool,
-                   short: bool = False) -> dict[int, list[str]]:
+def position_cells(view: View, seat: int, short: bool = False) -> dict[int, list[str]]:
     """Each row's cells, left to right: gates as ``1∧0=0`` (``∧=0`` when ``short``),
-    empty positions numbered."""
+    empty positions numbered. Only characters a monospace font draws one column wide, as
+    the cells stand in a code block that must stay aligned."""
     n = int(view["bits"])
     gates = {int(g["position"]): g for g in (view.get("pyramids") or [[], []])[seat]}
     open_now = {int(p) for p in (view.get("open") or [[], []])[seat]}
@@ -82,8 +82,7 @@ def position_cells(view: View, seat: int, emoji: bool,
                 cells[row].append(f"{'○' if position in open_now else '·'}{position}")
                 continue
             sign = "≠" if position in falling else "~" if gate.get("inactive") else "="
-            cell = pyramid.gate_cell(gate, sign, short)
-            cells[row].append(f"💤{cell}" if emoji and gate.get("inactive") else cell)
+            cells[row].append(pyramid.gate_cell(gate, sign, short))
     return cells
 
 
@@ -274,7 +273,7 @@ def final_pyramid_lines(view: View, final: View, names: Sequence[str], language:
     """The ended round's pyramids as they stood, drawn like the live ones: only placed
     gates and their readings, which are public, never a card in a hand."""
     n = int(view["bits"])
-    short = not emoji and pyramid.compact(n)
+    short = pyramid.compact(n)
     # The round is over: nothing is open on these pyramids any more. Only when the move
     # limit struck with an inverter pending do gates stand that it would fell: marked ≠.
     table: View = {"bits": n, "pyramids": final["gates"], "open": [[], []],
@@ -290,12 +289,8 @@ def final_pyramid_lines(view: View, final: View, names: Sequence[str], language:
             lines.append(translate(language, "digitalo.final.at_end",
                                    "{name}'s pyramid ({side}) at the end of round {round}:",
                                    round=final.get("round"), name=name, side=side))
-        cells = position_cells(table, seat, emoji, short)
-        bits = final["rows"][seat]
-        if emoji:
-            lines += pyramid.row_per_line(cells, bits)
-        else:
-            lines.append(code_block(pyramid.staggered(cells, bits)))
+        cells = position_cells(table, seat, short)
+        lines.append(code_block(pyramid.staggered(cells, final["rows"][seat])))
     return lines
 
 
@@ -338,15 +333,12 @@ def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
         lines += ["", *final_pyramid_lines(view, final, names, language, emoji)]
         told = index + 1
     lines.append("")
-    short = not emoji and pyramid.compact(int(view["bits"]))
+    short = pyramid.compact(int(view["bits"]))
     for seat in (1, 0):
         lines.append(_seat_header(view, names, language, emoji, seat))
-        cells = position_cells(view, seat, emoji, short)
+        cells = position_cells(view, seat, short)
         bits = (view.get("rows") or [[], []])[seat]
-        if emoji:
-            lines += [*pyramid.row_per_line(cells, bits), ""]
-        else:
-            lines.append(code_block(pyramid.staggered(cells, bits)))
+        lines.append(code_block(pyramid.staggered(cells, bits)))
     lines.append(_legend(view, language, final))
     if short:
         lines.append(pyramid.compact_legend(language))

@@ -9,8 +9,9 @@ Monospace boards stagger the rows so that each gate stands between the two gates
 it reads, in a code block that must fit a phone (32 columns): up to 5 bits a gate prints in
 full, 6 columns apart (6n-1 columns); from 6 bits on it prints compact as ``∧=0``, type and
 output, 4 columns apart (4n columns), its inputs being the two cells right below it. Emoji
-boards, drawn in a proportional font where columns cannot line up, print one row per line
-instead, as prose, every gate in full.
+boards draw the same code block: in a proportional font the columns cannot line up, and a
+pyramid whose gates do not stand over their inputs is no pyramid (issue 23). Every cell
+uses characters monospace fonts draw one column wide.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from typing import Any
 from renderers.i18n import translate
 
 GATE_SYMBOLS = {"AND": "∧", "OR": "∨", "XOR": "⊕", "NAND": "⊼", "NOR": "⊽", "XNOR": "⊙"}
-EMOJI_ROWS = ("0️⃣", "1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣")
 CELL_WIDTH = 6  # a cell like "1⊕0=1" is 5 characters, plus one space
 COMPACT_WIDTH = 4  # a compact cell like "⊕=1" is 3 characters, plus one space
 FULL_CELLS_UP_TO = 5  # bits: a staggered pyramid of full cells is 6n-1 columns wide
@@ -95,15 +95,6 @@ def compact_legend(language: str) -> str:
     """What a compact cell says, for the prose under a compact pyramid."""
     return translate(language, "pyramid.legend.compact",
                      "∧=1: an AND gate giving 1 from the two cells right below it")
-
-
-def row_per_line(rows: Mapping[int, Sequence[str]], bits: Sequence[int],
-                 bits_label: str = "🃏") -> list[str]:
-    """Proportional fonts: one row per line, the top first, keycaps for row numbers."""
-    n = len(bits)
-    lines = [f"{EMOJI_ROWS[row]} " + "  ".join(rows[row]) for row in range(n - 1, 0, -1)]
-    lines.append(f"{bits_label} " + "  ".join(str(int(bit)) for bit in bits))
-    return lines
 
 
 def piles_line(view: Mapping[str, Any], language: str) -> str:
