@@ -31,6 +31,7 @@ EMOJI_RESULTS = {True: "✅", False: "❌"}
 # A final guess in the results: deliberately not the test-result marks above.
 EMOJI_GUESS = {True: "🎯", False: "✖️"}
 CARD_SEPARATOR = " · "
+NO_BREAK = "\u00a0"  # a space a line never breaks at
 LABEL_SEPARATOR = " | "
 
 RULES = """Turing Machine (Y. Levet and F. Gridel): a deduction game for 1 to 6 players.
@@ -145,13 +146,21 @@ def _verifier_lines(view: View, language: str, emoji: bool, compact: bool) -> li
         lines += [f"• {card}: {card_text(int(card), emoji, language)}"
                   for card in view["shown_cards"]]
         return lines
-    word = "" if compact else translate(language, "turing.card", "card") + " "
+    word = "" if compact else translate(language, "turing.card", "card") + NO_BREAK
     lines = []
     for letter, cards in zip(view["letters"], verifiers, strict=True):
-        shown = CARD_SEPARATOR.join(f"{word}{card}: {card_text(int(card), emoji, language)}"
-                                    for card in cards)
+        shown = CARD_SEPARATOR.join(
+            f"{word}{card}: {unbroken_card_text(int(card), emoji, language)}" for card in cards)
         lines.append(f"{letter} · {shown}")
     return lines
+
+
+def unbroken_card_text(card: int, emoji: bool, language: str) -> str:
+    """``card_text`` whose criteria a narrow screen may put on separate lines but never
+    breaks inside: "#3 = 3" split after "=" left a lone "3" on a phone (issue 23). The
+    spaces inside a criterion are no-break spaces; those around the separators are not."""
+    return LABEL_SEPARATOR.join(criterion_text(c.id, emoji, language).replace(" ", NO_BREAK)
+                                for c in CARDS.get(card, ()))
 
 
 # -- the public board ----------------------------------------------------------------------

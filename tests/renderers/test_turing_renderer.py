@@ -10,6 +10,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -151,7 +152,7 @@ def test_board_lists_every_verifier_and_public_progress() -> None:
     state.apply(1, "test B")
     state.apply(1, "next")
     text = render.render(state.view(None), ["Ann", "Bo"], "en", emoji=False)
-    lines = text.splitlines()
+    lines = text.replace(render.NO_BREAK, " ").splitlines()
     # The share code names the secret: never on the board of a running game.
     assert lines[0] == "Turing Machine · classic · standard · round 1"
     assert state.puzzle.share_code() not in text
@@ -164,7 +165,7 @@ def test_board_lists_every_verifier_and_public_progress() -> None:
 def test_extreme_shows_two_cards_and_nightmare_hides_the_letters() -> None:
     extreme = make_state("extreme", 1, 5, verifiers=6)
     view = extreme.view(None)
-    text = render.render(view, ["Ann"], "en", emoji=True)
+    text = render.render(view, ["Ann"], "en", emoji=True).replace(render.NO_BREAK, " ")
     for letter, cards in zip(view["letters"], view["verifiers"], strict=True):
         assert len(cards) == 2
         assert f"{letter} · card {cards[0]}: " in text
@@ -174,6 +175,29 @@ def test_extreme_shows_two_cards_and_nightmare_hides_the_letters() -> None:
     assert "which one checks which card is hidden" in text
     for card in nightmare.view(None)["shown_cards"]:
         assert f"• {card}: " in text
+
+
+@pytest.mark.parametrize("emoji", [True, False])
+@pytest.mark.parametrize("language", ["en", "nl", "de"])
+def test_a_narrow_screen_wraps_a_verifier_between_criteria_never_inside_one(
+        emoji: bool, language: str) -> None:
+    """A phone wraps "B · card 9: #3 = 0 | … | #3 = 3" where it finds a space; it left a
+    lone "3" on a line (issue 23). Every space a line may break at is beside a separator
+    (or after a card's number), and every criterion is whole once its no-break spaces are
+    read as spaces."""
+    state = make_state("extreme", 1, 5, verifiers=6)
+    text = render.render(state.view(None), ["Ann"], language, emoji=emoji)
+    verifier_lines = [line for line in text.splitlines()
+                      if line[:1] in state.view(None)["letters"] and line[1:4] == " · "]
+    assert len(verifier_lines) == 6
+    for line in verifier_lines:
+        # Breaks are allowed between criteria, between cards and after "card 17:".
+        pieces = re.split(r" \| | · |(?<=\d): ", line)
+        assert all(" " not in piece for piece in pieces), pieces
+        for card in (int(c) for c in
+                     re.findall(r"(\d+):", line.replace(render.NO_BREAK, " "))):
+            assert render.card_text(card, emoji, language) in line.replace(render.NO_BREAK,
+                                                                           " ")
 
 
 def test_private_sheet_shows_answers_tests_left_guess_and_assist() -> None:
