@@ -178,7 +178,7 @@ def describe(task: Task, language: str) -> str:
         return _t(language, "assign.task.finish", "Play {count} × {game} to the end",
                   count=task.count, game=title)
     if task.kind == "daily":
-        return _t(language, "assign.task.daily", "Solve the daily challenge ({count} × )",
+        return _t(language, "assign.task.daily", "Solve the daily challenge on {count} days",
                   count=task.count) if task.count > 1 else _t(
             language, "assign.task.daily_once", "Solve the daily challenge")
     band = (" (" + _t(language, f"turing.difficulty.{task.band}", task.band) + ")"
