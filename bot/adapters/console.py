@@ -22,6 +22,7 @@ import textwrap
 from collections.abc import Awaitable, Callable
 
 from bot.adapters.console_io import LineReader, OutputClosed, TerminalWriter
+from bot.adapters.console_learn import run_lesson
 from bot.adapters.console_setup import (
     Question,
     after_game_question,
@@ -170,6 +171,11 @@ class ConsoleSession:
                 continue
             if how == "rules":
                 await self.show_paged(self.rules_text(game))
+                continue
+            if how == "learn":
+                if not await run_lesson(self.ask, lambda text: self.write(plain(text)),
+                                        self.place.language, game):
+                    return None
                 continue
             reply = await self.setup_game(game, how)
             if reply is None:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engines.base import GameModule, OptionSpec
+from engines.lessons import LESSON_GAMES
 
 Translate = Callable[..., str]
 
@@ -50,12 +51,15 @@ def game_question(t: Translate, games: Sequence[tuple[str, str]]) -> Question:
 
 
 def mode_question(t: Translate, module: GameModule) -> Question:
-    """How to play one game: against the computer (or alone), with a friend, or its rules."""
+    """How to play one game: against the computer (or alone), with a friend, its rules,
+    or its lesson when it has one."""
     first = (MenuItem(t("console.mode_solo"), "solo") if is_solo(module)
              else MenuItem(t("console.mode_ai"), "ai"))
+    lesson = ((MenuItem(t("console.mode_learn"), "learn"),)
+              if module.NAME in LESSON_GAMES else ())
     return Question(t("console.game_menu", game=module.TITLE),
                     (first, MenuItem(t("console.mode_local"), "local"),
-                     MenuItem(t("console.mode_rules"), "rules"),
+                     MenuItem(t("console.mode_rules"), "rules"), *lesson,
                      MenuItem(t("console.back"), "back")))
 
 

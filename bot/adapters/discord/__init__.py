@@ -15,6 +15,7 @@ from bot.adapters.discord.commands_assignments import add_assignment_commands
 from bot.adapters.discord.commands_classroom import add_classroom_commands
 from bot.adapters.discord.commands_community import add_community_commands
 from bot.adapters.discord.commands_games import add_game_commands
+from bot.adapters.discord.commands_learn import add_learn_commands
 from bot.adapters.discord.commands_tournament import add_tournament_commands
 from bot.app import App
 
@@ -32,6 +33,7 @@ def build_discord(app: App) -> LogicBot:
     add_classroom_commands(bot, kit)
     add_tournament_commands(bot, kit)
     add_assignment_commands(bot, kit)
+    add_learn_commands(bot, kit)
     return bot
 
 

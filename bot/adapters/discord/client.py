@@ -97,6 +97,9 @@ class LogicBot(ChatAdapter, discord.Client):
         self._resumed = False
         self.synced_scopes: list[str] = []
         self.live_hands = LiveHands()
+        # The ids of dynamic items that command modules add (the lessons' buttons), which
+        # ``on_interaction`` must not answer as foreign.
+        self.own_component_templates: list[re.Pattern[str]] = []
 
     # ------------------------------------------------------------------ start-up
     async def setup_hook(self) -> None:
@@ -646,7 +649,7 @@ class LogicBot(ChatAdapter, discord.Client):
             BoardButton.__discord_ui_compiled_template__,
             BoardSelect.__discord_ui_compiled_template__,
             ReplayButton.__discord_ui_compiled_template__,
-            re.compile(SIGNUP_TEMPLATE)))
+            re.compile(SIGNUP_TEMPLATE), *self.own_component_templates))
         if on_message and ours:
             return
         place = await self.place_for(interaction)

@@ -96,8 +96,8 @@ log = logging.getLogger(__name__)
 
 # Commands shown in Telegram's menu, in order; settings only where it can be used.
 COMMANDS = ("play", "puzzle", "daily", "leaderboard", "join", "board", "move", "hand", "hint",
-            "resign", "abandon", "rematch", "replay", "games", "stats", "cues", "rules", "help",
-            "forget_me")
+            "resign", "abandon", "rematch", "replay", "learn", "games", "stats", "cues", "rules",
+            "help", "forget_me")
 # English menu texts of the commands added with results and ratings, until the catalogue
 # has them (translate falls back to these).
 COMMAND_DEFAULTS = {
@@ -108,6 +108,7 @@ COMMAND_DEFAULTS = {
     "cues": "Whether you are pinged when it is your turn: /cues on or off",
     "hint": "A hint against the computer or in a puzzle (the game is then not counted)",
     "replay": "Step through a finished game: /replay or /replay 12",
+    "learn": "A short guided lesson of a game, in a private chat: /learn lgame",
 }
 ADMIN_COMMANDS = (*COMMANDS, "settings")
 # Moderator commands, in the admins' menu only. Kept out of the check that a language

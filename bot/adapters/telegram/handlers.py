@@ -21,6 +21,7 @@ from telegram.ext import (
 from bot.adapters.telegram.assignments import AssignmentCommands
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
+from bot.adapters.telegram.learn import LESSON_PATTERN, LearnCommands
 from bot.adapters.telegram.tournament import SIGNUP_PATTERN, TournamentCommands
 
 # The bot's own buttons: game set-up, rules, settings and replays (see buttons.py).
@@ -52,6 +53,10 @@ def install(client: TelegramBot) -> Commands:
     application.add_handler(CommandHandler("tournament", tournaments.tournament))
     application.add_handler(CallbackQueryHandler(answered(client, tournaments.signup_pressed),
                                                  pattern=SIGNUP_PATTERN))
+    learn = LearnCommands(client, commands)
+    application.add_handler(CommandHandler("learn", learn.learn))
+    application.add_handler(CallbackQueryHandler(answered(client, learn.lesson_pressed),
+                                                 pattern=LESSON_PATTERN))
     application.add_handler(CallbackQueryHandler(answered(client, commands.own_button),
                                                  pattern=OWN_BUTTONS))
     application.add_handler(CallbackQueryHandler(answered(client, commands.game_button),

@@ -1,0 +1,74 @@
+"""First-game lessons (``/learn <game>``): short scripted games that teach one rule a step.
+
+Pure content, like the engines it uses: each step is a position, what the learner is asked
+to do there (the set of accepted actions), the texts that explain it, and optionally the
+teacher's scripted answer. Texts are ``Message``s (a catalogue key, ``lesson.<game>.<n>…``,
+and its English), so the bot shows them in the learner's language. The stepping itself
+(buttons, checking a choice, moving on) lives in ``bot/lessons.py``.
+
+Each game's steps are in its own module (``engines/lessons/<game>.py``) and are built on
+first use, since a position may take some engine work.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from engines.base import Action, GameState, Message
+
+# The games with a lesson, in the order a class meets them (the simplest first).
+LESSON_GAMES = ("lgame",)
+
+
+@dataclass(frozen=True)
+class LessonStep:
+    """One step: the learner (``seat``) is to move in ``position`` and should play one of
+    ``accepted``; ``reply`` is the teacher's answer from the other seat, legal after every
+    accepted action, or None when the step needs none (or the game is over)."""
+
+    explain: Message  # what the step teaches and what to do
+    hint: Message  # shown after a move that is legal but not what the step asks
+    done: Message  # shown after an accepted move
+    position: GameState
+    accepted: frozenset[Action]
+    reply: Action | None = None
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class Lesson:
+    game: str
+    steps: tuple[LessonStep, ...]
+    summary: Message  # the last page: what was learned and what to try next
+
+
+def accepted_where(state: GameState, seat: int,
+                   wanted: Callable[[Action], bool]) -> frozenset[Action]:
+    """The legal actions of ``seat`` that ``wanted`` accepts: a step that asks for a kind
+    of move ("any L move that leaves the neutrals") rather than one move."""
+    return frozenset(action for action in state.legal_actions(seat) if wanted(action))
+
+
+def fixed(*actions: Action) -> frozenset[Action]:
+    return frozenset(actions)
+
+
+def after(state: GameState, moves: Iterable[tuple[int, Action]]) -> GameState:
+    """``state`` after ``moves`` (seat, action), on a copy."""
+    copy = type(state).from_dict(state.to_dict())
+    for seat, action in moves:
+        copy.apply(seat, action)
+    return copy
+
+
+@cache
+def lesson(game: str) -> Lesson | None:
+    """The lesson of ``game`` (an engine name), or None when it has none."""
+    if game not in LESSON_GAMES:
+        return None
+    module = importlib.import_module(f"engines.lessons.{game}")
+    built: Lesson = module.build()
+    return built
