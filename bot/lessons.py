@@ -96,12 +96,23 @@ def page_for(button_data: str, language: str, emoji: bool) -> LessonPage:
         return _step_page(chosen_lesson, index, path, language, emoji)
     if choice.action in step.accepted:
         return _done_page(chosen_lesson, index, choice.action, language, emoji)
-    move = step.position.action_text(choice.action)
-    note = translate(language, "lesson.wrong",
-                     "❌ {move} is allowed, but it is not what this step asks for.",
-                     move=move)
+    note = _refusal(step, choice.action, language) or translate(
+        language, "lesson.wrong", "❌ {move} is allowed, but it is not what this step asks for.",
+        move=localise(language, step.position.action_text(choice.action)))
     hint = f"💡 {localise(language, step.hint)}"
     return _step_page(chosen_lesson, index, (), language, emoji, note=f"{note}\n{hint}")
+
+
+def _refusal(step: LessonStep, action: Action, language: str) -> str | None:
+    """Why the rules refuse ``action`` (a menu may offer a move the referee then refuses,
+    such as a bOOleO gate that does not fit its inputs), or None when it is legal."""
+    if action in step.position.legal_actions(step.seat):
+        return None
+    try:
+        after(step.position, [(step.seat, action)])
+    except GameError as error:
+        return "❌ " + translate(language, error.key, error.default, **error.params)
+    return None
 
 
 # ------------------------------------------------------------------------ pages
@@ -154,11 +165,11 @@ def _done_page(chosen_lesson: Lesson, index: int, action: Action, language: str,
     game, step = chosen_lesson.game, chosen_lesson.steps[index]
     moves = [(step.seat, action)]
     lines = [translate(language, "lesson.you_played", "You played {move}.",
-                       move=step.position.action_text(action))]
+                       move=localise(language, step.position.action_text(action)))]
     if step.reply is not None:
         moves.append((1 - step.seat, step.reply))
         lines.append(translate(language, "lesson.teacher_played", "The teacher answered {move}.",
-                               move=step.position.action_text(step.reply)))
+                               move=localise(language, step.position.action_text(step.reply))))
     final = after(step.position, moves)
     last = index + 1 == len(chosen_lesson.steps)
     next_button = Button(translate(language, "lesson.finish", "Finish 🎓") if last

@@ -20,7 +20,7 @@ from functools import cache
 from engines.base import Action, GameState, Message
 
 # The games with a lesson, in the order a class meets them (the simplest first).
-LESSON_GAMES = ("lgame",)
+LESSON_GAMES = ("lgame", "booleo")
 
 
 @dataclass(frozen=True)

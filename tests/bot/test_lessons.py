@@ -78,3 +78,12 @@ def test_games_are_found_by_alias_and_only_with_a_lesson() -> None:
     assert lesson_game("L-game") == "lgame"
     assert lesson_game("chess") is None
     assert lesson(game="nothing") is None
+
+
+def test_a_move_the_rules_refuse_is_answered_with_the_rules_reason_and_the_hint() -> None:
+    """A bOOleO menu offers every slot a card fits physically; the referee refuses a top
+    gate that does not give the slot bit, and the lesson says so before its hint."""
+    page = page_for("booleo:4:X0.31", "en", False)
+    assert "must give your slot bit 1" in page.text
+    assert "which of your cards gives 1" in page.text
+    assert "is allowed" not in page.text and "step 5 of 5" in page.text

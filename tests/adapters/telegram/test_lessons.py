@@ -1,5 +1,5 @@
 """/learn on Telegram, through the fake Bot API: asked in a group, the lesson goes to the
-asker's private chat (or the group is told how to open one); there a whole L-game lesson
+asker's private chat (or the group is told how to open one); there every lesson
 is played with its buttons, a wrong move gets the step's hint, and nothing is stored. (The
 buttons' survival of a restart is tested on Discord: the fake Bot API hands a restarted
 bot every earlier update again.)"""
@@ -8,42 +8,48 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engines.lessons import lesson
+import pytest
+
+from engines.lessons import LESSON_GAMES, lesson
+from engines.registry import get_game
 from tests.helpers.lessons import accepted_path, wrong_path
 from tests.helpers.telegram_fake import Sent
 from tests.helpers.telegram_world import ALICE, BOB, GROUP, World, telegram_world
 
 
-async def test_the_lgame_lesson_is_played_in_the_private_chat(tmp_path: Path) -> None:
-    chosen = lesson("lgame")
+@pytest.mark.parametrize("game", LESSON_GAMES)
+async def test_a_lesson_is_played_in_the_private_chat(tmp_path: Path, game: str) -> None:
+    chosen = lesson(game)
     assert chosen is not None
     async with telegram_world(tmp_path) as world:
         chat = ALICE.private_chat
-        await world.say(BOB, GROUP, "/learn lgame")
-        assert "private chat" in world.last(GROUP).text and "/learn lgame" in \
+        steps = len(chosen.steps)
+        await world.say(BOB, GROUP, f"/learn {game}")
+        assert "private chat" in world.last(GROUP).text and f"/learn {game}" in \
             world.last(GROUP).text, "Bob never opened a chat with the bot"
 
         await world.say(ALICE, chat, "/start")
-        await world.say(ALICE, GROUP, "/learn l-game")
+        await world.say(ALICE, GROUP, f"/learn {get_game(game).TITLE}")
         assert "sent you the lesson" in world.last(GROUP).text
         message = world.last(chat)
-        assert "step 1 of 5" in message.text
+        assert f"step 1 of {steps}" in message.text
 
         for data in wrong_path(chosen, 0):
-            message = await press(world, message, f"l:lgame:0:{data}")
+            message = await press(world, message, f"l:{game}:0:{data}")
         assert "not what this step asks for" in message.text
-        assert "step 1 of 5" in message.text
+        assert chosen.steps[0].hint.default in message.text
+        assert f"step 1 of {steps}" in message.text
 
-        for index in range(len(chosen.steps)):
+        for index in range(steps):
             for data in accepted_path(chosen, index):
-                message = await press(world, message, f"l:lgame:{index}:{data}")
+                message = await press(world, message, f"l:{game}:{index}:{data}")
             assert "✅" in message.text, message.text
-            message = await press(world, message, f"l:lgame:{index + 1}:")
-        assert "You finished the L-game lesson" in message.text
-        assert "l:lgame:0:" in [key["callback_data"] for key in message.buttons]
+            message = await press(world, message, f"l:{game}:{index + 1}:")
+        assert f"You finished the {get_game(game).TITLE} lesson" in message.text
+        assert f"l:{game}:0:" in [key["callback_data"] for key in message.buttons]
 
         # Data that is not on the message is refused, and changes nothing.
-        answers = await world.press(ALICE, message, "l:lgame:3:")
+        answers = await world.press(ALICE, message, f"l:{game}:3:")
         assert answers and answers[0].get("show_alert")
         assert await world.store.running_game("telegram", str(chat["id"])) is None
         assert await world.store.last_finished_game("telegram", str(chat["id"])) is None
