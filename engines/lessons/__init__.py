@@ -16,8 +16,11 @@ import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar
 
 from engines.base import Action, GameState, Message
+
+State = TypeVar("State", bound=GameState)
 
 # The games with a lesson, in the order a class meets them (the simplest first).
 LESSON_GAMES = ("lgame", "booleo")
@@ -56,7 +59,7 @@ def fixed(*actions: Action) -> frozenset[Action]:
     return frozenset(actions)
 
 
-def after(state: GameState, moves: Iterable[tuple[int, Action]]) -> GameState:
+def after(state: State, moves: Iterable[tuple[int, Action]]) -> State:
     """``state`` after ``moves`` (seat, action), on a copy."""
     copy = type(state).from_dict(state.to_dict())
     for seat, action in moves:
