@@ -48,8 +48,12 @@ def lesson_games() -> tuple[str, ...]:
 
 def lesson_game(name: str) -> str | None:
     """The engine name of the game ``name`` (an alias or title) when it has a lesson."""
+    typed = " ".join(name.lower().split())
+    by_title = {get_game(game).TITLE.lower(): game for game in LESSON_GAMES}
+    if typed in by_title:  # a title of several words ("Boolean Rithmomachia") is no alias
+        return by_title[typed]
     try:
-        game = resolve_name(name)
+        game = resolve_name(typed)
     except GameError:
         return None
     return game if game in LESSON_GAMES else None
