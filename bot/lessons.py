@@ -134,14 +134,18 @@ def _names(step: LessonStep, language: str) -> list[str]:
 
 def _board(game: str, state: GameState, step: LessonStep, language: str, emoji: bool) -> str:
     """The position as the learner sees it in a game: the public board, and in games with
-    hidden hands the learner's own hand as well."""
+    hidden hands the learner's own hand as well; a solo game's notes alone, since they
+    hold the whole board (the Turing Machine's cards and the learner's results)."""
     renderer = renderer_for(game)
     names = _names(step, language)
-    board = renderer.render(state.view(None), names, language, emoji)
+    info = get_game(game).INFO
     render_private = getattr(renderer, "render_private", None)
-    if render_private is None or not get_game(game).INFO.hidden_information:
-        return board
-    return f"{board}\n\n{render_private(state.view(step.seat), names, language, emoji)}"
+    if render_private is None or not info.hidden_information:
+        return renderer.render(state.view(None), names, language, emoji)
+    private = str(render_private(state.view(step.seat), names, language, emoji))
+    if info.solo:
+        return private
+    return f"{renderer.render(state.view(None), names, language, emoji)}\n\n{private}"
 
 
 def _choice_button(game: str, index: int, path: tuple[str, ...], choice: Choice,

@@ -51,9 +51,18 @@ def opening(text: str) -> str:
 
 
 async def click(world: World, message, custom_id: str):  # type: ignore[no-untyped-def]
-    assert custom_id in [c.get("custom_id") for c in components_of(message)], (
-        custom_id, [c.get("custom_id") for c in components_of(message)])
-    result = await world.alice.click(message, custom_id=custom_id)
+    """Press the button with ``custom_id`` (``ll:<page>``), or choose the page in the
+    select menu that offers it, when the step's menu was too long for buttons."""
+    components = components_of(message)
+    page = custom_id.removeprefix("ll:")
+    select = next((c for c in components
+                   if page in [option["value"] for option in c.get("options", [])]), None)
+    if select is not None:
+        result = await world.alice.select(message, [page], custom_id=select["custom_id"])
+    else:
+        assert custom_id in [c.get("custom_id") for c in components], (
+            custom_id, [c.get("custom_id") for c in components])
+        result = await world.alice.click(message, custom_id=custom_id)
     assert result.acknowledged
     assert result.response is not None
     return result.response
