@@ -23,7 +23,7 @@ from engines.base import Action, GameState, Message
 State = TypeVar("State", bound=GameState)
 
 # The games with a lesson, in the order a class meets them (the simplest first).
-LESSON_GAMES = ("lgame", "booleo", "turing", "rithmomachia")
+LESSON_GAMES = ("lgame", "booleo", "digitalo", "turing", "rithmomachia")
 
 
 @dataclass(frozen=True)
