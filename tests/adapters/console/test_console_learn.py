@@ -1,27 +1,29 @@
-"""The L-game lesson in the console: chosen from the game's menu, played by numbers to the
-end with one wrong try, then back to the main menu (as after the rules); nothing is
-stored."""
+"""Every lesson in the console: chosen from the game's menu, played by numbers to the end
+with one wrong try, then back to the main menu (as after the rules); nothing is stored."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pytest
+
 from bot.lessons import LessonPage, first_page, page_for
 from bot.store import SQLiteStore
-from engines.lessons import lesson
+from engines.lessons import LESSON_GAMES, lesson
+from engines.registry import get_game
 from tests.adapters.console.test_console import Script, number_of, run_session
 from tests.helpers.lessons import accepted_path, wrong_path
 
 
-def presses() -> list[str]:
+def presses(game: str) -> list[str]:
     """The data of every button pressed: a wrong move of step 1, then each step's
     accepted move and its "next"."""
-    chosen = lesson("lgame")
+    chosen = lesson(game)
     assert chosen is not None
-    data = [f"lgame:0:{path}" for path in wrong_path(chosen, 0)]
+    data = [f"{game}:0:{path}" for path in wrong_path(chosen, 0)]
     for index in range(len(chosen.steps)):
-        data += [f"lgame:{index}:{path}" for path in accepted_path(chosen, index)]
-        data.append(f"lgame:{index + 1}:")
+        data += [f"{game}:{index}:{path}" for path in accepted_path(chosen, index)]
+        data.append(f"{game}:{index + 1}:")
     return data
 
 
@@ -30,12 +32,15 @@ def number(page: LessonPage, data: str) -> str:
     return str(payloads.index(data) + 1)
 
 
-async def test_the_lgame_lesson_by_numbers(store: SQLiteStore) -> None:
+@pytest.mark.parametrize("game", LESSON_GAMES)
+async def test_a_lesson_by_numbers(store: SQLiteStore, game: str) -> None:
+    title = get_game(game).TITLE
+
     def answers(output: list[str]) -> Iterator[str]:
-        yield "1"  # the L-game
+        yield number_of(output, title)
         yield number_of(output, "Learn it")
-        page = first_page("lgame", "en", False)
-        for data in presses():
+        page = first_page(game, "en", False)
+        for data in presses(game):
             yield number(page, data)
             page = page_for(data, "en", False)
         assert page.finished
@@ -45,9 +50,9 @@ async def test_the_lgame_lesson_by_numbers(store: SQLiteStore) -> None:
     script = Script(answers)
     await run_session(store, script)
     text = script.text
-    assert "L-game lesson, step 1 of 5" in text
+    assert f"{title} lesson, step 1 of 5" in text
     assert "not what this step asks for" in text
-    assert "You finished the L-game lesson" in text
+    assert f"You finished the {title} lesson" in text
     assert "```" not in text
     assert text.count("What would you like to do?") == 2, "back to the main menu"
     assert await store.last_finished_game("console", "local") is None
