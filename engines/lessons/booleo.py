@@ -89,8 +89,8 @@ def build() -> Lesson:
         LessonStep(
             Message("lesson.booleo.3",
                     "The teacher (North) needs only the top gate to win. A NOT flips one start "
-                    "card, for both players: unless the teacher cancels it, after their next "
-                    "move every gate that no longer fits its inputs is removed, in both "
+                    "card, for both players. Unless the teacher cancels it, their next move "
+                    "first removes every gate that no longer fits its inputs, in both "
                     "pyramids, with the gates above it. Play your NOT on a start card that "
                     "breaks the teacher's pyramid and leaves your gate standing."),
             Message("lesson.booleo.3.hint",
