@@ -49,10 +49,12 @@ class App:
         service = Service(store, seed_source=seed_source,
                           limits=limits or Limits.for_settings(settings.games_per_user,
                                                                settings.games_per_server))
-        return cls(settings, store, service, Community(service),
+        community, tournaments = Community(service), Tournaments(service)
+        community.forget_listeners.append(tournaments.forget)
+        return cls(settings, store, service, community,
                    DailyChallenge(service, clock), Classroom(service, clock),
                    Replays(service, today=lambda: clock().astimezone(dt.UTC).date()),
-                   Tournaments(service), Assignments(store, clock))
+                   tournaments, Assignments(store, clock))
 
     def start(self) -> None:
         """Start what works in the background for every adapter: the computer's workers."""

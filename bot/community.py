@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +92,9 @@ class Community:
         # last writer wins; a class bot runs one process.)
         self._rating_lock = asyncio.Lock()
         service.finish_listeners.append(self._game_finished)
+        # What else keeps people's names and ids (tournaments) forgets them with /forget-me:
+        # called with the platform and user id (``App.build`` adds them).
+        self.forget_listeners: list[Callable[[str, str], Awaitable[None]]] = []
 
     async def _game_finished(self, record: GameRecord, state: GameState) -> None:
         if record.status != "finished":
@@ -247,6 +250,8 @@ class Community:
             if reply.ok:
                 ended.append((game_place, reply))
         forgotten = await self.store.forget_user(user.platform, user.id)
+        for listener in self.forget_listeners:
+            await listener(user.platform, user.id)
         lines = []
         if ended:
             lines.append(_t(language, "forget.abandoned",

@@ -23,6 +23,8 @@ import datetime as dt
 import io
 import logging
 import random
+import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -50,7 +52,7 @@ from bot.service import (
     human_player,
     place_of_record,
 )
-from bot.store import ChannelBusy, GameRecord
+from bot.store import FORMER_PLAYER, ChannelBusy, GameRecord
 from bot.store.tournament_rows import TournamentRecord
 from bot.tables import room_of
 from bot.tournament_text import standings_rows, tournament_text
@@ -66,6 +68,9 @@ MAX_ENTRANTS = 64
 MAX_ROUNDS = 20
 # Attempts at a version-guarded save before giving up (another process kept winning).
 SAVE_ATTEMPTS = 8
+# How long a process's claim to start one board's game holds: far longer than opening a
+# thread and creating a game takes; past it, a process that died holding it is replaced.
+START_LEASE_SECONDS = 120.0
 
 
 class TournamentRefused(Exception):
@@ -416,6 +421,8 @@ class Tournaments:
             if adopted is not None:
                 await self._set_game(mark, adopted.id)
                 continue
+            if not await self._claim_board(mark):
+                continue  # another process is starting it
             players = [bracket.players[pairing.first], bracket.players[pairing.second]]
             title = self._t(language, "tournament.game_title",
                             "Round {round}: {first} vs {second}", round=round_index + 1,
@@ -442,6 +449,32 @@ class Tournaments:
         if unplayable:
             await self._advance(record.id)
 
+    async def _claim_board(self, mark: GameMark) -> bool:
+        """Take the start of one board's game for this process (saved under the version
+        guard): two processes resuming the same round at once start it once. A claim
+        whose process died before saving the game's number lapses after a while."""
+        key, me, now = mark.dump(), self.service.process_id, time.time()
+        claimed: list[bool] = []
+
+        def change(current: TournamentRecord) -> tuple[str, dict[str, Any]] | None:
+            claimed.clear()  # (a lost save runs this again on a fresh read)
+            bracket = bracket_of(current)
+            if bracket is None:
+                return None
+            pairing = bracket.rounds[mark.round][mark.board]
+            starting = dict(current.state.get("starting") or {})
+            held = starting.get(key) or {}
+            if (pairing.game_id is not None or pairing.result is not None
+                    or (held.get("by") not in (None, me)
+                        and float(held.get("until", 0)) > now)):
+                return None
+            starting[key] = {"by": me, "until": now + START_LEASE_SECONDS}
+            claimed.append(True)
+            return current.status, {**current.state, "starting": starting}
+
+        await self._change(mark.tournament, change, None)
+        return bool(claimed)
+
     async def _set_game(self, mark: GameMark, game_id: int) -> None:
         def change(current: TournamentRecord) -> tuple[str, dict[str, Any]] | None:
             bracket = bracket_of(current)
@@ -451,7 +484,10 @@ class Tournaments:
             if pairing.game_id is not None:
                 return None
             pairing.game_id = game_id
-            return current.status, {**current.state, "bracket": bracket.to_dict()}
+            starting = {key: claim for key, claim in
+                        (current.state.get("starting") or {}).items() if key != mark.dump()}
+            return current.status, {**current.state, "bracket": bracket.to_dict(),
+                                    "starting": starting}
 
         await self._change(mark.tournament, change, None)
 
@@ -556,6 +592,36 @@ class Tournaments:
         if host is not None:
             with contextlib.suppress(Exception):
                 await host.show_tournament(record)
+
+    # ------------------------------------------------------------ /forget-me
+    async def forget(self, platform: str, user_id: str) -> None:
+        """``/forget-me``: off every sign-up list, and in each tournament they played
+        "a former player" under a random token (one per tournament, so tournaments cannot
+        be linked). Their running games were abandoned first, which counts for nobody."""
+        for record in await self.store.tournaments(platform):
+            token = "former-" + secrets.token_hex(8)
+
+            def change(current: TournamentRecord, token: str = token
+                       ) -> tuple[str, dict[str, Any]] | None:
+                state = dict(current.state)
+                mine = [(p.get("platform"), p.get("id")) == (platform, user_id)
+                        for p in state.get("entrants", [])]
+                state["entrants"] = [p for p, own in zip(state.get("entrants", []), mine,
+                                                         strict=True) if not own]
+                bracket = bracket_of(current)
+                touched = any(mine)
+                if bracket is not None:
+                    for player in bracket.players:
+                        if (player.get("kind") == "human" and player.get("platform") == platform
+                                and player.get("id") == user_id):
+                            player.update(id=token, name=FORMER_PLAYER)
+                            touched = True
+                    state["bracket"] = bracket.to_dict()
+                return (current.status, state) if touched else None
+
+            changed = await self._change(record.id, change, None)
+            if changed.version != record.version:
+                await self._show(changed)
 
     # --------------------------------------------------------------- export
     async def standings_csv(self, platform: str, server: str) -> str | None:

@@ -4,6 +4,7 @@ new process finds again; plus refusals and the standings export."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from pathlib import Path
 
@@ -141,6 +142,16 @@ async def test_a_four_player_swiss_with_a_forfeit_and_a_restart(tmp_path: Path) 
     assert f"1. {champion} — 2 " in text
     exported = await app.tournaments.standings_csv("test", "school")
     assert exported is not None and f",1,{champion},2.0,buchholz," in exported
+    # /forget-me: the champion's name and id leave the tournament too.
+    forgetting = seated(lost)[1]
+    await app.community.forget_me(ROOM, forgetting)
+    record = await app.tournaments.get(created.id)
+    assert record is not None
+    assert forgetting.name not in app.tournaments.text(record)
+    assert "1. a former player — 2 " in app.tournaments.text(record)
+    assert all(p.get("id") != forgetting.id for p in record.state["bracket"]["players"])
+    exported = await app.tournaments.standings_csv("test", "school")
+    assert exported is not None and forgetting.name not in exported
     await store.close()
 
 
@@ -198,4 +209,32 @@ async def test_refusals_say_why(tmp_path: Path) -> None:
     await tournaments.settle()
     assert await running_games(app, created.id) == []
     assert "Ended by a moderator" in host.texts[-1]
+    await store.close()
+
+
+async def test_two_processes_resuming_at_once_start_each_game_once(tmp_path: Path) -> None:
+    """A round paired by a process that died before starting its games: two processes
+    that start together both resume it, and each board's game is started once."""
+    path = tmp_path / "bot.sqlite3"
+    store = await SQLiteStore.open(path)
+    clock = FakeClock()
+    seeds = itertools.count(900)
+    crashed = App.build(Settings(database_path=str(path)), store, clock=clock,
+                        seed_source=lambda: next(seeds))  # no platform attached: no games
+    created = await crashed.tournaments.create(ROOM, TEACHER, "lgame", format="swiss")
+    for pupil in PUPILS:
+        await crashed.tournaments.sign_up(created.id, pupil, ROOM)
+    await crashed.tournaments.start(ROOM, TEACHER)
+    assert await running_games(crashed, created.id) == []
+
+    first, first_host = build(store, path, clock)
+    second, second_host = build(store, path, clock)
+    second_host.counter = itertools.count(100)  # its own places, as another process's
+    await asyncio.gather(first.tournaments.resume_all("test"),
+                         second.tournaments.resume_all("test"))
+    games = await running_games(first, created.id)
+    assert len(games) == 2 and len(first_host.boards) + len(second_host.boards) == 2
+    record = await first.tournaments.get(created.id)
+    assert record is not None
+    assert all(p["game_id"] for p in record.state["bracket"]["rounds"][0])
     await store.close()
