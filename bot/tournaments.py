@@ -247,6 +247,9 @@ class Tournaments:
         Only from the tournament's own channel, where its message is: a button forged
         elsewhere finds nothing."""
         language = place.language
+        too_fast = await self.service.rate_refusal(place, user)  # each press redraws
+        if too_fast is not None:
+            raise TournamentRefused(too_fast)
         record = await self.store.get_tournament(tournament_id)
         if record is None or (record.platform, record.channel) != (place.platform,
                                                                    room_of(place.channel)):

@@ -209,6 +209,15 @@ async def test_refusals_say_why(tmp_path: Path) -> None:
     await tournaments.settle()
     assert await running_games(app, created.id) == []
     assert "Ended by a moderator" in host.texts[-1]
+    # A button pressed over and over meets the rate limit like any command.
+    notices = []
+    for _ in range(100):
+        try:
+            notices.append(await tournaments.sign_up(created.id, PUPILS[3], ROOM))
+        except TournamentRefused as refusal:
+            notices.append(refusal.notice)
+    assert "Sign-up for this tournament is closed." in notices
+    assert any("a lot of commands" in notice for notice in notices)
     await store.close()
 
 
