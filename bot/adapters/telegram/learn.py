@@ -13,12 +13,22 @@ from telegram import CallbackQuery, Update
 from telegram import Message as TgMessage
 from telegram.ext import ContextTypes
 
+from bot.adapters.telegram.buttons import rows_of
 from bot.adapters.telegram.chats import callback_data_of, is_private
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
-from bot.adapters.telegram.layout import Message, fit, keyboard, text_blocks
-from bot.lessons import LessonPage, first_page, lesson_game, lesson_list, page_for
+from bot.adapters.telegram.layout import Key, Message, fit, keyboard, text_blocks
+from bot.lessons import (
+    LessonPage,
+    data,
+    first_page,
+    lesson_game,
+    lesson_games,
+    lesson_list,
+    page_for,
+)
 from bot.replies import Button
+from engines.registry import get_game
 from renderers.i18n import translate
 
 LESSON_PATTERN = r"^l:"
@@ -47,7 +57,11 @@ class LearnCommands:
         user = self.client.user_for(person)
         game = lesson_game(" ".join(context.args or []))
         if game is None:
-            await self.client.reply_text(message, place, lesson_list(place.language))
+            # In the private chat, a button per game opens its lesson in place; a group's
+            # buttons would let anyone turn the answer into a lesson for all to see.
+            keys = [Key(get_game(name).TITLE, PREFIX + data(name, 0)) for name in lesson_games()]
+            await self.client.reply_text(message, place, lesson_list(place.language),
+                                         rows_of(keys, 2) if is_private(place.channel) else ())
             return
         page = lesson_message(first_page(game, place.language, place.emoji))
         if is_private(place.channel):

@@ -55,7 +55,10 @@ async def test_a_lesson_is_played_in_the_private_chat(tmp_path: Path, game: str)
         assert await world.store.last_finished_game("telegram", str(chat["id"])) is None
 
         await world.say(ALICE, chat, "/learn chess")
-        assert "Choose a game: L-game (lgame)" in world.last(chat).text
+        listed = world.last(chat)
+        assert "Choose a game: L-game (lgame)" in listed.text
+        message = await press(world, listed, f"l:{game}:0:")
+        assert f"step 1 of {steps}" in message.text, "a game's button opens its lesson"
 
 
 async def press(world: World, message: Sent, data: str) -> Sent:
