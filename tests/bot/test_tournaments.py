@@ -1,20 +1,27 @@
 """Tournaments through the service (``bot.tournaments``): a 4-player Swiss played to the
 end, with one game lost on the turn timer and a restart in the middle whose lost save the
-new process finds again; plus refusals and the standings export."""
+new process finds again (on SQLite and on PostgreSQL); plus refusals, /forget-me, the
+standings export and two processes resuming one round."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+
+import pytest
 
 from bot.app import App
 from bot.config import Settings
 from bot.replies import Place, Reply, User
-from bot.store import GameRecord, SQLiteStore
+from bot.store import GameRecord, SQLiteStore, Store
+from bot.store.postgres import PostgresStore
 from bot.store.tournament_rows import TournamentRecord
 from bot.tournaments import TournamentRefused, Tournaments
 from tests.helpers.clock import FakeClock
+from tests.helpers.databases import DATABASES, postgres_schema
 
 ROOM = Place("test", "room", "en", True, "school")
 TEACHER = User("test", "t", "Teacher", is_moderator=True)
@@ -46,7 +53,7 @@ class Host:
         self.texts.append(self.tournaments.text(tournament))
 
 
-def build(store: SQLiteStore, path: Path, clock: FakeClock) -> tuple[App, Host]:
+def build(store: Store, path: Path, clock: FakeClock) -> tuple[App, Host]:
     seeds = itertools.count(500)
     app = App.build(Settings(database_path=str(path)), store, clock=clock,
                     seed_source=lambda: next(seeds))
@@ -64,10 +71,27 @@ async def running_games(app: App, tournament_id: int) -> list[GameRecord]:
             if str(g.options.get("tournament", "")).startswith(f"{tournament_id}/")]
 
 
-async def test_a_four_player_swiss_with_a_forfeit_and_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
+@asynccontextmanager
+async def database(kind: str, path: Path) -> AsyncIterator[Callable[[], Awaitable[Store]]]:
+    """How to open the same database again and again: a SQLite file, or a PostgreSQL
+    schema of this test's own."""
+    if kind == "sqlite":
+        yield lambda: SQLiteStore.open(path)
+        return
+    async with postgres_schema() as url:
+        yield lambda: PostgresStore.open(url)
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+async def test_a_four_player_swiss_with_a_forfeit_and_a_restart(tmp_path: Path,
+                                                                kind: str) -> None:
+    async with database(kind, tmp_path / "bot.sqlite3") as opened:
+        await four_player_swiss(opened, tmp_path / "bot.sqlite3")
+
+
+async def four_player_swiss(opened: Callable[[], Awaitable[Store]], path: Path) -> None:
     clock = FakeClock()
-    store = await SQLiteStore.open(path)
+    store = await opened()
     app, host = build(store, path, clock)
     created = await app.tournaments.create(ROOM, TEACHER, "lgame", format="swiss",
                                            timer="0 10 forfeit")
@@ -122,7 +146,7 @@ async def test_a_four_player_swiss_with_a_forfeit_and_a_restart(tmp_path: Path) 
     await store.close()
 
     # A new process over the same database: the result is found, the round goes on.
-    store = await SQLiteStore.open(path)
+    store = await opened()
     app, host = build(store, path, clock)
     host.places = places
     await app.tournaments.resume_all("test")
