@@ -10,6 +10,7 @@ import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -189,13 +190,14 @@ async def test_refusals_say_why(tmp_path: Path) -> None:
         raise AssertionError("a pupil created a tournament")
     except TournamentRefused as refusal:
         assert "moderator" in refusal.notice
-    for bad in ({"game": "chess"}, {"game": "lgame", "format": "knockout"},
-                {"game": "lgame", "timer": "soon"}, {"game": "lgame", "options": "nope"},
-                {"game": "lgame", "computer": "grandmaster"}):
-        game = str(bad.pop("game"))
+    bad_settings: list[tuple[str, dict[str, Any]]] = [
+        ("chess", {}), ("lgame", {"format": "knockout"}), ("lgame", {"timer": "soon"}),
+        ("lgame", {"options": "nope"}), ("lgame", {"computer": "grandmaster"}),
+        ("lgame", {"rounds": 99})]
+    for game, bad in bad_settings:
         try:
             await tournaments.create(ROOM, TEACHER, game, **bad)
-            raise AssertionError(f"{bad} was accepted")
+            raise AssertionError(f"{game} {bad} was accepted")
         except TournamentRefused:
             pass
     created = await tournaments.create(ROOM, TEACHER, "lgame", computer="easy")
