@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import secrets
@@ -24,6 +25,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.errors import ChannelBusy, NewerSchema, StoreUnavailable, unreachable_server
 from bot.store.postgres_assignments import PostgresAssignmentQueries
@@ -57,11 +59,22 @@ from bot.store.records import (
 
 log = logging.getLogger(__name__)
 
-# Connections per process: enough for a burst of saves in flight at once, few enough that
-# several processes stay well inside PostgreSQL's default max_connections of 100.
-POOL_SIZE = 10
-# Game locks held at once by one process; each holds a connection (see ``game_lock``).
-LOCK_CONNECTIONS = POOL_SIZE // 2
+# Connections per process: enough for the moves in flight at once at a thousand tables,
+# few enough that four processes stay inside PostgreSQL's default max_connections of 100.
+POOL_SIZE = 20
+# Game locks held at once by one process; each holds a connection (see ``game_lock``),
+# which also serves the move's read and save, so the rest of the pool stays free for the
+# commands that take no lock (settings, rate buckets, lists).
+LOCK_CONNECTIONS = POOL_SIZE - 4
+# The connection of the game lock the current task holds (``game_lock``), with that task:
+# the move's read and save run on it, inside the lock's transaction. One connection and one
+# commit per move instead of three connections and two commits; at 1000 tables the lock's
+# idle connection, waiting for the others, had held every command up for seconds
+# (benchmarks/load.py --database: p50 2.3 s). A task started inside the lock (a background
+# job copies the context) does not use it: it is the lock holder's alone.
+_HELD: contextvars.ContextVar[tuple[asyncio.Task[Any] | None,
+                                     PoolConnectionProxy[asyncpg.Record]] | None] = (
+    contextvars.ContextVar("logic_bot_held_game_connection", default=None))
 # Now in seconds since 1970 by the server's clock, so processes on machines whose clocks
 # differ agree on when a claim lapses.
 _EPOCH = "extract(epoch FROM clock_timestamp())::double precision"
@@ -173,9 +186,16 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         return GameRecord(int(game_id), platform, channel, game, options, seed, state, 1,
                           players, status, None, stamp, stamp, server)
 
+    def _game_connection(self) -> asyncpg.Pool | PoolConnectionProxy[asyncpg.Record]:
+        """The held game lock's connection when this task holds one, else the pool."""
+        held = _HELD.get()
+        if held is not None and held[0] is asyncio.current_task():
+            return held[1]
+        return self._pool
+
     async def _fetch_games(self, where: str, *params: Any) -> list[GameRecord]:
-        rows = await self._pool.fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE {where}",
-                                      *params)
+        rows = await self._game_connection().fetch(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE {where}", *params)
         return loadable_games(_game_row(row) for row in rows)
 
     async def running_game(self, platform: str, channel: str) -> GameRecord | None:
@@ -196,7 +216,7 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         stamp = now()
         new_version = record.version + 1
         move = update.move
-        status = await self._pool.execute(
+        status = await self._game_connection().execute(
             _SAVE, dumps(update.state), new_version, dumps(update.players), update.status,
             stamp, move.seat if move else None, move.kind if move else None,
             move.action if move else None, record.id, record.version)
@@ -208,7 +228,9 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
                           stamp, record.server)
 
     async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None:
-        await self._pool.execute("UPDATE games SET board_ref=$1 WHERE id=$2",
+        # On the held lock's connection when there is one: the lock's transaction may
+        # hold this row since its save, and another connection would wait for it forever.
+        await self._game_connection().execute("UPDATE games SET board_ref=$1 WHERE id=$2",
                                  dumps(ref) if ref is not None else None, game_id)
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
@@ -500,12 +522,19 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         """Across every process: a transaction-scoped advisory lock on (GAME_LOCK_SPACE,
         game id), released by the transaction's end even when the process dies. The lock
         holds a pooled connection, so at most ``LOCK_CONNECTIONS`` of this process's
-        locks are held at once and the rest of the pool stays free for saves."""
+        locks are held at once. The holder's reads of games and its save run on that
+        connection, in the lock's transaction (``_HELD``): the save is committed when the
+        lock is released, before the service answers, and a failure before then rolls the
+        whole move back."""
         async with self._lock_slots, self._pool.acquire() as connection, \
                 connection.transaction():
             await connection.execute("SELECT pg_advisory_xact_lock($1, $2)",
                                      GAME_LOCK_SPACE, game_id % 2_147_483_647)
-            yield
+            held = _HELD.set((asyncio.current_task(), connection))
+            try:
+                yield
+            finally:
+                _HELD.reset(held)
 
     async def claim_computer_turn(self, game_id: int, version: int, holder: str,
                                   seconds: float) -> bool:
