@@ -129,11 +129,17 @@ class Service(BoardDrawing):
         """The game's lock: this process's first (its waiters queue in order without
         holding a database connection), then every process's (``Store.game_lock``: an
         advisory lock on PostgreSQL). The version-guarded save stays the safety net."""
+        async with self._process_lock(game_id), self.store.game_lock(game_id):
+            yield
+
+    def _process_lock(self, game_id: int) -> asyncio.Lock:
+        """This process's lock of the game alone: enough for a command that only reads,
+        as a change in this process (which changes the cached state in place before its
+        save) holds it too, while another process's change is seen by reading afresh."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
-        async with lock, self.store.game_lock(game_id):
-            yield
+        return lock
 
     def _error_text(self, place: Place, error: GameError) -> str:
         return translate(place.language, error.key, error.default, **error.params)
@@ -683,57 +689,82 @@ class Service(BoardDrawing):
             if running is None or parsed.game_id != running.id:
                 raise ServiceError(self._t(place, "error.bad_payload" if running
                                            else "error.no_game"), running)
-            kind, game_id, version, path = (parsed.kind, parsed.game_id, parsed.version,
-                                            parsed.path)
-            async with self._lock(game_id):
-                record, state = await self._fresh(running)
-                if kind == "j":
-                    return await self._join_locked(place, record, state, user)
-                if kind == "g":
+            kind, game_id = parsed.kind, parsed.game_id
+            if kind in ("j", "g"):
+                async with self._lock(game_id):
+                    record, state = await self._fresh(running)
+                    if kind == "j":
+                        return await self._join_locked(place, record, state, user)
                     return await self._start_lobby_locked(place, record, state, user)
-                if kind == "h":
-                    seat = self.seat_of(record, user)
-                    if seat is None:
-                        raise ServiceError(self._t(place, "error.not_a_player"), light=True)
-                    if not self.hides_hands(record):
-                        raise ServiceError(self._t(place, "hand.none",
-                                                   game=get_game(record.game).TITLE), record)
-                    return Reply(board=self.render_board(place, record, state),
-                                 hand=self.render_hand(place, record, state, seat))
-                own = self.seat_of(record, user)
-                per_seat = own is not None and state.seat_version(own) is not None
-                known = state.seat_version(own) if per_seat and own is not None \
-                    else record.version
-                if known is not None and version > known:
-                    # The button is newer than this process's copy: another process moved
-                    # the game on. Read it again rather than refuse a current press.
-                    record, state = await self._reread(record)
-                    per_seat = own is not None and state.seat_version(own) is not None
-                if not per_seat and version != record.version:
-                    raise ServiceError(self._t(place, "error.stale"), record)
-                seat = self._acting_seat(place, record, state, user)
-                if version != self.menu_version(record, state, seat):
-                    raise ServiceError(self._t(place, "error.stale"), record)
-                private = self.hides_hands(record)
-                if not path:
-                    return self._step_reply(place, record, state, seat, path, private)
-                try:
-                    offered = {c.token: c for c in state.menu(seat, path[:-1])}
-                except GameError:
-                    offered = {}
-                choice: Choice | None = offered.get(path[-1])
-                if choice is None:
-                    raise ServiceError(self._t(place, "error.not_in_menu"), record)
-                while choice.action is None:
-                    following = state.menu(seat, path)
-                    if len(following) != 1:
-                        return self._step_reply(place, record, state, seat, path, private)
-                    # A step with one option costs no tap: it is taken, and when it
-                    # completes the move, the move is made.
-                    choice = following[0]
-                    path = (*path, choice.token)
-                return await self._apply(place, record, state, seat, choice.action)
+            # A hand or a menu step only reads: this process's lock keeps its copy still,
+            # and the database's lock (a transaction on PostgreSQL) is taken only when the
+            # press completes a move, then the move is checked again on the game as saved.
+            async with self._process_lock(game_id):
+                record, state = await self._fresh(running)
+                outcome = await self._resolve_press(place, user, parsed, record, state)
+                if isinstance(outcome, Reply):
+                    return outcome
+                record, state, seat, action = outcome
+                async with self.store.game_lock(game_id):
+                    latest, latest_state = await self._fresh(record)
+                    if latest is not record:
+                        outcome = await self._resolve_press(place, user, parsed, latest,
+                                                            latest_state)
+                        if isinstance(outcome, Reply):
+                            return outcome
+                        record, state, seat, action = outcome
+                    return await self._apply(place, record, state, seat, action)
         return await self._guard(place, work, user, actor=user)
+
+    async def _resolve_press(self, place: Place, user: User, parsed: Payload,
+                             record: GameRecord, state: GameState
+                             ) -> Reply | tuple[GameRecord, GameState, int, str]:
+        """What a hand or menu press means on ``record``: the reply of a step that changes
+        nothing, or the move it completes (the game it was checked on, read again when the
+        button was newer than this process's copy, the seat and the action). Refusals
+        raise."""
+        version, path = parsed.version, parsed.path
+        if parsed.kind == "h":
+            seat = self.seat_of(record, user)
+            if seat is None:
+                raise ServiceError(self._t(place, "error.not_a_player"), light=True)
+            if not self.hides_hands(record):
+                raise ServiceError(self._t(place, "hand.none",
+                                           game=get_game(record.game).TITLE), record)
+            return Reply(board=self.render_board(place, record, state),
+                         hand=self.render_hand(place, record, state, seat))
+        own = self.seat_of(record, user)
+        per_seat = own is not None and state.seat_version(own) is not None
+        known = state.seat_version(own) if per_seat and own is not None else record.version
+        if known is not None and version > known:
+            # The button is newer than this process's copy: another process moved the
+            # game on. Read it again rather than refuse a current press.
+            record, state = await self._reread(record)
+            per_seat = own is not None and state.seat_version(own) is not None
+        if not per_seat and version != record.version:
+            raise ServiceError(self._t(place, "error.stale"), record)
+        seat = self._acting_seat(place, record, state, user)
+        if version != self.menu_version(record, state, seat):
+            raise ServiceError(self._t(place, "error.stale"), record)
+        private = self.hides_hands(record)
+        if not path:
+            return self._step_reply(place, record, state, seat, path, private)
+        try:
+            offered = {c.token: c for c in state.menu(seat, path[:-1])}
+        except GameError:
+            offered = {}
+        choice: Choice | None = offered.get(path[-1])
+        if choice is None:
+            raise ServiceError(self._t(place, "error.not_in_menu"), record)
+        while choice.action is None:
+            following = state.menu(seat, path)
+            if len(following) != 1:
+                return self._step_reply(place, record, state, seat, path, private)
+            # A step with one option costs no tap: it is taken, and when it completes
+            # the move, the move is made.
+            choice = following[0]
+            path = (*path, choice.token)
+        return record, state, seat, choice.action
 
     def _step_reply(self, place: Place, record: GameRecord, state: GameState, seat: int,
                     path: tuple[str, ...], private: bool) -> Reply:
