@@ -700,7 +700,15 @@ class Service(BoardDrawing):
             # and the database's lock (a transaction on PostgreSQL) is taken only when the
             # press completes a move, then the move is checked again on the game as saved.
             async with self._process_lock(game_id):
-                record, state = await self._fresh(running)
+                # A hand is shown as the database has it; a menu step may go by this
+                # process's copy (its version is checked against the button's, a newer
+                # button reads the game again, and a completed move is checked again under
+                # the database's lock), which spares a read per tap on a shared database.
+                if kind == "h":
+                    record, state = await self._fresh(running)
+                else:
+                    record = self._cached_record(running)
+                    state = await self._load(record)
                 outcome = await self._resolve_press(place, user, parsed, record, state)
                 if isinstance(outcome, Reply):
                     return outcome
