@@ -96,8 +96,8 @@ log = logging.getLogger(__name__)
 
 # Commands shown in Telegram's menu, in order; settings only where it can be used.
 COMMANDS = ("play", "puzzle", "daily", "leaderboard", "join", "board", "move", "hand", "hint",
-            "resign", "abandon", "rematch", "replay", "learn", "games", "stats", "cues", "rules",
-            "help", "forget_me")
+            "resign", "abandon", "rematch", "replay", "learn", "progress", "games", "stats",
+            "cues", "rules", "help", "forget_me")
 # English menu texts of the commands added with results and ratings, until the catalogue
 # has them (translate falls back to these).
 COMMAND_DEFAULTS = {
@@ -109,6 +109,7 @@ COMMAND_DEFAULTS = {
     "hint": "A hint against the computer or in a puzzle (the game is then not counted)",
     "replay": "Step through a finished game: /replay or /replay 12",
     "learn": "A short guided lesson of a game, in a private chat: /learn lgame",
+    "progress": "Where you stand on this class's assignments (sent privately)",
 }
 ADMIN_COMMANDS = (*COMMANDS, "settings")
 # Moderator commands, in the admins' menu only. Kept out of the check that a language
@@ -120,6 +121,8 @@ MODERATOR_COMMANDS = {
                   "(or off)",
     "tournament": "A tournament here: /tournament create <game>, then start, pause, resume "
                   "or end",
+    "assign": "Work for the class: /assign win 3 lgame medium by 2026-12-01 (or list, "
+              "close 2)",
 }
 
 
