@@ -74,6 +74,7 @@ from bot.adapters.telegram.chats import (
 from bot.adapters.telegram.layout import (
     Key,
     Message,
+    ShownMessages,
     alert_text,
     board_message,
     hand_message,
@@ -246,6 +247,7 @@ class TelegramBot(ChatAdapter):
         self._polling_errors: set[str] = set()
         # (game, player) → their latest hand message, and whether it still has buttons
         self._hand_messages: dict[tuple[int, str], tuple[int, bool]] = {}
+        self.shown = ShownMessages()
         self._linked: set[tuple[int, str]] = set()
         self.synced_commands = 0
 
@@ -391,6 +393,7 @@ class TelegramBot(ChatAdapter):
 
     async def edit_text(self, channel: str, message_id: str, text: str) -> bool:
         chat_id, _ = chat_of(channel)
+        self.shown.forget(chat_id, int(message_id))
         try:
             await self.bot.edit_message_text(text_message(text).html, chat_id=chat_id,
                                              message_id=int(message_id))
@@ -555,6 +558,7 @@ class TelegramBot(ChatAdapter):
                 chat_id, message.html, message_thread_id=topic, reply_markup=message.markup(),
                 reply_to_message_id=reply_to, allow_sending_without_reply=True,
                 message_effect_id=message.effect or None))
+            self.shown.remember(chat_id, sent.message_id, message)
             return sent
         except TelegramError as error:
             if message.effect:  # an effect Telegram no longer knows: the words still go
@@ -572,14 +576,19 @@ class TelegramBot(ChatAdapter):
                             reply_to=source.message_id if index == 0 else None)
 
     async def edit(self, chat_id: int, message_id: int, message: Message) -> bool:
-        """Edit a message; an unchanged one counts as edited. False when it is gone."""
+        """Edit a message; an unchanged one counts as edited (and is not sent when this
+        process wrote it so). False when it is gone."""
+        if self.shown.unchanged(chat_id, message_id, message):
+            return True
         try:
             await self.bot.edit_message_text(message.html, chat_id=chat_id,
                                              message_id=message_id,
                                              reply_markup=message.markup())
+            self.shown.remember(chat_id, message_id, message)
             return True
         except BadRequest as error:
             if "not modified" in str(error).lower():
+                self.shown.remember(chat_id, message_id, message)
                 return True
             log.info("could not edit message %s in %s: %s", message_id, chat_id, error)
             return False
@@ -717,10 +726,12 @@ class TelegramBot(ChatAdapter):
         except TelegramError as error:
             log.warning("could not send a hand to %s: %s", user_id, error)
             return None
+        self.shown.remember(int(user_id), sent.message_id, message)
         previous = self._hand_messages.get((game_id, user_id))
         self._hand_messages[(game_id, user_id)] = (sent.message_id, bool(message.rows))
         if previous is not None and previous[1]:
             # The older hand's buttons would only answer "out of date" now.
+            self.shown.forget(int(user_id), previous[0])
             try:
                 await self.bot.edit_message_reply_markup(int(user_id), previous[0])
             except TelegramError as error:

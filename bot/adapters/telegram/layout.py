@@ -230,3 +230,33 @@ def text_message(text: str, rows: tuple[tuple[Key, ...], ...] = ()) -> Message:
 
 def alert_text(text: str) -> str:
     return shorten(text, ALERT_LIMIT)
+
+
+class ShownMessages:
+    """What the bot last wrote into each of its messages (a fingerprint of its text and
+    buttons), so that an edit that would change nothing is not sent: Telegram refuses it
+    ("message is not modified") and counts it against the chat's limits. A waiting
+    player's private hand was edited so, unchanged, after every move of the other player
+    (19 refused edits in one Digitalo game). Bounded: the oldest are forgotten first, and a
+    forgotten message is simply edited again."""
+
+    def __init__(self, limit: int = 20_000) -> None:
+        self.limit = limit
+        self._shown: dict[tuple[int, int], int] = {}
+
+    @staticmethod
+    def fingerprint(message: Message) -> int:
+        return hash((message.html, message.rows))
+
+    def unchanged(self, chat_id: int, message_id: int, message: Message) -> bool:
+        return self._shown.get((chat_id, message_id)) == self.fingerprint(message)
+
+    def remember(self, chat_id: int, message_id: int, message: Message) -> None:
+        self._shown.pop((chat_id, message_id), None)  # re-inserted as the newest
+        self._shown[(chat_id, message_id)] = self.fingerprint(message)
+        if len(self._shown) > self.limit:
+            del self._shown[next(iter(self._shown))]
+
+    def forget(self, chat_id: int, message_id: int) -> None:
+        """The message was changed another way (its buttons taken off, its text set)."""
+        self._shown.pop((chat_id, message_id), None)
