@@ -17,9 +17,13 @@ HINT_GAMES = ("lgame", "turing", "booleo", "digitalo", "rithmomachia")
 
 
 def dangers(game: str, state_data: JSON, seat: int) -> list[JSON]:
-    """``seat``'s pieces the opponent could capture next move, for a board's danger marks
-    (``bot.dangers``): ``{"target", "piece", "move", "equation"}`` each; [] for games that
-    have no such marks."""
+    """What ``seat`` could lose next move, for a board's danger marks (``bot.dangers``):
+    Rithmomachia's pieces the opponent could capture (``{"target", "piece", "move",
+    "equation"}`` each), bOOleO's gates a NOT on one start card would break
+    (``{"card", "position", "gates"}``); [] for games that have no such marks."""
+    if game == "booleo":
+        from engines.booleo import BooleoState
+        return BooleoState.from_dict(state_data).flip_threats(seat)
     if game != "rithmomachia":
         return []
     from engines import rithmomachia_analysis

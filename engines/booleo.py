@@ -160,7 +160,8 @@ LEVELS = ("easy", "medium", "strong", "expert")
 # (``benchmarks/quick_levels.py`` prints their timings).
 QUICK_LEVELS = frozenset({"easy"})
 INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
-                hidden_information=True, agents="engines.booleo_agents")
+                hidden_information=True, agents="engines.booleo_agents",
+                beginner_options="danger=on")
 OPTIONS = (
     OptionSpec("bits", int, 6, "start cards in the row: 6 is standard, 5 the short game",
                minimum=4, maximum=8),
@@ -172,7 +173,15 @@ OPTIONS = (
                "challenges"),
     OptionSpec("max_turns", int, 200, "the game is drawn after this many turns",
                minimum=10, maximum=2000),
+    # A learner's aid the rules ignore: under the board, the gates of the player to move that
+    # a NOT on one start card would break (issue 27's danger marks).
+    OptionSpec("danger", bool, False,
+               "say which of your gates a NOT on a start card would break (on against easy)"),
 )
+
+# Options added after games were first stored: a stored game without them loads with their
+# defaults (none of them changes the rules).
+LATER_OPTIONS = frozenset({"danger"})
 
 SEATS = 2
 SEAT_NAMES = ("South", "North")
@@ -406,6 +415,24 @@ class BooleoState(GameState):
             return pyramids, [[], []]
         return pyramids, resolve_flip(pyramids, self.bits, self.n, self.pending[0],
                                       self.inactive)
+
+    def flip_threats(self, seat: int) -> list[JSON]:
+        """For each start card a NOT could flip now, the gates of ``seat``'s pyramid the flip
+        would break (the cascade included), as ``{"card", "position", "gates"}``; cards
+        that break nothing are left out. Public information only: whether the opponent
+        holds a NOT is not known, so these are what could happen, not what will."""
+        if self.pending is not None:
+            return []  # a flip is already pending: the board shows what it removes
+        threats: list[JSON] = []
+        for card in range(1, self.n + 1):
+            bits = list(self.bits)
+            bits[card - 1] ^= 1
+            pyramids = [dict(p) for p in self.pyramids]
+            removed = resolve_flip(pyramids, bits, self.n, card, self.inactive)[seat]
+            if removed:
+                threats.append({"card": card, "position": position_of(self.n, seat, card),
+                                "gates": [slot_name(slot) for slot, _ in removed]})
+        return threats
 
     # -- turn flow --
     def _draw_for(self, seat: int) -> list[Event]:
@@ -964,7 +991,12 @@ class BooleoState(GameState):
     def _load(cls, data: JSON) -> Self:
         options = check_header(data, NAME, cls.schema_version, "bOOleO")
         state = cls(options, checked_int(data["seed"], "seed"))
-        if state.options != data["options"]:
+        # Every stored option as the canonical set has it; an option added after the game
+        # was saved (``danger``, a learner's aid the rules ignore) takes its default.
+        stored = data["options"]
+        if (not isinstance(stored, dict) or set(stored) - set(state.options)
+                or any(state.options[key] != value for key, value in stored.items())
+                or set(state.options) - set(stored) - LATER_OPTIONS):
             raise StateError("options are not complete")
         n = state.n
         state.bits = checked_int_list(data["start"], "start", n, 0, 1)

@@ -240,6 +240,22 @@ def pending_lines(view: View, names: Sequence[str], language: str, emoji: bool) 
     return lines
 
 
+def danger_lines(view: View, names: Sequence[str], language: str) -> list[str]:
+    """The danger marks told (option ``danger``): which gates of the player to move a NOT
+    on one start card would break, by the card's position as they read the row."""
+    threats = [threat for threat in view.get("threats") or [] if threat.get("gates")]
+    if not threats or view.get("to_move") is None or view.get("outcome"):
+        return []
+    lines = [translate(language, "booleo.danger.title",
+                       "⚠ {name}, a NOT from your opponent could break your gates:",
+                       name=seat_name(names, int(view["to_move"])))]
+    for threat in threats:
+        lines.append(translate(language, "booleo.danger.line",
+                               "on card {position}: {gates}", position=threat.get("position"),
+                               gates=", ".join(str(gate) for gate in threat["gates"])))
+    return lines
+
+
 def render_status(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     lines = [line for event in view.get("last_events") or []
              if (line := event_line(event, names, language))]
@@ -275,6 +291,7 @@ def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     if pyramid.compact(int(view["bits"])):
         lines.append(pyramid.compact_legend(language))
     lines.append(pyramid.piles_line(view, language))
+    lines += danger_lines(view, names, language)
     status = render_status(view, names, language, emoji)
     if status:
         lines.append(status)

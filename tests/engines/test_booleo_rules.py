@@ -993,4 +993,4 @@ def test_a_game_error_is_a_game_error() -> None:
     assert issubclass(IllegalMove, GameError)
     assert booleo.INFO.hidden_information is True and booleo.NAME == "booleo"
     assert {o.name for o in booleo.OPTIONS} == {"bits", "extended", "inactive", "referee",
-                                                "max_turns"}
+                                                "max_turns", "danger"}
