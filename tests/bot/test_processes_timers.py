@@ -110,10 +110,13 @@ async def test_three_processes_run_each_timer_step_and_daily_post_once() -> None
                 logged = [m.action for m in await store.moves(game) if m.kind == "action"]
                 state = get_game(record.game).State.from_dict(record.state)
                 assert logged == state.to_dict()["actions"], game  # no move doubled or lost
-            # Every move here is a stand-in (nobody pressed): each is one acted line.
+            # Every move here is a stand-in (nobody pressed): each acted line is a saved
+            # move, and at most one saved move has no line, the one the victim may have
+            # saved just before it died.
             saved = {game: len([m for m in await store.moves(game) if m.kind == "action"])
                      for game in games}
             acted_per_game = collections.Counter(int(game) for game, _version in acted)
-            assert saved == {game: acted_per_game[game] for game in games}
+            assert all(acted_per_game[game] <= saved[game] for game in games), saved
+            assert sum(saved.values()) - sum(acted_per_game.values()) <= 1, saved
         finally:
             await store.close()
