@@ -197,7 +197,7 @@ class Tournaments:
         ``timer`` is its time control as ``/timer`` takes it (``5 15 forfeit``), carried by
         each of its games; ``computer`` a level that may fill an odd number of players."""
         language = place.language
-        self._moderator(user, language)
+        await self._moderator(place, user)
         if not place.server:
             raise TournamentRefused(self._t(language, "tournament.group_only",
                                             "Tournaments are run in a server or group."))
@@ -284,7 +284,7 @@ class Tournaments:
     async def start(self, place: Place, user: User) -> str:
         """Close sign-up and start round 1 (moderators only)."""
         language = place.language
-        self._moderator(user, language)
+        await self._moderator(place, user)
         record = await self._open_in(place)
 
         def change(current: TournamentRecord) -> tuple[str, dict[str, Any]] | None:
@@ -312,7 +312,7 @@ class Tournaments:
     async def pause(self, place: Place, user: User) -> str:
         """No new round starts until it is resumed; games being played go on and count."""
         language = place.language
-        self._moderator(user, language)
+        await self._moderator(place, user)
         record = await self._open_in(place)
         await self._set_status(record, "running", "paused", language)
         return self._t(language, "tournament.paused",
@@ -321,7 +321,7 @@ class Tournaments:
 
     async def resume(self, place: Place, user: User) -> str:
         language = place.language
-        self._moderator(user, language)
+        await self._moderator(place, user)
         record = await self._open_in(place)
         record = await self._set_status(record, "paused", "running", language)
         await self._advance(record.id)
@@ -331,7 +331,7 @@ class Tournaments:
         """Stop the tournament: its standings are final, games still being played are
         abandoned (they can no longer count)."""
         language = place.language
-        self._moderator(user, language)
+        await self._moderator(place, user)
         record = await self._open_in(place)
 
         def change(current: TournamentRecord) -> tuple[str, dict[str, Any]] | None:
@@ -533,10 +533,15 @@ class Tournaments:
             await self._start_games(current)
 
     # ----------------------------------------------------------- internals
-    def _moderator(self, user: User, language: str) -> None:
+    async def _moderator(self, place: Place, user: User) -> None:
+        """Only a moderator runs a tournament, and at a person's pace like any command:
+        each of these writes the tournament and redraws its message."""
         if not user.is_moderator:
-            raise TournamentRefused(self._t(language, "tournament.moderator_only",
+            raise TournamentRefused(self._t(place.language, "tournament.moderator_only",
                                             "Only a moderator can run a tournament."))
+        too_fast = await self.service.rate_refusal(place, user)
+        if too_fast is not None:
+            raise TournamentRefused(too_fast)
 
     async def _open_in(self, place: Place) -> TournamentRecord:
         record = await self.open_here(place)

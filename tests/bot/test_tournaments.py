@@ -244,6 +244,16 @@ async def test_refusals_say_why(tmp_path: Path) -> None:
             notices.append(refusal.notice)
     assert "Sign-up for this tournament is closed." in notices
     assert any("a lot of commands" in notice for notice in notices)
+    # So do a moderator's commands, each of which writes the tournament.
+    notices = []
+    for _ in range(100):
+        try:
+            notices.append(await tournaments.create(ROOM, TEACHER, "booleo") and "created")
+        except TournamentRefused as refusal:
+            notices.append(refusal.notice)
+    assert notices.count("created") == 1, "the ended tournament left the channel free once"
+    assert any("already has a tournament" in notice for notice in notices)
+    assert any("a lot of commands" in notice for notice in notices)
     await store.close()
 
 

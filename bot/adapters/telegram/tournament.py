@@ -120,8 +120,9 @@ class TournamentCommands:
         for word in rest:
             name, _, value = word.partition("=")
             lowered = name.lower()
-            if word.lower() in (AUTO, *FORMATS):
-                format = word.lower()
+            spelled = word.lower().replace("-", "_")  # a teacher types "round-robin"
+            if spelled in (AUTO, *FORMATS):
+                format = spelled
             elif lowered == "rounds" and value.isdigit():
                 rounds = int(value)
             elif lowered == "timer" and value:
