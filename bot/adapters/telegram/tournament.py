@@ -46,6 +46,9 @@ class TelegramTournamentPanel:
 
     def __init__(self, client: TelegramBot) -> None:
         self.client = client
+        # Chats where a topic could not be made (a plain group, or no right to manage
+        # topics): their games go to tables without asking Telegram again each game.
+        self._no_topics: set[int] = set()
 
     async def open_game_place(self, tournament: TournamentRecord, title: str) -> Place:
         """A topic of its own in a forum group, as ``/play`` opens one; in a plain group
@@ -54,10 +57,13 @@ class TelegramTournamentPanel:
                       str(tournament.state.get("language") or "en"),
                       bool(tournament.state.get("emoji", True)), tournament.server)
         chat_id, _ = chat_of(tournament.channel)
+        if chat_id in self._no_topics:
+            return await self.client.service.free_place(place)
         try:
             topic = await self.client.bot.create_forum_topic(chat_id,
                                                              title[:TOPIC_NAME_LIMIT])
         except TelegramError:
+            self._no_topics.add(chat_id)
             return await self.client.service.free_place(place)
         return replace(place, channel=channel_of(chat_id, topic.message_thread_id))
 

@@ -95,6 +95,10 @@ async def test_a_swiss_tournament_in_a_telegram_group(tmp_path: Path) -> None:
         assert rows[1][5:8] == ["1", champion.first_name, "2.0"] and len(rows) == 5
         assert str(ALICE.id) not in world.fake.documents[1][2].decode("utf-8")
 
+        # A plain group has no topics: Telegram was asked once (every game was opened
+        # before the restart), not once for each of the four games.
+        assert len(world.fake.calls("createForumTopic")) == 1
+
         # Once it is over, /tournament says how to start the next one.
         await world.say(ALICE, GROUP, "/tournament")
         assert "/tournament create" in world.last(GROUP).text
