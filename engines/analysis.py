@@ -20,10 +20,21 @@ def dangers(game: str, state_data: JSON, seat: int) -> list[JSON]:
     """What ``seat`` could lose next move, for a board's danger marks (``bot.dangers``):
     Rithmomachia's pieces the opponent could capture (``{"target", "piece", "move",
     "equation"}`` each), bOOleO's gates a NOT on one start card would break
-    (``{"card", "position", "gates"}``); [] for games that have no such marks."""
+    (``{"card", "position", "gates"}``), Digitalo's gates an inverter on one bit card would
+    discard or make inactive (``{"bit", "position", "removed", "inactive"}``), the L-game's
+    places for the L with how many of their moves let the opponent trap it at once
+    (``{"placement", "cells", "moves", "trapped"}``, [] when none does); [] for games that
+    have no such marks."""
     if game == "booleo":
         from engines.booleo import BooleoState
         return BooleoState.from_dict(state_data).flip_threats(seat)
+    if game == "digitalo":
+        from engines.digitalo import DigitaloState
+        return DigitaloState.from_dict(state_data).flip_threats(seat)
+    if game == "lgame":
+        from engines import lgame_analysis
+        from engines.lgame import LGameState
+        return lgame_analysis.trap_threats(LGameState.from_dict(state_data), seat)
     if game != "rithmomachia":
         return []
     from engines import rithmomachia_analysis

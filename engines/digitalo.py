@@ -186,7 +186,8 @@ LEVELS = ("easy", "medium", "strong", "expert")
 # (``benchmarks/quick_levels.py`` prints their timings).
 QUICK_LEVELS = frozenset({"easy"})
 INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
-                hidden_information=True, agents="engines.digitalo_agents")
+                hidden_information=True, agents="engines.digitalo_agents",
+                beginner_options="danger=on")
 OPTIONS = (
     OptionSpec("bits", int, 4, "bit cards in the row (4 is the seed's game)", minimum=4,
                maximum=8),
@@ -205,7 +206,16 @@ OPTIONS = (
     OptionSpec("max_rounds", int, 20,
                "the match ends after this many rounds; the higher score wins",
                minimum=1, maximum=100),
+    # A learner's aid the rules ignore: under the board, the gates of the player to move that
+    # an inverter on one bit card would discard or make inactive (issue 27's danger marks).
+    OptionSpec("danger", bool, False,
+               "say which of your gates an inverter on a bit card would break (on against "
+               "easy)"),
 )
+
+# Options added after games were first stored: a stored game without them loads with their
+# defaults (none of them changes the rules).
+LATER_OPTIONS = frozenset({"danger"})
 
 SEATS = 2
 SEAT_NAMES = ("South", "North")
@@ -433,6 +443,35 @@ class DigitaloState(GameState):
         if self.pending is None:
             return pyramids, [[], []]
         return pyramids, resolve_flip(pyramids, self.bits, self.n, self.pending[0])
+
+    def flip_threats(self, seat: int) -> list[JSON]:
+        """For each bit card an inverter could flip next, what the flip would do to
+        ``seat``'s pyramid once it resolves (the cascade included, by ``resolve_flip``):
+        ``{"bit", "position", "removed", "inactive"}``, the bit in South's numbering and as
+        ``seat`` reads it, and the positions discarded and newly made inactive; bits that
+        change nothing are left out. Public information only: whether the opponent holds an
+        inverter is not known, so these are what could happen, not what will. Nothing is
+        marked while a flip is pending (the board shows what it does), outside the play
+        phase (the opponent does not act after a last move), without inverters, or when
+        every inverter lies on the discard pile."""
+        if (self.pending is not None or self.phase != "play" or self._outcome is not None
+                or not self.options["inverters"]
+                or self.discard.count(INVERTER) >= int(self.options["inverter_cards"])):
+            return []
+        n = self.n
+        before = inactive_gates(self.pyramids[seat], n)
+        threats: list[JSON] = []
+        for bit in range(1, n + 1):
+            bits = list(self.bits)
+            bits[bit - 1] ^= 1
+            pyramids = [dict(p) for p in self.pyramids]
+            removed = resolve_flip(pyramids, bits, n, bit)[seat]
+            newly = inactive_gates(pyramids[seat], n) - before
+            if removed or newly:
+                threats.append({"bit": bit, "position": position_of(n, seat, bit),
+                                "removed": self._positions(slot for slot, _ in removed),
+                                "inactive": self._positions(newly)})
+        return threats
 
     def _placeable(self, player: int, pyramid: Pyramid) -> list[tuple[str, Slot]]:
         """Every (card kind, slot) of the hand that fits validly on ``pyramid`` now."""
@@ -941,7 +980,12 @@ class DigitaloState(GameState):
     def _load(cls, data: JSON) -> Self:
         options = check_header(data, NAME, cls.schema_version, "Digitalo")
         state = cls(options, checked_int(data["seed"], "seed"))
-        if state.options != data["options"]:
+        # Every stored option as the canonical set has it; an option added after the game
+        # was saved (``danger``, a learner's aid the rules ignore) takes its default.
+        stored = data["options"]
+        if (not isinstance(stored, dict) or set(stored) - set(state.options)
+                or any(state.options[key] != value for key, value in stored.items())
+                or set(state.options) - set(stored) - LATER_OPTIONS):
             raise StateError("options are not complete")
         n = state.n
         state.round = checked_int(data["round"], "round", 1, state.options["max_rounds"])

@@ -60,13 +60,24 @@ LEVELS = ("easy", "medium", "strong", "perfect")
 # without the solved table): the bot plays them on its event loop, where handing them to a
 # worker process would cost more than the move (``benchmarks/quick_levels.py`` times them).
 QUICK_LEVELS = frozenset({"easy"})
-INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS)
+INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
+                beginner_options="danger=on")
 OPTIONS = (
     OptionSpec("sudden_death", bool, False,
                "after the L move, both neutral pieces may be moved"),
     OptionSpec("move_limit", int, 200,
                "the game is drawn after this many single moves", minimum=10, maximum=2000),
+    # A learner's aid the rules ignore: under the board, how many of the moves of the player
+    # to move let the opponent trap their L at once, and where the L is safe (issue 27's
+    # danger marks, ``engines.lgame_analysis.trap_threats``).
+    OptionSpec("danger", bool, False,
+               "say which of your moves let the opponent trap your L next turn (on against "
+               "easy)"),
 )
+
+# Options added after games were first stored: a stored game without them loads with their
+# defaults (``validate_options`` fills them in ``from_dict``; none changes the rules).
+LATER_OPTIONS = frozenset({"danger"})
 
 SIZE = 4
 CELLS = SIZE * SIZE

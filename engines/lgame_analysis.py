@@ -78,6 +78,31 @@ def move_results(state: LGameState) -> dict[Action, str]:
     return results
 
 
+def trap_threats(state: LGameState, seat: int) -> list[JSON]:
+    """The danger marks of issue 27 for ``seat``, the player to move: for each place their
+    L may go, ``{"placement", "cells", "moves", "trapped"}``: its code, the squares it
+    covers, how many moves (with each neutral step) put it there and how many of those let
+    the opponent trap the L at once (a reply after which it has no place to go). [] when no
+    move allows that, or when ``seat`` is not to move. A move allows it exactly when the
+    position it leaves the opponent is a win for them in one single move, which the solved
+    table says (so call this off the event loop: the table's first use builds it)."""
+    if state.outcome() is not None or state.turn != seat:
+        return []
+    table = solved_table(state.sudden_death)
+    other = state.ls[1 - seat]
+    other_mask = PLACEMENTS[other].mask
+    found: list[JSON] = []
+    for target in l_moves(state.ls[seat], other, state.neutrals):
+        occupied = other_mask | PLACEMENTS[target].mask
+        keys = [position_key(other, target, PAIR_INDEX[after])
+                for after in neutral_results(state.neutrals, occupied, state.sudden_death)]
+        trapped = sum(1 for key in keys if table.value[key] == WIN and table.distance[key] == 1)
+        found.append({"placement": PLACEMENTS[target].code,
+                      "cells": sorted(PLACEMENTS[target].cell_names),
+                      "moves": len(keys), "trapped": trapped})
+    return found if any(entry["trapped"] for entry in found) else []
+
+
 def perfect_move(state: LGameState, seed: int = 0) -> Action:
     """The perfect player's move: the quickest win, else a draw, else the longest loss."""
     return make_agent("perfect", random.Random(seed)).choose(state, state.turn)

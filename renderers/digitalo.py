@@ -238,6 +238,32 @@ def pending_lines(view: View, names: Sequence[str], language: str, emoji: bool) 
                                                "Nothing changes."))]
 
 
+def danger_lines(view: View, names: Sequence[str], language: str) -> list[str]:
+    """The danger marks told (option ``danger``): which gates of the player to move an
+    inverter on one bit card would discard or make inactive, by the bit card's number as
+    they read the row."""
+    threats = [threat for threat in view.get("threats") or []
+               if threat.get("removed") or threat.get("inactive")]
+    if not threats or view.get("to_move") is None or view.get("outcome"):
+        return []
+    lines = [translate(language, "digitalo.danger.title",
+                       "⚠ {name}, an inverter from your opponent could break your gates:",
+                       name=seat_name(names, int(view["to_move"])))]
+    for threat in threats:
+        effects = []
+        if threat.get("removed"):
+            effects.append(translate(language, "digitalo.danger.lost", "you lose {positions}",
+                                     positions=_positions(threat["removed"])))
+        if threat.get("inactive"):
+            effects.append(translate(language, "digitalo.danger.inactive",
+                                     "{positions} turn inactive",
+                                     positions=_positions(threat["inactive"])))
+        lines.append(translate(language, "digitalo.danger.line",
+                               "on bit card {position}: {effects}",
+                               position=threat.get("position"), effects="; ".join(effects)))
+    return lines
+
+
 # -- the round that just ended -------------------------------------------------------------
 
 def ended_round(view: View) -> tuple[int, View] | None:
@@ -343,6 +369,7 @@ def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     if short:
         lines.append(pyramid.compact_legend(language))
     lines.append(pyramid.piles_line(view, language))
+    lines += danger_lines(view, names, language)
     status = render_status(view, names, language, emoji, told)
     if status:
         lines.append(status)

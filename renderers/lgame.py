@@ -128,6 +128,56 @@ def render_status(view: View, names: Sequence[str], language: str, emoji: bool) 
     return "\n".join(lines)
 
 
+# Places for the L named in a danger line, at most; the rest are counted ("and 4 more").
+DANGER_PLACES = 4
+
+
+def _places(entries: Sequence[View], language: str) -> str:
+    shown = [" ".join(str(cell) for cell in entry.get("cells") or [])
+             for entry in entries[:DANGER_PLACES]]
+    text = " · ".join(shown)
+    if len(entries) > DANGER_PLACES:
+        text += " " + translate(language, "lgame.danger.more", "and {count} more",
+                                count=len(entries) - DANGER_PLACES)
+    return text
+
+
+def danger_lines(view: View, names: Sequence[str], language: str) -> list[str]:
+    """The danger marks told (option ``danger``, ``engines.lgame_analysis.trap_threats``):
+    how many of the moves of the player to move let the opponent trap their L at once, and
+    the places for the L that are safe or those that are not, whichever list is shorter.
+    Nothing when no move allows a trap."""
+    threats = [entry for entry in view.get("threats") or [] if entry.get("moves")]
+    trapped = sum(int(entry.get("trapped", 0)) for entry in threats)
+    if not trapped or view.get("to_move") is None or view.get("outcome"):
+        return []
+    seat = int(view["to_move"])
+    total = sum(int(entry["moves"]) for entry in threats)
+    name, other = seat_name(names, seat), seat_name(names, 1 - seat)
+    if trapped == total:
+        return [translate(language, "lgame.danger.all",
+                          "⚠ {name}: each of your {total} moves lets {other} trap your L "
+                          "next turn.", name=name, total=total, other=other)]
+    lines = [translate(language, "lgame.danger.some",
+                       "⚠ {name}: {trapped} of your {total} moves let {other} trap your L "
+                       "next turn.", name=name, trapped=trapped, total=total, other=other)]
+    lost = [entry for entry in threats if entry["trapped"] == entry["moves"]]
+    safe = [entry for entry in threats if not entry["trapped"]]
+    mixed = [entry for entry in threats if 0 < entry["trapped"] < entry["moves"]]
+    if safe and len(safe) < len(lost):
+        lines.append(translate(language, "lgame.danger.safe", "Safe: L on {places}",
+                               places=_places(safe, language)))
+    elif lost:
+        lines.append(translate(language, "lgame.danger.unsafe",
+                               "Unsafe whatever the neutrals do: L on {places}",
+                               places=_places(lost, language)))
+    if mixed:
+        lines.append(translate(language, "lgame.danger.mixed",
+                               "Safe only with the right neutral move: L on {places}",
+                               places=_places(mixed, language)))
+    return lines
+
+
 def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     """Board and status together: what a chat message or the console shows. The text
     board is a code block (18 columns); emoji squares line up in any font, so the emoji
@@ -135,4 +185,5 @@ def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     board = render_emoji(view) if emoji else code_block(render_text(view).split("\n"))
     legend = "" if emoji or not view.get("last_move") else "\n" + translate(language,
                                                                              "board.legend")
-    return f"{board}{legend}\n{render_status(view, names, language, emoji)}"
+    danger = "".join(f"\n{line}" for line in danger_lines(view, names, language))
+    return f"{board}{legend}{danger}\n{render_status(view, names, language, emoji)}"

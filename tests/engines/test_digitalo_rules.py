@@ -165,7 +165,7 @@ def test_options_and_players_are_checked() -> None:
         new_game({"gates_each": 2}, 2, 1)
     assert {o.name for o in digitalo.OPTIONS} == {"bits", "inverters", "free_discard",
                                                   "gates_each", "inverter_cards",
-                                                  "max_moves", "max_rounds"}
+                                                  "max_moves", "max_rounds", "danger"}
     assert digitalo.NAME == "digitalo" and digitalo.TITLE == "Digitalo"
     assert digitalo.INFO.hidden_information is True
     assert digitalo.LEVELS == ("easy", "medium", "strong", "expert")
