@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from bot.payloads import TOKEN_PATTERN
 from bot.replies import Button
-from engines.base import Action, Choice, GameError, GameState
+from engines.base import JSON, Action, Choice, GameError, GameState
 from engines.lessons import LESSON_GAMES, Lesson, LessonStep, after, lesson
 from engines.registry import get_game, resolve_name
 from renderers import renderer_for
@@ -132,20 +132,23 @@ def _names(step: LessonStep, language: str) -> list[str]:
     return [you, teacher] if step.seat == 0 else [teacher, you]
 
 
-def _board(game: str, state: GameState, step: LessonStep, language: str, emoji: bool) -> str:
+def _board(game: str, state: GameState, step: LessonStep, language: str, emoji: bool,
+           threats: tuple[JSON, ...] = ()) -> str:
     """The position as the learner sees it in a game: the public board, and in games with
     hidden hands the learner's own hand as well; a solo game's notes alone, since they
-    hold the whole board (the Turing Machine's cards and the learner's results)."""
+    hold the whole board (the Turing Machine's cards and the learner's results).
+    ``threats`` are the danger marks the public board shows (issue 27: on in lessons)."""
     renderer = renderer_for(game)
     names = _names(step, language)
     info = get_game(game).INFO
+    public = {**state.view(None), "threats": list(threats)} if threats else state.view(None)
     render_private = getattr(renderer, "render_private", None)
     if render_private is None or not info.hidden_information:
-        return renderer.render(state.view(None), names, language, emoji)
+        return renderer.render(public, names, language, emoji)
     private = str(render_private(state.view(step.seat), names, language, emoji))
     if info.solo:
         return private
-    return f"{renderer.render(state.view(None), names, language, emoji)}\n\n{private}"
+    return f"{renderer.render(public, names, language, emoji)}\n\n{private}"
 
 
 def _choice_button(game: str, index: int, path: tuple[str, ...], choice: Choice,
@@ -163,7 +166,7 @@ def _step_page(chosen_lesson: Lesson, index: int, path: tuple[str, ...], languag
     navigation = ((Button(translate(language, "menu.back"), data(game, index, path[:-1])),)
                   if path else ())
     parts = [_title(chosen_lesson, index, language), note, localise(language, step.explain),
-             _board(game, step.position, step, language, emoji),
+             _board(game, step.position, step, language, emoji, step.threats),
              translate(language, "menu.choose")]
     return LessonPage("\n\n".join(part for part in parts if part), choices, navigation)
 

@@ -16,7 +16,7 @@ from engines.replay import initial_state, logged_actions, replay_frames
 HINT_GAMES = ("lgame", "turing", "booleo", "digitalo", "rithmomachia")
 
 
-def dangers(game: str, state_data: JSON, seat: int) -> list[JSON]:
+def dangers(game: str, state_data: JSON, seat: int, quick: bool = False) -> list[JSON]:
     """What ``seat`` could lose next move, for a board's danger marks (``bot.dangers``):
     Rithmomachia's pieces the opponent could capture (``{"target", "piece", "move",
     "equation"}`` each), bOOleO's gates a NOT on one start card would break
@@ -24,7 +24,8 @@ def dangers(game: str, state_data: JSON, seat: int) -> list[JSON]:
     discard or make inactive (``{"bit", "position", "removed", "inactive"}``), the L-game's
     places for the L with how many of their moves let the opponent trap it at once
     (``{"placement", "cells", "moves", "trapped"}``, [] when none does); [] for games that
-    have no such marks."""
+    have no such marks. ``quick`` works the L-game's out without its solved table (some ms
+    a position instead of a table built on first use), for the lessons (``engines.lessons``)."""
     if game == "booleo":
         from engines.booleo import BooleoState
         return BooleoState.from_dict(state_data).flip_threats(seat)
@@ -34,7 +35,8 @@ def dangers(game: str, state_data: JSON, seat: int) -> list[JSON]:
     if game == "lgame":
         from engines import lgame_analysis
         from engines.lgame import LGameState
-        return lgame_analysis.trap_threats(LGameState.from_dict(state_data), seat)
+        return lgame_analysis.trap_threats(LGameState.from_dict(state_data), seat,
+                                           table=not quick)
     if game != "rithmomachia":
         return []
     from engines import rithmomachia_analysis

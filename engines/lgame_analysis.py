@@ -23,6 +23,7 @@ from engines.lgame import (
     UNKNOWN,
     WIN,
     LGameState,
+    _loses_in_one,
     l_moves,
     make_agent,
     neutral_results,
@@ -78,28 +79,37 @@ def move_results(state: LGameState) -> dict[Action, str]:
     return results
 
 
-def trap_threats(state: LGameState, seat: int) -> list[JSON]:
+def trap_threats(state: LGameState, seat: int, table: bool = True) -> list[JSON]:
     """The danger marks of issue 27 for ``seat``, the player to move: for each place their
     L may go, ``{"placement", "cells", "moves", "trapped"}``: its code, the squares it
     covers, how many moves (with each neutral step) put it there and how many of those let
     the opponent trap the L at once (a reply after which it has no place to go). [] when no
-    move allows that, or when ``seat`` is not to move. A move allows it exactly when the
-    position it leaves the opponent is a win for them in one single move, which the solved
-    table says (so call this off the event loop: the table's first use builds it)."""
+    move allows that, or when ``seat`` is not to move.
+
+    A move allows it exactly when the position it leaves the opponent is a win for them in
+    one single move, which the solved table says: so call this off the event loop, the
+    table's first use builds it. ``table=False`` tries the opponent's replies instead
+    (``engines.lgame._loses_in_one``, the same answer in some milliseconds a position, no
+    table): for a lesson's few positions, built where no pool is at hand."""
     if state.outcome() is not None or state.turn != seat:
         return []
-    table = solved_table(state.sudden_death)
+    solved = solved_table(state.sudden_death) if table else None
     other = state.ls[1 - seat]
     other_mask = PLACEMENTS[other].mask
     found: list[JSON] = []
     for target in l_moves(state.ls[seat], other, state.neutrals):
         occupied = other_mask | PLACEMENTS[target].mask
-        keys = [position_key(other, target, PAIR_INDEX[after])
-                for after in neutral_results(state.neutrals, occupied, state.sudden_death)]
-        trapped = sum(1 for key in keys if table.value[key] == WIN and table.distance[key] == 1)
+        results = neutral_results(state.neutrals, occupied, state.sudden_death)
+        if solved is None:
+            trapped = sum(1 for after in results
+                          if _loses_in_one(other, target, after, state.sudden_death))
+        else:
+            keys = [position_key(other, target, PAIR_INDEX[after]) for after in results]
+            trapped = sum(1 for key in keys
+                          if solved.value[key] == WIN and solved.distance[key] == 1)
         found.append({"placement": PLACEMENTS[target].code,
                       "cells": sorted(PLACEMENTS[target].cell_names),
-                      "moves": len(keys), "trapped": trapped})
+                      "moves": len(results), "trapped": trapped})
     return found if any(entry["trapped"] for entry in found) else []
 
 

@@ -7,18 +7,22 @@ and its English), so the bot shows them in the learner's language. The stepping 
 (buttons, checking a choice, moving on) lives in ``bot/lessons.py``.
 
 Each game's steps are in its own module (``engines/lessons/<game>.py``) and are built on
-first use, since a position may take some engine work.
+first use, since a position may take some engine work. Building also works out each step's
+danger marks (issue 27: on in lessons), what the learner could lose next move in the step's
+position (``engines.analysis.dangers``, the L-game's without its solved table), so that
+drawing a page costs no analysis.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TypeVar
 
-from engines.base import Action, GameState, Message
+from engines.analysis import dangers
+from engines.base import JSON, Action, GameState, Message
 
 State = TypeVar("State", bound=GameState)
 
@@ -39,6 +43,9 @@ class LessonStep:
     accepted: frozenset[Action]
     reply: Action | None = None
     seat: int = 0
+    # The danger marks of ``position`` for ``seat`` (``engines.analysis.dangers``), filled in
+    # when the lesson is built: what its board's view carries as ``threats``.
+    threats: tuple[JSON, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,4 +81,10 @@ def lesson(game: str) -> Lesson | None:
         return None
     module = importlib.import_module(f"engines.lessons.{game}")
     built: Lesson = module.build()
-    return built
+    return replace(built, steps=tuple(with_threats(game, step) for step in built.steps))
+
+
+def with_threats(game: str, step: LessonStep) -> LessonStep:
+    """``step`` with its position's danger marks for the learner."""
+    found = dangers(game, step.position.to_dict(), step.seat, quick=True)
+    return replace(step, threats=tuple(found))

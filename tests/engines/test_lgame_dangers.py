@@ -57,6 +57,7 @@ def test_a_move_counts_as_trapped_exactly_when_a_reply_leaves_no_move(seed: int)
     seat = state.turn
     expected = trapped_by_brute_force(state)
     found = trap_threats(state, seat)
+    assert trap_threats(state, seat, table=False) == found, "the lessons' way, no table"
     if not any(bad for _, bad in expected.values()):
         assert found == []
         return
