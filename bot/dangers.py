@@ -1,10 +1,12 @@
-"""Danger marks (issue 27): a learner's aid that shows on the board which of their pieces
-the opponent could capture next move, before they lose them.
+"""Danger marks (issue 27): a learner's aid that shows on the board what the opponent could
+take from them next move, before they lose it: Rithmomachia's pieces, bOOleO's and
+Digitalo's gates a flip would break, the L-game's moves after which their L can be trapped.
 
-A game asks for them with its ``danger`` option (Rithmomachia sets it by default against
-the computer's easiest level, ``GameInfo.beginner_options``). After each saved change, when
-a person is to move, their threatened pieces are worked out in the CPU pool (about 12 ms a
-position, too much for the event loop) and kept with the game's version; the board drawn
+A game asks for them with its ``danger`` option (set by default against the computer's
+easiest level, ``GameInfo.beginner_options``). After each saved change, when a person is to
+move, their threatened pieces are worked out in the CPU pool (about 12 ms a Rithmomachia
+position, too much for the event loop; the L-game's needs its solved table, built by the
+first such job in each worker) and kept with the game's version; the board drawn
 for that version carries them in its view as ``threats``, which the game's renderer marks.
 Nothing is marked when the pool is busy or slow: the aid may miss a turn, a move never
 waits long for it.
@@ -23,6 +25,9 @@ from engines.base import JSON, GameState
 log = logging.getLogger(__name__)
 
 DANGER_SECONDS = 2.0
+# Games whose first job in a worker builds a table first: the L-game's solved table takes
+# 0.5 to 1.5 s, and a job cut short would kill the worker, and the table with it, each time.
+FIRST_JOB_SECONDS = {"lgame": 3.0}
 
 
 class DangerMarks:
@@ -45,7 +50,9 @@ class DangerMarks:
             return
         try:
             found = await self.workers.run(dangers, record.game, state.to_dict(), people[0],
-                                           refuse_when_busy=True, timeout=DANGER_SECONDS)
+                                           refuse_when_busy=True,
+                                           timeout=FIRST_JOB_SECONDS.get(record.game,
+                                                                         DANGER_SECONDS))
         except Exception as error:  # busy, slow or crashed: this turn goes unmarked
             log.info("no danger marks for game %s: %r", record.id, error)
             self._marks.pop(record.id, None)
