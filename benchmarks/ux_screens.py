@@ -147,7 +147,8 @@ def telegram_rows(markup: dict[str, Any] | None) -> list[list[Control]]:
 
 
 async def capture(platform: str, game: str, seed: int, moves: int,
-                  first_tap: bool = False, board: str = "emoji") -> Scene:
+                  first_tap: bool = False, board: str = "emoji",
+                  grid: int | None = None) -> Scene:
     """Play ``moves`` moves of ``game`` on ``platform`` as ``ux_walk`` does and capture
     what the next player sees."""
     seeds = ux_walk.Seeds()
@@ -163,7 +164,7 @@ async def capture(platform: str, game: str, seed: int, moves: int,
                 private_before = {person.id: len(world.fake.bot_messages(person.id))
                                   for person in ux_walk.TELEGRAM_PEOPLE}
             await ux_walk.walk_game(table, seed, board, moves)
-            seat = await prepare_view(table, seed, table.tally.moves, first_tap)
+            seat = await prepare_view(table, seed, table.tally.moves, first_tap, grid)
             board_id = int(((await table.record()).board_ref or {}).get("message", 0))
             if isinstance(table, ux_walk.DiscordTable):
                 screens = discord_screens(table, seat, board_id)
@@ -175,7 +176,7 @@ async def capture(platform: str, game: str, seed: int, moves: int,
 
 
 async def prepare_view(table: ux_walk.DiscordTable | ux_walk.TelegramTable, seed: int,
-                       moves: int, first_tap: bool) -> int:
+                       moves: int, first_tap: bool, grid: int | None = None) -> int:
     """The seat whose turn is next (the walk's own order), with their hand open if the
     game hides hands and, with ``first_tap``, the first step of their move tapped."""
     record = await table.record()
@@ -194,6 +195,22 @@ async def prepare_view(table: ux_walk.DiscordTable | ux_walk.TelegramTable, seed
         target = ux_walk.Mind(table.game, seed).target(state, seat)
         step = next((o for o in options if o.path == target[:1]), options[0])
         await table.press(seat, step)
+    if grid is not None and options:
+        # The board's grid (the L-game, Rithmomachia): opened, then ``grid`` taps of the
+        # way to the move this player wants.
+        mind = ux_walk.Mind(table.game, seed)
+        mind.target(state, seat)
+        wanted = mind.last_wanted
+        path = ux_walk.grid_path(state, seat, wanted) if wanted is not None else None
+        for depth in range(1, 2 + grid if path is not None else 0):
+            assert path is not None
+            if depth > len(path) - 1:
+                break  # the next tap would make the move
+            shown = [o for o in table.menu(seat, record) or [] if o.version == version]
+            step = next((o for o in shown if o.path == path[:depth]), None)
+            if step is None:
+                break
+            await table.press(seat, step)
     return seat
 
 
@@ -718,6 +735,9 @@ def arguments() -> argparse.Namespace:
                              "boards as code blocks)")
     parser.add_argument("--first-tap", action="store_true",
                         help="the next player also taps the first step of their move")
+    parser.add_argument("--grid", type=int, default=None, metavar="TAPS",
+                        help="the next player opens the board's grid (L-game, "
+                             "Rithmomachia) and taps TAPS steps of their move on it")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help="folder for the pages and PNGs (default: docs/screens)")
     parser.add_argument("--no-screenshots", action="store_true",
@@ -734,12 +754,14 @@ def arguments() -> argparse.Namespace:
 
 async def capture_all(platforms: list[str], games: list[str], seed: int,
                       moves: int | None, first_tap: bool, board: str,
-                      progress: Progress) -> dict[str, list[Scene]]:
+                      progress: Progress, grid: int | None = None
+                      ) -> dict[str, list[Scene]]:
     scenes: dict[str, list[Scene]] = {}
     for platform in platforms:
         for game in games:
             scene = await capture(platform, game, seed,
-                                  SCENES[game] if moves is None else moves, first_tap, board)
+                                  SCENES[game] if moves is None else moves, first_tap, board,
+                                  grid)
             scenes.setdefault(platform, []).append(scene)
             progress.say(f"{platform} {game}: captured after {scene.moves} moves, "
                          f"{sum(len(s.bubbles) for s in scene.screens)} messages")
@@ -751,7 +773,7 @@ def main() -> None:
     began = time.perf_counter()
     progress = Progress("ux screens")
     scenes = asyncio.run(capture_all(args.platforms, args.games, args.seed, args.moves,
-                                     args.first_tap, args.board, progress))
+                                     args.first_tap, args.board, progress, args.grid))
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     pages = {}

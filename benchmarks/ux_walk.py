@@ -57,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.progress import Progress
 from bot.payloads import Payload
 from bot.store import GameRecord
-from engines.base import Action, Agent, GameState
+from engines.base import GRID_TOKEN, Action, Agent, GameError, GameState
 from engines.registry import game_names, get_game, make_agent
 from renderers.common import PHONE_COLUMNS, display_width, split_blocks
 
@@ -118,6 +118,9 @@ class Tally:
     outcome: str = ""
     moves: int = 0
     taps: list[int] = field(default_factory=list)
+    # The same moves made on the board's grid instead (the L-game, Rithmomachia), counted
+    # on the engine's grid menu: its second view, not the way the walk plays.
+    grid_taps: list[int] = field(default_factory=list)
     select_taps: int = 0
     hand_opens: int = 0
     retargets: int = 0
@@ -148,6 +151,8 @@ class Tally:
         data["taps_median"] = statistics.median(self.taps) if self.taps else 0
         data["taps_max"] = max(self.taps, default=0)
         data["taps_mean"] = round(statistics.fmean(self.taps), 2) if self.taps else 0
+        data["grid_taps_median"] = (statistics.median(self.grid_taps) if self.grid_taps
+                                    else None)
         data["meets_taps"] = data["taps_median"] <= TARGET_TAPS
         data["meets_width"] = self.widest_block <= PHONE_COLUMNS
         data["seconds"] = round(self.seconds, 2)
@@ -172,6 +177,41 @@ def menu_paths(state: GameState, seat: int) -> dict[Action, tuple[str, ...]]:
     return found
 
 
+def grid_path(state: GameState, seat: int, wanted: Action) -> tuple[str, ...] | None:
+    """The shortest path of taps that makes ``wanted`` on the board's grid
+    (``GameState.offers_grid``), from the tap that opens the grid; None for a game
+    without one. Breadth first over grid paths; a tap the grid refuses is a dead end, as
+    it is for a player."""
+    if not state.offers_grid():
+        return None
+    frontier: list[tuple[str, ...]] = [(GRID_TOKEN,)]
+    seen: set[tuple[str, ...]] = set()
+    while frontier:
+        deeper: list[tuple[str, ...]] = []
+        for path in frontier:
+            try:
+                choices = state.menu(seat, path)
+            except GameError:
+                continue
+            for choice in choices:
+                step = (*path, choice.token)
+                if choice.action == wanted:
+                    return step
+                # The squares of an L are a set: one order of them is enough.
+                key = (*path[:1], *sorted(step[1:])) if state.game_name == "lgame" else step
+                if choice.action is None and key not in seen and len(step) < 10:
+                    seen.add(key)
+                    deeper.append(step)
+        frontier = deeper
+    return None
+
+
+def grid_taps(state: GameState, seat: int, wanted: Action) -> int | None:
+    """The fewest taps that make ``wanted`` on the grid, the one that opens it included."""
+    path = grid_path(state, seat, wanted)
+    return None if path is None else len(path)
+
+
 class Mind:
     """What each seat of one game wants to play: a computer player's choice."""
 
@@ -182,6 +222,7 @@ class Mind:
             seat: make_agent(game, level, random.Random(f"{seed}:{game}:{seat}"))
             for seat, level in enumerate(MINDS[game])}
         self.unreachable = 0  # chosen moves that no menu path leads to
+        self.last_wanted: Action | None = None
 
     def target(self, state: GameState, seat: int) -> tuple[str, ...]:
         paths = menu_paths(state, seat)
@@ -190,6 +231,7 @@ class Mind:
             with suppress(Exception):  # an agent's own spelling of a menu move
                 wanted = state.parse_action(str(wanted), seat)
         if wanted in paths:
+            self.last_wanted = wanted
             return paths[wanted]
         self.unreachable += 1
         return paths[self.rng.choice(sorted(paths))]
@@ -538,7 +580,12 @@ async def walk_game(table: Table, seed: int, board: str = "emoji",
         state = module.State.from_dict(record.state)
         movers = state.to_move()
         seat = movers[next(turn) % len(movers)]
+        mind.last_wanted = None
         table.tally.taps.append(await play_move(table, mind, record, state, seat))
+        if mind.last_wanted is not None:
+            on_grid = grid_taps(state, seat, mind.last_wanted)
+            if on_grid is not None:
+                table.tally.grid_taps.append(on_grid)
         table.tally.moves += 1
         after = await table.record()
         observe_cues(table, module.State.from_dict(after.state))
@@ -608,7 +655,7 @@ async def walk(platforms: list[str], games: list[str], seed: int, board: str = "
 
 # ------------------------------------------------------------------ output
 COLUMNS = ("game", "platform", "moves", "taps med", "taps max", "posts ch/pr",
-           "edits ch/pr", "cues", "cues alive", "widest")
+           "edits ch/pr", "cues", "cues alive", "widest", "grid taps med")
 
 
 def table_rows(tallies: list[Tally]) -> list[list[str]]:
@@ -618,7 +665,9 @@ def table_rows(tallies: list[Tally]) -> list[list[str]]:
         rows.append([tally.game, tally.platform, str(tally.moves), f"{row['taps_median']:g}",
                      str(row["taps_max"]), f"{tally.channel_posts}/{tally.private_posts}",
                      f"{tally.channel_edits}/{tally.private_edits}", str(tally.cues_sent),
-                     str(tally.cues_alive_max), str(tally.widest_block)])
+                     str(tally.cues_alive_max), str(tally.widest_block),
+                     "—" if row["grid_taps_median"] is None
+                     else f"{row['grid_taps_median']:g} (max {max(tally.grid_taps)})"])
     return rows
 
 

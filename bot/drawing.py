@@ -13,7 +13,7 @@ from bot.hints import hint_refusal
 from bot.payloads import END_ACTIONS, Kind, Payload
 from bot.replies import Board, Button, Hand, Place, Reply
 from bot.store import GameRecord
-from engines.base import Choice, GameState
+from engines.base import GRID_TOKEN, Choice, GameState
 from engines.registry import game_info, get_game
 from renderers import renderer_for
 from renderers.i18n import localise, translate
@@ -75,12 +75,18 @@ class BoardDrawing:
             hint = ([Button(self._t(place, "menu.hint", "💡 Hint"),
                             self.payload(record, (), kind="i", version=version))]
                     if hint_refusal(record, place.language) is None else [])
-            return buttons, hint, self._t(place, "menu.choose")
+            # A board of cells can also be tapped: the menu as the grid (issue 23).
+            grid = ([Button(self._t(place, "menu.grid", "▦ Tap the board"),
+                            self.payload(record, (GRID_TOKEN,), version=version))]
+                    if state.offers_grid() and buttons else [])
+            return buttons, [*grid, *hint], self._t(place, "menu.choose")
         back = [Button(self._t(place, "menu.back"),
                        self.payload(record, path[:-1], version=version))]
-        prompt = self._t(place, "menu.choose_step",
-                         path=" · ".join(self._path_labels(state, seat, path,
-                                                             place.language)))
+        told = state.menu_prompt(seat, path)
+        prompt = (localise(place.language, told) if told is not None
+                  else self._t(place, "menu.choose_step",
+                               path=" · ".join(self._path_labels(state, seat, path,
+                                                                   place.language))))
         return buttons, back, prompt
 
     def render_board(self, place: Place, record: GameRecord, state: GameState,

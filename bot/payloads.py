@@ -39,7 +39,7 @@ PRIVATE_KINDS: frozenset[str] = frozenset({"m", "h", "i"})
 END_ACTIONS: tuple[str, ...] = ("again", "stats", "rules", "replay")
 
 TOKEN_PATTERN = r"[A-Za-z0-9-]{1,8}"
-MAX_PATH_TOKENS = 6
+MAX_PATH_TOKENS = 10  # a grid move: G, up to four squares of an L, two neutral steps
 _PATH_PATTERN = rf"{TOKEN_PATTERN}(?:\.{TOKEN_PATTERN}){{0,{MAX_PATH_TOKENS - 1}}}"
 _PAYLOAD_RE = re.compile(rf"([mhjgei]):(\d{{1,12}}):(\d{{1,9}}):({_PATH_PATTERN})?")
 

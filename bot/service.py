@@ -59,7 +59,15 @@ from bot.replies import (
 )
 from bot.store import ChannelBusy, GameRecord, GameUpdate, MoveRecord, Store
 from bot.tables import free_table, room_of, same_pairing, seated_games
-from engines.base import Choice, GameError, GameModule, GameState, StateError, parse_option_text
+from engines.base import (
+    GRID_TOKEN,
+    Choice,
+    GameError,
+    GameModule,
+    GameState,
+    StateError,
+    parse_option_text,
+)
 from engines.registry import game_names, get_game, make_agent, resolve_name
 from renderers import renderer_for
 from renderers.i18n import translate
@@ -755,7 +763,8 @@ class Service(BoardDrawing):
         if version != self.menu_version(record, state, seat):
             raise ServiceError(self._t(place, "error.stale"), record)
         private = self.hides_hands(record)
-        if not path:
+        if not path or (path == (GRID_TOKEN,) and state.offers_grid()):
+            # The first step, as the list or as the board's grid (``drawing._menu``).
             return self._step_reply(place, record, state, seat, path, private)
         try:
             offered = {c.token: c for c in state.menu(seat, path[:-1])}

@@ -138,6 +138,23 @@ class Choice:
     group: str = ""
 
 
+# The first token of a menu path that shows the menu as the board's grid (``has_grid``),
+# and the group of a grid's cells: ``grid<width>``, laid out as rows of that many buttons.
+GRID_TOKEN = "G"
+GRID_GROUP_PREFIX = "grid"
+
+
+def grid_group(width: int) -> str:
+    return f"{GRID_GROUP_PREFIX}{width}"
+
+
+def grid_width(group: str) -> int | None:
+    """The row width of a grid group (``grid4`` → 4); None for any other group."""
+    if group.startswith(GRID_GROUP_PREFIX) and group[len(GRID_GROUP_PREFIX):].isdigit():
+        return int(group[len(GRID_GROUP_PREFIX):])
+    return None
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """A game option that players may set when they start a game.
@@ -207,6 +224,17 @@ class GameState(ABC):
 
     @abstractmethod
     def resign(self, player: int) -> list[Event]: ...
+
+    def offers_grid(self) -> bool:
+        """Whether the menu can be shown now as the board's grid of cells, each a button
+        (issue 23's "boards you tap"): the menu path starting with ``GRID_TOKEN``. The
+        list menu stays the quick way; the grid is its second view."""
+        return False
+
+    def menu_prompt(self, player: int, path: tuple[str, ...]) -> Message | None:
+        """What to do at menu ``path``, when the game says it better than the labels of
+        the choices made so far (the grid's "tap the squares of your new L")."""
+        return None
 
     def seat_version(self, seat: int) -> int | None:
         """A per-seat counter for games where players act at once; None uses the game's

@@ -28,10 +28,12 @@ import time
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache
+from functools import cache, lru_cache
 from typing import ClassVar, Self
 
+from engines import lgame_grid
 from engines.base import (
+    GRID_TOKEN,
     JSON,
     Action,
     Agent,
@@ -50,6 +52,19 @@ from engines.base import (
     check_level,
     play_actions,
     validate_options,
+)
+from engines.lgame_board import (
+    CELLS,
+    FULL_BOARD,
+    PLACEMENT_BY_CODE,
+    PLACEMENT_BY_MASK,
+    PLACEMENTS,
+    SIZE,
+    cell_name,
+    cells_of,
+    l_moves,
+    mask_names,
+    parse_cell,
 )
 
 NAME = "lgame"
@@ -79,88 +94,8 @@ OPTIONS = (
 # defaults (``validate_options`` fills them in ``from_dict``; none changes the rules).
 LATER_OPTIONS = frozenset({"danger"})
 
-SIZE = 4
-CELLS = SIZE * SIZE
-FULL_BOARD = (1 << CELLS) - 1
-FILES = "abcd"
 MARKS = ("X", "O")
 
-DIRECTIONS: dict[str, tuple[int, int]] = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
-
-
-CELL_NAMES = [f"{FILES[cell % SIZE]}{cell // SIZE + 1}" for cell in range(CELLS)]
-CELL_BY_NAME = {name: cell for cell, name in enumerate(CELL_NAMES)}
-
-
-def cell_name(cell: int) -> str:
-    return CELL_NAMES[cell]
-
-
-def parse_cell(text: str) -> int | None:
-    return CELL_BY_NAME.get(text)
-
-
-def cells_of(mask: int) -> list[int]:
-    """Set bits of ``mask``, lowest first (cheaper than testing all 16 on sparse masks)."""
-    cells = []
-    while mask:
-        lowest = mask & -mask
-        cells.append(lowest.bit_length() - 1)
-        mask ^= lowest
-    return cells
-
-
-def mask_names(mask: int) -> list[str]:
-    return [cell_name(cell) for cell in cells_of(mask)]
-
-
-@dataclass(frozen=True)
-class Placement:
-    index: int
-    corner: int
-    leg: str
-    foot: str
-    mask: int
-
-    @cached_property
-    def code(self) -> str:
-        """Compact form used in canonical actions and button payloads: ``a1NE``."""
-        return f"{cell_name(self.corner)}{self.leg}{self.foot}"
-
-    @cached_property
-    def notation(self) -> str:
-        return f"{cell_name(self.corner)} {self.leg} {self.foot}"
-
-    @cached_property
-    def cell_names(self) -> list[str]:
-        return mask_names(self.mask)
-
-    @cached_property
-    def menu_label(self) -> str:
-        """The squares the L covers, file by file (``L on c4 d2 d3 d4``): what a player
-        sees on the board, where the notation's corner and directions need the rules."""
-        cells = sorted(self.cell_names)
-        return Message("lgame.menu.place", "L on {cells}", cells=" ".join(cells))
-
-
-def _build_placements() -> list[Placement]:
-    placements: list[Placement] = []
-    for corner in range(CELLS):
-        x, y = corner % SIZE, corner // SIZE
-        for leg, (dx, dy) in DIRECTIONS.items():
-            for foot, (fx, fy) in DIRECTIONS.items():
-                if (dx == 0) == (fx == 0):  # the foot must stand at right angles to the leg
-                    continue
-                squares = [(x, y), (x + dx, y + dy), (x + 2 * dx, y + 2 * dy), (x + fx, y + fy)]
-                if all(0 <= sx < SIZE and 0 <= sy < SIZE for sx, sy in squares):
-                    mask = sum(1 << (sy * SIZE + sx) for sx, sy in squares)
-                    placements.append(Placement(len(placements), corner, leg, foot, mask))
-    return placements
-
-
-PLACEMENTS = _build_placements()
-PLACEMENT_BY_MASK = {p.mask: p.index for p in PLACEMENTS}
-PLACEMENT_BY_CODE = {p.code: p.index for p in PLACEMENTS}
 NEUTRAL_PAIRS = [(1 << a) | (1 << b) for a in range(CELLS) for b in range(a + 1, CELLS)]
 PAIR_INDEX = {mask: i for i, mask in enumerate(NEUTRAL_PAIRS)}
 PAIR_COUNT = len(NEUTRAL_PAIRS)
@@ -209,11 +144,6 @@ def canonical_key(key: int) -> int:
     return min(position_key(PLACEMENT_SYMMETRY[s][mover], PLACEMENT_SYMMETRY[s][other],
                             PAIR_SYMMETRY[s][pair]) for s in range(8))
 
-
-def l_moves(mover: int, other: int, neutrals: int) -> list[int]:
-    """Placements the mover's L may go to: anywhere it fits, except where it already is."""
-    blocked = PLACEMENTS[other].mask | neutrals
-    return [p.index for p in PLACEMENTS if p.index != mover and not p.mask & blocked]
 
 
 def neutral_results(neutrals: int, occupied: int, sudden_death: bool) -> list[int]:
@@ -623,6 +553,8 @@ class LGameState(GameState):
 
     def menu(self, player: int, path: tuple[str, ...]) -> list[Choice]:
         self._check_turn(player)
+        if path[:1] == (GRID_TOKEN,):
+            return lgame_grid.menu(self, player, path[1:])
         if not path:
             return [Choice(PLACEMENTS[p].code, PLACEMENTS[p].menu_label)
                     for p in l_moves(self.ls[player], self.ls[1 - player], self.neutrals)]
@@ -666,6 +598,14 @@ class LGameState(GameState):
                                               target=cell_name(target)),
                                       self._encode(placement, after) if last_step else None))
         return options
+
+    def offers_grid(self) -> bool:
+        return True  # the menu as the board's 16 squares (``engines.lgame_grid``)
+
+    def menu_prompt(self, player: int, path: tuple[str, ...]) -> Message | None:
+        if path[:1] == (GRID_TOKEN,):
+            return lgame_grid.prompt(self, player, path[1:])
+        return None
 
     def view(self, player: int | None) -> JSON:
         return {

@@ -19,17 +19,16 @@ from engines.base import JSON, Action
 from engines.lgame import (
     LOSS,
     PAIR_INDEX,
-    PLACEMENTS,
     UNKNOWN,
     WIN,
     LGameState,
     _loses_in_one,
-    l_moves,
     make_agent,
     neutral_results,
     position_key,
     solved_table,
 )
+from engines.lgame_board import PLACEMENTS, l_moves
 
 # Results from the mover's side, worst first, so that a larger rank is better.
 RANK = {"loss": 0, "draw": 1, "win": 2}

@@ -34,23 +34,25 @@ from typing import Literal
 
 from engines.base import Action, Agent, GameState, NotYourTurn, check_level
 from engines.rithmomachia import (
-    CELLS,
-    EMPTY,
     LEVELS,
-    PYRAMID,
-    REACH,
-    REACH_MASK,
-    SHAPE_OF,
-    STANDARD_LAYOUT,
     RithmomachiaState,
     Rules,
     captures,
-    coords,
     generate_moves,
     move_text,
     occupancy,
     placement_text,
     position_key,
+)
+from engines.rithmomachia_board import (
+    CELLS,
+    EMPTY,
+    PYRAMID,
+    REACH,
+    REACH_MASK,
+    SHAPE_OF,
+    STANDARD_LAYOUT,
+    coords,
 )
 
 WEIGHT_PYRAMID = 500

@@ -9,18 +9,9 @@ reads exactly like the capture would when it happens.
 from __future__ import annotations
 
 from engines.base import JSON
-from engines.rithmomachia import (
-    CELL_NAMES,
-    EMPTY,
-    bits,
-    capture_equations,
-    generate_moves,
-    move_parts,
-    move_text,
-    owner_of,
-    value_of,
-)
 from engines.rithmomachia import RithmomachiaState as State
+from engines.rithmomachia import capture_equations, generate_moves, move_parts, move_text
+from engines.rithmomachia_board import CELL_NAMES, EMPTY, bits, owner_of, value_of
 
 # A hint lists the threats to at most this many pieces; each with its first equation.
 MOST_THREATS = 6

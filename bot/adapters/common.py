@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from bot.service import Board, Button, Place, Reply, Service
+from engines.base import grid_width as grid_width  # a board's grid keeps its shape
 from renderers.i18n import DEFAULT_LANGUAGE, normalise_language, translate
 
 log = logging.getLogger(__name__)

@@ -37,7 +37,9 @@ from bot.adapters.console_setup import (
 )
 from bot.app import App
 from bot.community import Community
+from bot.payloads import Payload
 from bot.service import Board, Button, Hand, Opponent, Place, Reply, Service, User
+from engines.base import GRID_TOKEN
 from engines.registry import game_names, get_game
 from renderers.i18n import normalise_language, translate
 
@@ -390,9 +392,12 @@ class ConsoleSession:
             if menu.prompt:
                 # At a shared keyboard the prompt names whom it asks; alone, it is "you".
                 self.write(f"{user.name}: {menu.prompt}" if shared else menu.prompt)
+            # The board's grid is for tapping; at a keyboard the numbered list (or a typed
+            # move) is quicker, and 0 stays the one way back or to the hint.
+            navigation = [b for b in menu.navigation if not opens_grid(b)]
             for number, button in enumerate(menu.buttons, 1):
                 self.write(f"  {number:>2}) {button.label}")
-            for button in menu.navigation:
+            for button in navigation[:1]:
                 self.write(f"   0) {button.label}")
             line = await self.read("> ")
             word = line.strip().lower() if line is not None else "quit"
@@ -402,8 +407,8 @@ class ConsoleSession:
             picked = menu_number(word)
             if picked is not None:
                 chosen: Button | None = None
-                if picked == 0 and menu.navigation:
-                    chosen = menu.navigation[0]
+                if picked == 0 and navigation:
+                    chosen = navigation[0]
                 elif 1 <= picked <= len(menu.buttons):
                     chosen = menu.buttons[picked - 1]
                 if chosen is None:
@@ -419,6 +424,11 @@ class ConsoleSession:
                 self.hand_of = user.id
                 answer = await self.service.move(self.place, user, line.strip())
             reply = answer
+
+
+def opens_grid(button: Button) -> bool:
+    payload = Payload.parse(button.payload)
+    return payload is not None and payload.path == (GRID_TOKEN,)
 
 
 def plain(text: str) -> str:

@@ -6,16 +6,8 @@ from __future__ import annotations
 
 from engines.base import Action, Message
 from engines.lessons import Lesson, LessonStep, accepted_where, after
-from engines.rithmomachia import (
-    CELL_BY_NAME,
-    CELLS,
-    EMPTY,
-    RithmomachiaState,
-    code_of,
-    coords,
-    new_game,
-    position_key,
-)
+from engines.rithmomachia import RithmomachiaState, new_game, position_key
+from engines.rithmomachia_board import CELL_BY_NAME, CELLS, EMPTY, code_of, coords
 
 
 def position(white: dict[str, int], black: dict[str, int]) -> RithmomachiaState:

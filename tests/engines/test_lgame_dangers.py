@@ -12,8 +12,9 @@ import pytest
 from engines import lgame
 from engines.analysis import dangers
 from engines.base import parse_option_text
-from engines.lgame import PLACEMENT_BY_CODE, PLACEMENTS, LGameState, l_moves
+from engines.lgame import LGameState
 from engines.lgame_analysis import trap_threats
+from engines.lgame_board import PLACEMENT_BY_CODE, PLACEMENTS, l_moves
 from renderers import lgame as render
 
 NAMES = ["Ann", "Bo"]

@@ -20,18 +20,17 @@ from engines.base import NotYourTurn
 from engines.lgame import (
     LOSS,
     NEUTRAL_PAIRS,
-    PLACEMENTS,
     START_KEY,
     UNKNOWN,
     WIN,
     LGameState,
     all_position_keys,
     canonical_key,
-    mask_names,
     solved_table,
     split_key,
     successors,
 )
+from engines.lgame_board import PLACEMENTS, mask_names
 from engines.registry import get_game
 from engines.selfplay import run_selfplay
 from tests.helpers import lgame_reference as ref

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.adapters.common import runs_of, turn_line, valid_unicode
+from bot.adapters.common import grid_width, runs_of, turn_line, valid_unicode
 from bot.payloads import PAYLOAD_LIMIT, Payload, PayloadTooLong
 from bot.replays import ReplayStep
 from bot.service import Board, Button, Hand
@@ -161,11 +161,50 @@ def _grouped_layout(buttons: list[Button], language: str
     return menu_buttons, selects
 
 
+def _grid_layout(buttons: list[Button], navigation: list[Button]
+                 ) -> tuple[list[MenuButton], list[Button]] | None:
+    """A menu holding a board's grid (``Choice.group`` ``grid4``): the grid's rows as grey
+    buttons in the board's shape, then its other options; those that find no row of their
+    own join the navigation row. None when there is no grid, or it does not fit."""
+    runs = runs_of(buttons)
+    if not any(grid_width(run[0].group) for run in runs):
+        return None
+    menu_buttons: list[MenuButton] = []
+    row = 0
+    spare: list[Button] = []
+    for run in runs:
+        width = grid_width(run[0].group)
+        if width is None:
+            spare += run
+            continue
+        if width > ROW_WIDTH:
+            return None
+        # Discord sizes a button to its label. Padding the labels to one length would even
+        # the columns but wrap a row of five on a phone (seen in ux_screens), so not.
+        for index, button in enumerate(run):
+            menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
+                                           BUTTON_PREFIX + button.payload,
+                                           row + index // width))
+        row += -(-len(run) // width)
+    while spare and row < MENU_ROWS:
+        for button in spare[:ROW_WIDTH]:
+            menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
+                                           BUTTON_PREFIX + button.payload, row, primary=True))
+        spare, row = spare[ROW_WIDTH:], row + 1
+    if row > MENU_ROWS or len(spare) + len(navigation) > ROW_WIDTH:
+        return None
+    return menu_buttons, [*spare, *navigation]
+
+
 def _menu_layout(buttons: list[Button], navigation: list[Button], language: str,
                  ) -> tuple[list[MenuButton], list[MenuSelect], bool]:
     menu_buttons: list[MenuButton] = []
     selects: list[MenuSelect] = []
     overflow = False
+    grid = _grid_layout(buttons, navigation)
+    if grid is not None:
+        menu_buttons, navigation = grid
+        buttons = []
     grouped = _grouped_layout(buttons, language) if len(buttons) > MAX_MENU_BUTTONS else None
     if grouped is not None:
         menu_buttons, selects = grouped

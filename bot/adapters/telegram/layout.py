@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.adapters.common import runs_of, thinking_line, turn_line, valid_unicode
+from bot.adapters.common import grid_width, runs_of, thinking_line, turn_line, valid_unicode
 from bot.service import Board, Button, Hand
 from renderers.common import split_blocks
 from renderers.i18n import translate
@@ -168,8 +168,10 @@ def keyboard(menu: list[Button], navigation: list[Button]) -> tuple[tuple[tuple[
     # pushes) starts its own rows, as wide as its own labels allow: the pad stays a 5×5
     # pad beside the long "End round".
     for run in runs_of(shown):
-        width = _columns([button.label for button in run])
-        keys = [Key(shorten(button.label, LABEL_LIMIT), button.payload, style="primary")
+        # A board's grid keeps the board's own width (``Choice.group`` ``grid4``).
+        width = grid_width(run[0].group) or _columns([button.label for button in run])
+        keys = [Key(shorten(button.label, LABEL_LIMIT), button.payload,
+                    style="" if grid_width(run[0].group) else "primary")
                 for button in run]
         rows += [tuple(keys[start:start + width]) for start in range(0, len(keys), width)]
     if navigation:

@@ -11,8 +11,9 @@ from telegram import Message as TgMessage
 
 from bot.adapters.telegram.chats import callback_data_of, is_private
 from bot.adapters.telegram.layout import text_message
-from bot.payloads import game_of
+from bot.payloads import Payload, game_of
 from bot.service import Board, Hand, Place, Reply, User
+from renderers.i18n import translate
 
 if TYPE_CHECKING:
     from bot.adapters.telegram.client import TelegramBot
@@ -79,12 +80,19 @@ class BoardPresses:
     async def _answer_in_hand(self, query: CallbackQuery, source: TgMessage, place: Place,
                               user: User, reply: Reply) -> None:
         """A click in a private hand message: the hand is redrawn where it is."""
-        if reply.ok:
-            await self.client.answer(query)
-        else:
+        message = (await self.client.private_hand(place, reply.board.game_id, reply.hand)
+                   if reply.hand is not None and reply.board is not None else None)
+        if not reply.ok:
             await self.client.answer(query, reply.notice, alert=not reply.light)
-        if reply.hand is not None and reply.board is not None:
-            message = await self.client.private_hand(place, reply.board.game_id, reply.hand)
+        elif message is not None and self.client.shown.unchanged(source.chat.id,
+                                                                  source.message_id, message):
+            # Nothing to redraw ("My hand" under the hand itself): say so, or the press
+            # would seem to do nothing.
+            await self.client.answer(query, translate(place.language, "hand.up_to_date",
+                                                      "🂠 This is your hand, up to date."))
+        else:
+            await self.client.answer(query)
+        if message is not None and reply.board is not None:
             await self.client.edit(source.chat.id, source.message_id, message)
             self.client._hand_messages[(reply.board.game_id, user.id)] = (source.message_id,
                                                                    bool(message.rows))
@@ -151,9 +159,12 @@ class BoardPresses:
             await self.client.update_board(place, board, ai_thinking)
             return
         message = await self.client.compose_board(place, board, ai_thinking=ai_thinking)
-        if callback_data_of(source) == message.callback_data() and \
+        if menu_stamps(callback_data_of(source)) == menu_stamps(message.callback_data()) and \
                 self.client.boards.shown(board.game_id) == board.version:
-            return  # it already shows this version: "not your turn" needs no edit
+            # It already shows this version, perhaps a step into the mover's menu (a
+            # piece picked, squares tapped on the grid): "not your turn" from someone
+            # else must not throw the mover back to the menu's start.
+            return
         async with self.client.boards.lock(board.game_id):
             if self.client.boards.newer_shown(board.game_id, board.version):
                 return
@@ -176,3 +187,14 @@ class BoardPresses:
             await self.client.answer(query, hand.text, alert=True)
         else:
             await self.client.answer(query, self.client.t(place, "telegram.hand.sent"))
+
+
+def menu_stamps(callback_data: set[str]) -> set[tuple[int, int]]:
+    """The (game, version) pairs a message's buttons were drawn for: two boards of one
+    version at different menu steps have the same stamps."""
+    stamps = set()
+    for data in callback_data:
+        payload = Payload.parse(data)
+        if payload is not None:
+            stamps.add((payload.game_id, payload.version))
+    return stamps

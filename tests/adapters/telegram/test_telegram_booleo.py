@@ -84,3 +84,21 @@ async def test_a_text_style_group_keeps_its_style_after_moves_made_in_hands(
                                                                state, hand_text)
             await play_a_move(world, person, GROUP, rng)
             assert "<pre>" in (await world.board(GROUP)).html, "the board stays text"
+
+
+async def test_my_hand_pressed_on_the_hand_itself_says_it_is_current(tmp_path: Path) -> None:
+    """Found by the long fuzzing: a "My hand" press in the private chat whose hand was
+    already up to date redrew nothing (an unchanged edit is not sent), so the press got
+    neither an answer nor a change, and seemed broken. It now says the hand is current."""
+    async with telegram_world(tmp_path) as world:
+        for person in (ALICE, BOB):
+            await world.say(person, person.private_chat, "/start")
+        await world.say(ALICE, GROUP, "/play booleo bits=4")
+        await world.click(BOB, await world.board(GROUP), "Join")
+        record = await cards.latest_record(world, GROUP)
+        hand = world.last(ALICE.private_chat)
+        assert "Your hand" in hand.text
+        edits = len(world.fake.calls("editMessageText"))
+        answers = await world.press(ALICE, hand, f"h:{record.id}:{record.version}:")
+        assert answers and "up to date" in answers[0].get("text", ""), answers
+        assert len(world.fake.calls("editMessageText")) == edits, "nothing to redraw"
