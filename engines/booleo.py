@@ -193,6 +193,7 @@ PHASES = ("play", "discard", "claim")
 BASIC_GATES = ("AND", "OR", "XOR")
 EXTENDED_GATES = ("NAND", "NOR", "XNOR")
 NOT_CARD = "NOT"
+NO_PLACE_MARK = "✖"  # on a menu's card that fits nowhere on its player's pyramid now
 GATE_CARDS = gate_cards(BASIC_GATES + EXTENDED_GATES)
 ALL_CARDS = (*GATE_CARDS, NOT_CARD)
 CARD_RANK = {card: rank for rank, card in enumerate(ALL_CARDS)}
@@ -607,6 +608,17 @@ class BooleoState(GameState):
             actions += [f"NOT {pos}" for pos in range(1, self.n + 1)]
         return actions + discards + self._challenges(player)
 
+    def fitting_cards(self, seat: int) -> list[str] | None:
+        """The kinds of ``seat``'s cards that fit validly somewhere on their pyramid now
+        (a NOT always may be played), for the hand's "no place now" marks; None without
+        the referee, where judging a gate is the player's own task (and a challenge's)."""
+        if not self.referee:
+            return None
+        pyramid = self.resolved_pyramids()[0][seat]
+        return [card for card in dict.fromkeys(self.hands[seat])
+                if card == NOT_CARD or any(self._fits(seat, pyramid, card, slot)
+                                           for slot, _ in self._targets(pyramid, card))]
+
     def _challenges(self, player: int) -> list[Action]:
         return [f"challenge {slot_name(slot)}" for slot in self._challenge_targets(player)]
 
@@ -821,7 +833,10 @@ class BooleoState(GameState):
                               f"discard {c}")
                        for c in kinds]
         else:
-            choices = [Choice(CARD_TOKENS[c], labels[c]) for c in kinds]
+            # A card that fits nowhere stays offered (its step holds its discard), marked.
+            fitting = self.fitting_cards(player)
+            choices = [Choice(CARD_TOKENS[c], labels[c] if fitting is None or c in fitting
+                              else f"{NO_PLACE_MARK} {labels[c]}") for c in kinds]
             if self._challenge_targets(player):
                 choices.append(Choice("C", "Challenge"))
         if not hand:
@@ -951,6 +966,9 @@ class BooleoState(GameState):
         if player is not None:
             view["seat"] = player
             view["hand"] = list(self.hands[player])
+            fitting = self.fitting_cards(player)
+            if fitting is not None:
+                view["fits"] = fitting
         return view
 
     # -- serialisation --

@@ -226,6 +226,7 @@ PHASES = ("play", "last move", "answer")
 GATES = ("AND", "OR", "XOR", "NAND")
 GATE_CARDS = gate_cards(GATES)
 INVERTER = "INV"
+NO_PLACE_MARK = "✖"  # on a menu's card that fits nowhere on its player's pyramid now
 ALL_CARDS = (*GATE_CARDS, INVERTER)
 CARD_RANK = {card: rank for rank, card in enumerate(ALL_CARDS)}
 CARD_TOKENS = {**{card: gate_token(card) for card in GATE_CARDS}, INVERTER: "I"}
@@ -485,6 +486,14 @@ class DigitaloState(GameState):
                 if gate_gives(card, a, b):
                     found.append((card, slot))
         return found
+
+    def fitting_cards(self, seat: int) -> list[str]:
+        """The kinds of ``seat``'s cards that fit validly somewhere on their pyramid now
+        (an inverter always may be played), for the hand's "no place now" marks."""
+        pyramid = self.resolved_pyramids()[0][seat]
+        fitting = {card for card, _ in self._placeable(seat, pyramid)}
+        return [card for card in dict.fromkeys(self.hands[seat])
+                if card == INVERTER or card in fitting]
 
     def may_discard(self, player: int) -> bool:
         if self.options["free_discard"]:
@@ -813,8 +822,10 @@ class DigitaloState(GameState):
                                "counter")] if INVERTER in hand else [])
             return [*counter, Choice("OK", "Accept the flip", "accept")]
         counts = Counter(hand)
+        fitting = self.fitting_cards(player)
         return [Choice(CARD_TOKENS[card],
-                       card_label(card) + (f" ×{counts[card]}" if counts[card] > 1 else ""))
+                       ("" if card in fitting else f"{NO_PLACE_MARK} ") + card_label(card)
+                       + (f" ×{counts[card]}" if counts[card] > 1 else ""))
                 for card in dict.fromkeys(hand)]
 
     def _submenu(self, player: int, path: tuple[str, ...]) -> list[Choice]:
@@ -937,6 +948,7 @@ class DigitaloState(GameState):
         if player is not None:
             view["seat"] = player
             view["hand"] = list(self.hands[player])
+            view["fits"] = self.fitting_cards(player)
         return view
 
     # -- serialisation --

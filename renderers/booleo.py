@@ -306,10 +306,10 @@ def render_private(view: View, names: Sequence[str], language: str, emoji: bool)
     seat = int(seat)
     hand = [str(card) for card in view.get("hand") or []]
     lines = [("🂠 " if emoji else "")
-             + translate(language, "booleo.hand", "Your hand ({side}, slot bit {slot_bit}): "
-                         "{cards}", side=seat_label(language, seat),
-                         slot_bit=bit_text((view.get("slot_bits") or [None, None])[seat]),
-                         cards=hand_text(hand) or translate(language, "booleo.hand.empty",
-                                                            "no cards"))]
+             + translate(language, "booleo.hand.title", "Your hand ({side}, slot bit "
+                         "{slot_bit}):", side=seat_label(language, seat),
+                         slot_bit=bit_text((view.get("slot_bits") or [None, None])[seat]))]
+    lines += (pyramid.hand_lines(hand, view.get("fits"), language)
+              or [translate(language, "booleo.hand.empty", "no cards")])
     lines += pending_lines(view, names, language, emoji)
     return "\n".join(lines)

@@ -382,10 +382,10 @@ def render_private(view: View, names: Sequence[str], language: str, emoji: bool)
     if seat is None:
         return render_status(view, names, language, emoji)
     seat = int(seat)
-    cards = hand_text(str(card) for card in view.get("hand") or [])
+    hand = [str(card) for card in view.get("hand") or []]
     lines = [("🂠 " if emoji else "") + translate(
-        language, "digitalo.hand", "Your hand ({side}): {cards}",
-        side=seat_label(language, seat),
-        cards=cards or translate(language, "booleo.hand.empty", "no cards"))]
+        language, "digitalo.hand.title", "Your hand ({side}):", side=seat_label(language, seat))]
+    lines += (pyramid.hand_lines(hand, view.get("fits"), language)
+              or [translate(language, "booleo.hand.empty", "no cards")])
     lines += pending_lines(view, names, language, emoji)
     return "\n".join(lines)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from engines.pyramid import gate_gives, is_gate_card
 from renderers.i18n import translate
 
 GATE_SYMBOLS = {"AND": "∧", "OR": "∨", "XOR": "⊕", "NAND": "⊼", "NOR": "⊽", "XNOR": "⊙"}
@@ -41,6 +42,51 @@ def hand_text(hand: Iterable[str]) -> str:
         counts[card] = counts.get(card, 0) + 1
     return ", ".join(card_label(card) + (f" ×{count}" if count > 1 else "")
                      for card, count in counts.items())
+
+
+# Where a gate card fits, by which input pairs give its output (order does not matter):
+# the one sentence a hand shows beside each card.
+_FITS_WHERE = {
+    frozenset({(1, 1)}): ("card.fits.both1", "both inputs are 1"),
+    frozenset({(0, 0)}): ("card.fits.both0", "both inputs are 0"),
+    frozenset({(0, 0), (0, 1)}): ("card.fits.one0", "an input is 0"),
+    frozenset({(0, 1), (1, 1)}): ("card.fits.one1", "an input is 1"),
+    frozenset({(0, 1)}): ("card.fits.differ", "the inputs differ"),
+    frozenset({(0, 0), (1, 1)}): ("card.fits.equal", "the inputs are equal"),
+}
+_OTHER_CARDS = {
+    "NOT": ("card.meaning.not", "flips a start card; gates above it may break"),
+    "INV": ("card.meaning.inv", "flips a bit card for both players"),
+}
+
+
+def card_meaning(card: str, language: str) -> str:
+    """What a card does, in a few words: where a gate card fits, what NOT and INV flip."""
+    if card in _OTHER_CARDS:
+        return translate(language, *_OTHER_CARDS[card])
+    if not is_gate_card(card):
+        return ""
+    pairs = frozenset((a, b) for a, b in ((0, 0), (0, 1), (1, 1)) if gate_gives(card, a, b))
+    key, default = _FITS_WHERE[pairs]
+    return translate(language, "card.fits", "goes where {inputs}",
+                     inputs=translate(language, key, default))
+
+
+def hand_lines(hand: Sequence[str], fits: Sequence[str] | None, language: str) -> list[str]:
+    """A hand one card a line (equal cards once, ×n), each with what it does, and marked
+    when it fits nowhere on its player's pyramid now (``fits``: the kinds that do; None
+    when the game does not say, as bOOleO without its referee)."""
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card] = counts.get(card, 0) + 1
+    lines = []
+    for card, count in counts.items():
+        label = card_label(card) + (f" ×{count}" if count > 1 else "")
+        line = f"• {label}: {card_meaning(card, language)}"
+        if fits is not None and card not in fits:
+            line += " " + translate(language, "card.no_place", "✖ (no place now)")
+        lines.append(line)
+    return lines
 
 
 def bit_text(value: Any) -> str:

@@ -8,6 +8,7 @@ import random
 from bot.service import Opponent, Place, Reply, Service
 from engines import digitalo
 from renderers import digitalo as render
+from tests.helpers.hands import shows_hand
 from tests.helpers.menus import move_buttons
 from tests.helpers.people import ALICE, BOB, CAROL, PLACE
 
@@ -84,7 +85,7 @@ async def test_two_players_keep_their_hands_private(service: Service) -> None:
         assert not stranger.ok
         hand = await service.hand(PLACE, user)
         assert hand.hand is not None
-        assert render.hand_text(state.view(seat)["hand"]) in hand.hand.text
+        assert shows_hand(state.view(seat)["hand"], hand.hand.text)
         reply = await play_one_move(service, PLACE, user, rng, taught)
         after = await current_state(service, PLACE)
         check_public(reply, after, PLACE, ["Alice", "Bob"])

@@ -103,7 +103,16 @@ def check_view(state: BooleoState) -> None:
     for seat in (0, 1):
         own = state.view(seat)
         assert own["hand"] == state.hands[seat]
-        assert {k: v for k, v in own.items() if k not in ("hand", "seat", "viewer")} == {
+        # The hand's "no place now" marks: a card kind fits exactly when a legal move
+        # places it (a NOT always may be played); none without the referee.
+        fits = own.get("fits")
+        assert (fits is None) == (not state.referee)
+        if fits is not None and state.to_move() == [seat] and state.phase == "play":
+            placed = {a.split()[0] for a in state.legal_actions(seat)
+                      if a.split()[0] in state.hands[seat] and a.split()[0] != "NOT"}
+            assert set(fits) - {"NOT"} == placed
+            assert ("NOT" in fits) == ("NOT" in state.hands[seat])
+        assert {k: v for k, v in own.items() if k not in ("hand", "fits", "seat", "viewer")} == {
             k: v for k, v in public.items() if k != "viewer"}
 
 

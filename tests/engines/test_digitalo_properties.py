@@ -110,7 +110,13 @@ def check_view(state: DigitaloState) -> None:
     for seat in (0, 1):
         own = state.view(seat)
         assert own["hand"] == state.hands[seat]
-        assert {k: v for k, v in own.items() if k not in ("hand", "seat", "viewer")} == {
+        # The hand's "no place now" marks: a card kind fits exactly when a legal move
+        # places it (an inverter always may be played).
+        if state.to_move() == [seat] and state.phase == "play":
+            placed = {a.split()[0] for a in state.legal_actions(seat)
+                      if a.split()[0] in state.hands[seat] and a.split()[0] != "INV"}
+            assert set(own["fits"]) - {"INV"} == placed
+        assert {k: v for k, v in own.items() if k not in ("hand", "fits", "seat", "viewer")} == {
             k: v for k, v in public.items() if k != "viewer"}
     if state.pending is not None:
         removed, newly = expected_resolution(state)

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from engines import rithmomachia as r
+from engines import rithmomachia_board as board
 from engines.base import GameError, IllegalMove, InvalidMove, NotYourTurn, StateError
 from engines.rithmomachia import RithmomachiaState, new_game, replay
 from engines.rithmomachia_agent import RithmomachiaAgent, make_agent
@@ -59,10 +60,12 @@ def step(a: str, b: str) -> int:
 def test_cells_steps_and_shapes() -> None:
     assert r.CELL_NAMES[0] == "1a1" and r.CELL_NAMES[63] == "4d4" and len(r.CELL_NAMES) == 64
     corner, centre = r.CELL_BY_NAME["1a1"], r.CELL_BY_NAME["2b2"]
-    assert len(r.REACH[r.CIRCLE][corner]) == 3 + 3 and len(r.REACH[r.SQUARE][corner]) == 3 + 1
-    assert len(r.REACH[r.TRIANGLE][corner]) == 3 + 1 and len(r.REACH[r.PYRAMID][corner]) == 7
-    assert len(r.REACH[r.CIRCLE][centre]) == 6 + 12 and len(r.REACH[r.TRIANGLE][centre]) == 20
-    assert len(r.REACH[r.SQUARE][centre]) == 6 + 8 and len(r.REACH[r.PYRAMID][centre]) == 26
+    assert len(r.REACH[board.CIRCLE][corner]) == 3 + 3
+    assert len(r.REACH[board.SQUARE][corner]) == 3 + 1
+    assert len(r.REACH[board.TRIANGLE][corner]) == 3 + 1 and len(r.REACH[r.PYRAMID][corner]) == 7
+    assert len(r.REACH[board.CIRCLE][centre]) == 6 + 12
+    assert len(r.REACH[board.TRIANGLE][centre]) == 20
+    assert len(r.REACH[board.SQUARE][centre]) == 6 + 8 and len(r.REACH[r.PYRAMID][centre]) == 26
     assert [r.SHAPE_NAMES[r.SHAPE_OF[v]] for v in (0, 1, 3, 7, 15)] == [
         "Pyramid", "Circle", "Triangle", "Square", "Pyramid"]
     for value in range(16):
@@ -444,7 +447,7 @@ def test_placement_setup_alternates_and_then_play_starts() -> None:
     # Both fill their levels with the standard values, in turn.
     while state.phase == "placement":
         seat = state.turn
-        action = next(f"place {r.bits(r.STANDARD_LAYOUT[rank][f])} "
+        action = next(f"place {r.bits(board.STANDARD_LAYOUT[rank][f])} "
                       f"{r.CELL_NAMES[r.cell_at(r.HOME_LEVEL[seat], f, rank)]}"
                       for rank in range(4) for f in range(4)
                       if not state.board[r.cell_at(r.HOME_LEVEL[seat], f, rank)])

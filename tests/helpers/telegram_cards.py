@@ -4,10 +4,10 @@ clicked through a private hand."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from engines.base import GameState
+from tests.helpers.hands import shows_hand
 from tests.helpers.telegram_fake import Sent
 from tests.helpers.telegram_world import World
 
@@ -48,14 +48,15 @@ async def play_a_move(world: World, person: Any, game_chat: dict[str, Any],
 
 
 async def hand_of_the_player_to_move(world: World, game_chat: dict[str, Any],
-                                     players: tuple[Any, Any], state: GameState,
-                                     hand_text: Callable[[Iterable[str]], str]) -> tuple[Any, str]:
-    """The person to move and their hand's text, after checking that the hand is in their
-    private chat (opened with the board's hand button when the chat has moved on)."""
+                                     players: tuple[Any, Any], state: GameState
+                                     ) -> tuple[Any, str]:
+    """The person to move and their hand's card lines, after checking that the hand is in
+    their private chat (opened with the board's hand button when the chat has moved on)."""
     seat = state.to_move()[0]
     person = players[seat]
-    hand = hand_text(state.view(seat)["hand"])
-    if hand not in world.last(person.private_chat).text:
+    hand = state.view(seat)["hand"]
+    if not shows_hand(hand, world.last(person.private_chat).text):
         await world.click(person, await world.board(game_chat), "🂠 My hand")
-    assert hand in world.last(person.private_chat).text, "the hand is sent privately"
-    return person, hand
+    text = world.last(person.private_chat).text
+    assert shows_hand(hand, text), "the hand is sent privately"
+    return person, "\n".join(line for line in text.split("\n") if line.startswith("• "))

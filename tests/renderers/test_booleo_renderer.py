@@ -16,6 +16,7 @@ from engines.base import GameModule
 from renderers import booleo as render
 from renderers.i18n import CATALOGUE
 from tests.helpers.engine_checks import random_playout
+from tests.helpers.hands import shows_hand
 
 NAMES = ["Ann", "Bo"]
 GATE_CELL = re.compile(r"([01?])([∧∨⊕⊼⊽⊙])([01?])([=~≠])([01])")
@@ -43,7 +44,7 @@ def check(state: booleo.State) -> None:
             # The public board reads only public fields, whatever view it is handed.
             assert render.render(seat_view, NAMES, "en", emoji) == public
             private = render.render_private(seat_view, NAMES, "en", emoji)
-            assert render.hand_text(seat_view["hand"]) in private
+            assert shows_hand(seat_view["hand"], private)
         assert "Your hand" not in public
         if not over:
             # Before the end only gates a pending NOT would remove are marked wrong.

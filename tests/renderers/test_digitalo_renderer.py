@@ -19,6 +19,7 @@ from renderers.common import PHONE_COLUMNS, code_widths, split_blocks
 from renderers.i18n import CATALOGUE
 from tests.engines.test_digitalo_rules import NORTH, SOUTH, ending
 from tests.helpers.engine_checks import random_playout
+from tests.helpers.hands import shows_hand
 
 NAMES = ["Ann", "Bo"]
 FUNCTIONS = {"∧": lambda a, b: a & b, "∨": lambda a, b: a | b, "⊕": lambda a, b: a ^ b,
@@ -42,8 +43,8 @@ def check(state: digitalo.State) -> None:
         for seat in (0, 1):
             seat_view = state.view(seat)
             assert render.render(seat_view, NAMES, "en", emoji) == public
-            assert render.hand_text(seat_view["hand"]) in render.render_private(
-                seat_view, NAMES, "en", emoji)
+            assert shows_hand(seat_view["hand"], render.render_private(
+                seat_view, NAMES, "en", emoji))
         assert "Your hand" not in public
         scores = public_view["scores_binary"]
         assert f"Ann {scores[0]}" in public and f"Bo {scores[1]}" in public

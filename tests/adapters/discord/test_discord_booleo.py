@@ -47,6 +47,7 @@ from tests.helpers.discord_cards import (
     record_messages,
 )
 from tests.helpers.discord_world import World, components_of, discord_world
+from tests.helpers.hands import shows_hand
 from tests.helpers.menus import END_PANEL_LABELS, record_for, walk_menus
 
 
@@ -103,7 +104,7 @@ async def open_hand(world: World, actor: Any, channel: Any) -> tuple[Any, booleo
     hand = opened.response
     assert hand.ephemeral
     assert f"Your hand ({render.seat_label('en', seat)}, " in hand.content
-    assert render.hand_text(state.view(seat)["hand"]) in hand.content, \
+    assert shows_hand(state.view(seat)["hand"], hand.content), \
         "the hand shows the player's own cards"
     return record, state, seat, hand
 
@@ -139,7 +140,7 @@ async def play_turn(world: World, actor: Any, channel: Any, rng: random.Random) 
             return left
         # A step or a refused slot: the same private message now shows the next choice,
         # or the rule the pick broke beside the hand again.
-        assert hand.ephemeral and own in hand.content and menu_items(hand)
+        assert hand.ephemeral and shown_hand(hand.content) == own and menu_items(hand)
         if hand.content.startswith("**"):
             assert any(word in hand.content for word in ("needs", "gives", "must")), \
                 hand.content
@@ -171,7 +172,7 @@ async def pick_wrong_slot(world: World, actor: Any, channel: Any, shown: list[Sh
     assert hand.content.startswith("**"), hand.content
     lesson = hand.content.split("**")[1]
     assert any(word in lesson for word in ("needs", "gives", "must")), lesson
-    assert render.hand_text(state.view(seat)["hand"]) in hand.content and menu_items(hand)
+    assert shows_hand(state.view(seat)["hand"], hand.content) and menu_items(hand)
     after = await game_record(world, channel)
     assert after.version == record.version and after.state == record.state
     assert all(m.ephemeral and m.viewer == str(actor.id) for m in shown[mark:]), \
@@ -179,9 +180,13 @@ async def pick_wrong_slot(world: World, actor: Any, channel: Any, shown: list[Sh
 
 
 def shown_hand(content: str) -> str | None:
-    """The cards a hand message lists, exactly as written after ``Your hand (…):``."""
-    found = re.search(r"Your hand \([^)]*\): (.*)", content)
-    return found.group(1) if found else None
+    """The cards a hand message lists, one a line under ``Your hand (…):``, written as
+    ``render.hand_text`` writes a hand (``AND→1 ×2, NOT``); "no cards" for an empty one."""
+    if not re.search(r"Your hand \([^)]*\):", content):
+        return None
+    cards = [line.strip()[2:].split(":")[0] for line in content.split("\n")
+             if line.strip().startswith("• ")]
+    return ", ".join(cards) if cards else ("no cards" if "no cards" in content else None)
 
 
 def public_texts(shown: list[Shown], channel_id: int) -> list[str]:
@@ -476,7 +481,7 @@ def test_every_8_bit_extended_hand_and_board_fits_discord() -> None:
                 assert thinking.endswith(thinking_line(board, "en"))
                 for seat in (0, 1):
                     hand = service.render_hand(place, record, state, seat)
-                    assert render.hand_text(state.view(seat)["hand"]) in hand.text
+                    assert shows_hand(state.view(seat)["hand"], hand.text)
                     check_layout(hand_layout(hand, place.language), hand.buttons)
                 if state.outcome() is not None:
                     continue

@@ -10,7 +10,6 @@ from typing import Any
 from simcord import UserHandle
 
 from engines import digitalo
-from renderers import digitalo as render
 from renderers.i18n import translate
 from tests.helpers.discord_cards import (
     board_message,
@@ -22,6 +21,7 @@ from tests.helpers.discord_cards import (
 )
 from tests.helpers.discord_play import menu_items
 from tests.helpers.discord_world import World, components_of, discord_world
+from tests.helpers.hands import hand_prefixes, shows_hand
 
 BACK = translate("en", "menu.back")
 
@@ -47,7 +47,7 @@ async def play_turn(world: World, actor: Any, channel: Any, rng: random.Random) 
     opened = await actor.click(board, custom_id=hand_button(board))
     hand = opened.response
     assert hand is not None and hand.ephemeral
-    assert render.hand_text(state.view(seat)["hand"]) in hand.content
+    assert shows_hand(state.view(seat)["hand"], hand.content)
     for _ in range(20):
         options = hand_options(hand)
         weights = [rating(state, seat, path) for _, _, path in options]
@@ -111,12 +111,13 @@ async def test_two_members_keep_their_hands_in_ephemeral_messages(tmp_path: Path
             if state.outcome() is not None:
                 break
             seat = state.to_move()[0]
-            text = render.hand_text(state.view(seat)["hand"])
-            if ", " in text:  # two kinds of card: no public line could hold it by chance
-                hands.add(text)
+            hands.update(hand_prefixes(state.view(seat)["hand"]))  # "• OR→0:" lines
             await play_turn(world, (world.alice, world.bob)[seat], world.channel, rng)
         check_shown(shown)
         public = [m.content for m in shown if not m.ephemeral]
         assert public and not any("Your hand" in text for text in public)
         assert not any(hand in text for hand in hands for text in public)
+        private = [m.content for m in shown if m.ephemeral]
+        assert all(any(hand in text for text in private) for hand in hands), \
+            "each card line was shown to its player (so the check above can fail)"
         assert all(m.ephemeral for m in shown if "Your hand" in m.content)

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from engines import booleo
-from renderers.booleo import hand_text
 from tests.helpers import telegram_cards as cards
+from tests.helpers.hands import shows_hand
 from tests.helpers.telegram_world import ALICE, BOB, CAROL, GROUP, World, telegram_world
 
 
@@ -33,7 +33,7 @@ async def test_a_game_against_the_computer_in_a_private_chat(tmp_path: Path) -> 
             if state.outcome() is not None:
                 break
             assert state.to_move() == [0], "the computer has answered before Alice's turn"
-            assert hand_text(state.view(0)["hand"]) in world.last(chat).text
+            assert shows_hand(state.view(0)["hand"], world.last(chat).text)
             await play_a_move(world, ALICE, chat, rng)
         assert (await state_of(world, chat)).outcome() is not None
         assert "Game over" in (await world.board(chat)).text
@@ -51,8 +51,7 @@ async def test_a_group_game_never_shows_a_hand_in_the_group(tmp_path: Path) -> N
             state = await state_of(world, GROUP)
             if state.outcome() is not None:
                 break
-            person, hand = await cards.hand_of_the_player_to_move(world, GROUP, (ALICE, BOB),
-                                                                  state, hand_text)
+            person, hand = await cards.hand_of_the_player_to_move(world, GROUP, (ALICE, BOB), state)
             seen_hands.add(hand)
             posted = len(world.fake.bot_messages(GROUP["id"]))
             stranger = await world.click(CAROL, await world.board(GROUP), "🂠 My hand")
@@ -80,8 +79,7 @@ async def test_a_text_style_group_keeps_its_style_after_moves_made_in_hands(
         rng = random.Random(4)
         for _ in range(3):
             state = await state_of(world, GROUP)
-            person, _ = await cards.hand_of_the_player_to_move(world, GROUP, (ALICE, BOB),
-                                                               state, hand_text)
+            person, _ = await cards.hand_of_the_player_to_move(world, GROUP, (ALICE, BOB), state)
             await play_a_move(world, person, GROUP, rng)
             assert "<pre>" in (await world.board(GROUP)).html, "the board stays text"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from engines import digitalo
-from renderers.digitalo import hand_text
 from tests.helpers import telegram_cards as cards
+from tests.helpers.hands import shows_hand
 from tests.helpers.telegram_world import ALICE, BOB, GROUP, World, telegram_world
 
 
@@ -30,7 +30,7 @@ async def test_a_whole_match_against_the_computer_in_a_private_chat(tmp_path: Pa
             if state.outcome() is not None:
                 break
             assert state.to_move() == [0], "the computer has answered before Alice's turn"
-            assert hand_text(state.view(0)["hand"]) in world.last(chat).text
+            assert shows_hand(state.view(0)["hand"], world.last(chat).text)
             await cards.play_a_move(world, ALICE, chat, rng)
         state = await state_of(world, chat)
         assert state.outcome() is not None and len(rounds) >= 2
@@ -50,8 +50,7 @@ async def test_a_group_game_never_shows_a_hand_in_the_group(tmp_path: Path) -> N
             state = await state_of(world, GROUP)
             if state.outcome() is not None:
                 break
-            person, hand = await cards.hand_of_the_player_to_move(world, GROUP, (ALICE, BOB),
-                                                                  state, hand_text)
+            person, hand = await cards.hand_of_the_player_to_move(world, GROUP, (ALICE, BOB), state)
             seen_hands.add(hand)
             await cards.play_a_move(world, person, GROUP, rng)
         for message in world.fake.bot_messages(GROUP["id"]):
