@@ -67,7 +67,8 @@ class BoardDrawing:
         """Buttons, back-navigation and prompt for ``seat`` at menu ``path``."""
         version = self.menu_version(record, state, seat)
         buttons = [Button(self._choice_label(place, record, c),
-                          self.payload(record, (*path, c.token), version=version), c.group)
+                          self.payload(record, (*path, c.token), version=version), c.group,
+                          disabled=c.unavailable is not None)
                    for c in state.menu(seat, path)]
         if not path:
             # A practice game (against the computer, or a puzzle) offers a hint at the

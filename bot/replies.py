@@ -40,6 +40,7 @@ class Button:
     label: str
     payload: str
     group: str = ""  # ``engines.base.Choice.group``: shown together with its group
+    disabled: bool = False  # ``Choice.unavailable``: shown, not pressable where a platform can
 
 
 @dataclass

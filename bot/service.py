@@ -70,7 +70,7 @@ from engines.base import (
 )
 from engines.registry import game_names, get_game, make_agent, resolve_name
 from renderers import renderer_for
-from renderers.i18n import translate
+from renderers.i18n import localise, translate
 
 log = logging.getLogger(__name__)
 # A computer turn's lease outlasts its thinking budget by this much, so a slow save does not
@@ -773,6 +773,8 @@ class Service(BoardDrawing):
         choice: Choice | None = offered.get(path[-1])
         if choice is None:
             raise ServiceError(self._t(place, "error.not_in_menu"), record)
+        if choice.unavailable is not None:
+            raise ServiceError(localise(place.language, choice.unavailable), record)
         while choice.action is None:
             following = state.menu(seat, path)
             if len(following) != 1:

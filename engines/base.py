@@ -136,9 +136,13 @@ class Choice:
     # on Discord, rows of their own on Telegram): the Turing code pad, Rithmomachia's
     # pushes. Empty for an ordinary option.
     group: str = ""
+    # Why the option cannot be taken now (a card that fits nowhere), or None. It stays on
+    # the menu so the player sees it: Discord draws it disabled, and a press of it (from
+    # Telegram, which has no disabled buttons, or forged) is refused with this reason.
+    unavailable: Message | None = None
 
 
-# The first token of a menu path that shows the menu as the board's grid (``has_grid``),
+# The first token of a menu path that shows the menu as the board's grid (``offers_grid``),
 # and the group of a grid's cells: ``grid<width>``, laid out as rows of that many buttons.
 GRID_TOKEN = "G"
 GRID_GROUP_PREFIX = "grid"

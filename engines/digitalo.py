@@ -823,9 +823,17 @@ class DigitaloState(GameState):
             return [*counter, Choice("OK", "Accept the flip", "accept")]
         counts = Counter(hand)
         fitting = self.fitting_cards(player)
+        # A card that fits nowhere is marked; unless it may be discarded (its step holds
+        # the discard), nothing under it can be played, so it is also unavailable.
+        discard = self.may_discard(player)
         return [Choice(CARD_TOKENS[card],
                        ("" if card in fitting else f"{NO_PLACE_MARK} ") + card_label(card)
-                       + (f" ×{counts[card]}" if counts[card] > 1 else ""))
+                       + (f" ×{counts[card]}" if counts[card] > 1 else ""),
+                       unavailable=None if card in fitting or discard else Message(
+                           "digitalo.menu.no_place",
+                           "{card} fits nowhere on your pyramid now: no slot has inputs "
+                           "its gate turns into {output}.", card=card_label(card),
+                           output=card[-1]))
                 for card in dict.fromkeys(hand)]
 
     def _submenu(self, player: int, path: tuple[str, ...]) -> list[Choice]:

@@ -51,6 +51,7 @@ class MenuButton:
     custom_id: str
     row: int
     primary: bool = False
+    disabled: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,9 +143,7 @@ def _grouped_layout(buttons: list[Button], language: str
     for run, flag in zip(runs, as_buttons, strict=True):
         if flag:
             for index, button in enumerate(run):
-                menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
-                                               BUTTON_PREFIX + button.payload,
-                                               row + index // ROW_WIDTH, primary=True))
+                menu_buttons.append(_menu_button(button, row + index // ROW_WIDTH))
             row += rows(run, True)
             continue
         for chunk in range(0, len(run), SELECT_OPTIONS):
@@ -159,6 +158,13 @@ def _grouped_layout(buttons: list[Button], language: str
                 row))
             row += 1
     return menu_buttons, selects
+
+
+def _menu_button(button: Button, row: int, primary: bool = True) -> MenuButton:
+    """A menu option's button: primary (what the player may do now) unless the option is
+    unavailable, which Discord shows disabled."""
+    return MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT), BUTTON_PREFIX + button.payload,
+                      row, primary=primary and not button.disabled, disabled=button.disabled)
 
 
 def _grid_layout(buttons: list[Button], navigation: list[Button]
@@ -182,14 +188,11 @@ def _grid_layout(buttons: list[Button], navigation: list[Button]
         # Discord sizes a button to its label. Padding the labels to one length would even
         # the columns but wrap a row of five on a phone (seen in ux_screens), so not.
         for index, button in enumerate(run):
-            menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
-                                           BUTTON_PREFIX + button.payload,
-                                           row + index // width))
+            menu_buttons.append(_menu_button(button, row + index // width, primary=False))
         row += -(-len(run) // width)
     while spare and row < MENU_ROWS:
         for button in spare[:ROW_WIDTH]:
-            menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
-                                           BUTTON_PREFIX + button.payload, row, primary=True))
+            menu_buttons.append(_menu_button(button, row))
         spare, row = spare[ROW_WIDTH:], row + 1
     if row > MENU_ROWS or len(spare) + len(navigation) > ROW_WIDTH:
         return None
@@ -210,9 +213,7 @@ def _menu_layout(buttons: list[Button], navigation: list[Button], language: str,
         menu_buttons, selects = grouped
     elif len(buttons) <= MAX_MENU_BUTTONS:
         for index, button in enumerate(buttons):
-            menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
-                                           BUTTON_PREFIX + button.payload,
-                                           index // ROW_WIDTH, primary=True))
+            menu_buttons.append(_menu_button(button, index // ROW_WIDTH))
     else:
         # A select's chosen value is the last path token; the select's own id carries
         # the path so far, which is the payload of the options without their last token.
@@ -286,10 +287,10 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     restart: everything it needs is in its custom id and the database."""
 
     def __init__(self, payload: str, label: str = "…", row: int | None = None,
-                 primary: bool = False) -> None:
+                 primary: bool = False, disabled: bool = False) -> None:
         style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
         super().__init__(discord.ui.Button(label=label, custom_id=BUTTON_PREFIX + payload,
-                                           style=style, row=row))
+                                           style=style, row=row, disabled=disabled))
         self.payload = payload
 
     @classmethod
@@ -378,7 +379,7 @@ def build_view(layout: Layout) -> discord.ui.View | None:
     # layouts above give selects exactly the rows no button uses, in order).
     for button in layout.buttons:
         view.add_item(BoardButton(button.custom_id[len(BUTTON_PREFIX):], button.label,
-                                  button.row, button.primary))
+                                  button.row, button.primary, button.disabled))
     for select in sorted(layout.selects, key=lambda select: select.row):
         prefix = select.custom_id[len(SELECT_PREFIX):].rsplit(":", 1)[0]
         view.add_item(BoardSelect(prefix, int(select.custom_id.rsplit(":", 1)[1]),

@@ -9,6 +9,7 @@ from typing import Any
 
 from simcord import UserHandle
 
+from bot.replies import Place, User
 from engines import digitalo
 from renderers.i18n import translate
 from tests.helpers.discord_cards import (
@@ -121,3 +122,32 @@ async def test_two_members_keep_their_hands_in_ephemeral_messages(tmp_path: Path
         assert all(any(hand in text for text in private) for hand in hands), \
             "each card line was shown to its player (so the check above can fail)"
         assert all(m.ephemeral for m in shown if "Your hand" in m.content)
+
+
+async def test_a_card_that_fits_nowhere_is_shown_disabled_and_refused_with_why(
+        tmp_path: Path) -> None:
+    """Issue 23: the hand lists every card, one a line with what it does; a card that fits
+    nowhere (and cannot be discarded) is marked and its button disabled, and a forged
+    press of it is refused with the reason."""
+    async with discord_world(tmp_path, seed_source=lambda: 3) as world:
+        await world.alice.slash(world.channel, "play", game="digitalo", opponent=world.bob)
+        await world.bot.wait_for_background()
+        record = await game_record(world, world.channel)
+        state = digitalo.DigitaloState.from_dict(record.state)
+        seat = state.to_move()[0]
+        unfit = [c for c in state.menu(seat, ()) if c.unavailable is not None]
+        assert unfit, "seed 3 deals the mover a card that fits nowhere"
+        mover = world.alice if record.players[seat]["id"] == str(world.alice.id) else world.bob
+        board = await board_message(world, world.channel)
+        hand = (await mover.click(board, custom_id=hand_button(board))).response
+        assert hand is not None and hand.ephemeral
+        assert "✖ (no place now)" in hand.content and "goes where" in hand.content
+        disabled = [c for c in components_of(hand) if c.get("disabled")]
+        assert sorted(c["label"] for c in disabled) == sorted(str(c.label) for c in unfit)
+        # Discord never sends a disabled button's press; one forged (or pressed on
+        # Telegram, which cannot disable a button) reaches the service and is refused.
+        reply = await world.bot.service.press(
+            Place("discord", str(world.channel.id)), User("discord", str(mover.id), "m"),
+            disabled[0]["custom_id"][len("lb:"):])
+        assert not reply.ok and "fits nowhere on your pyramid" in (reply.notice or "")
+        assert (await game_record(world, world.channel)).version == record.version

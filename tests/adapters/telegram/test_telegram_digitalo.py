@@ -58,3 +58,26 @@ async def test_a_group_game_never_shows_a_hand_in_the_group(tmp_path: Path) -> N
             assert not any(hand in message.text for hand in seen_hands if ", " in hand), \
                 message.text
         assert "Round" in (await world.board(GROUP)).text
+
+
+async def test_a_card_that_fits_nowhere_is_marked_and_its_press_says_why(
+        tmp_path: Path) -> None:
+    """Telegram has no disabled buttons: a card that fits nowhere (and cannot be
+    discarded) is marked ✖ in the hand's lines and on its button, and a press of it is
+    answered with the reason, changing nothing."""
+    async with telegram_world(tmp_path, seed_source=lambda: 3) as world:
+        for person in (ALICE, BOB):
+            await world.say(person, person.private_chat, "/start")
+        await world.say(ALICE, GROUP, "/play digitalo bits=4")  # open to whoever joins
+        await world.click(BOB, await world.board(GROUP), "Join")
+        record = await cards.latest_record(world, GROUP)
+        state = digitalo.DigitaloState.from_dict(record.state)
+        seat = state.to_move()[0]
+        unfit = [c for c in state.menu(seat, ()) if c.unavailable is not None]
+        assert unfit, "seed 3 deals the mover a card that fits nowhere"
+        person, _ = await cards.hand_of_the_player_to_move(world, GROUP, (ALICE, BOB), state)
+        hand = world.last(person.private_chat)
+        assert "✖ (no place now)" in hand.text
+        answers = await world.click(person, hand, str(unfit[0].label))
+        assert "fits nowhere on your pyramid" in answers[0]["text"]
+        assert (await cards.latest_record(world, GROUP)).version == record.version
