@@ -5,8 +5,9 @@ Digitalo's gates a flip would break, the L-game's moves after which their L can 
 A game asks for them with its ``danger`` option (set by default against the computer's
 easiest level, ``GameInfo.beginner_options``). After each saved change, when a person is to
 move, their threatened pieces are worked out in the CPU pool (about 12 ms a Rithmomachia
-position, too much for the event loop; the L-game's needs its solved table, built by the
-first such job in each worker) and kept with the game's version; the board drawn
+position, too much for the event loop; the L-game's by trying the opponent's replies,
+``quick``, a few ms, rather than from its solved table, whose first use in each worker
+took 1.1 s, the wait of that move's reply) and kept with the game's version; the board drawn
 for that version carries them in its view as ``threats``, which the game's renderer marks.
 Nothing is marked when the pool is busy or slow: the aid may miss a turn, a move never
 waits long for it.
@@ -25,9 +26,6 @@ from engines.base import JSON, GameState
 log = logging.getLogger(__name__)
 
 DANGER_SECONDS = 2.0
-# Games whose first job in a worker builds a table first: the L-game's solved table takes
-# 0.5 to 1.5 s, and a job cut short would kill the worker, and the table with it, each time.
-FIRST_JOB_SECONDS = {"lgame": 3.0}
 
 
 class DangerMarks:
@@ -50,9 +48,8 @@ class DangerMarks:
             return
         try:
             found = await self.workers.run(dangers, record.game, state.to_dict(), people[0],
-                                           refuse_when_busy=True,
-                                           timeout=FIRST_JOB_SECONDS.get(record.game,
-                                                                         DANGER_SECONDS))
+                                           True, refuse_when_busy=True,
+                                           timeout=DANGER_SECONDS)
         except Exception as error:  # busy, slow or crashed: this turn goes unmarked
             log.info("no danger marks for game %s: %r", record.id, error)
             self._marks.pop(record.id, None)

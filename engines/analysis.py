@@ -25,7 +25,8 @@ def dangers(game: str, state_data: JSON, seat: int, quick: bool = False) -> list
     places for the L with how many of their moves let the opponent trap it at once
     (``{"placement", "cells", "moves", "trapped"}``, [] when none does); [] for games that
     have no such marks. ``quick`` works the L-game's out without its solved table (some ms
-    a position instead of a table built on first use), for the lessons (``engines.lessons``)."""
+    a position instead of a table built on first use, about a second): the lessons and the
+    bot's marks (``bot.dangers``) use it."""
     if game == "booleo":
         from engines.booleo import BooleoState
         return BooleoState.from_dict(state_data).flip_threats(seat)
