@@ -161,11 +161,13 @@ class Classroom:
             return 0  # the computer's turn, or the game moved on: nothing to time
         elapsed = (now - _parse_time(timer.started_at)).total_seconds() / 60
         if policy.act and elapsed >= policy.act and not timer.acted:
-            if not await self.store.claim_turn_timer(timer, "acted"):
-                return 0
+            # Acted first, marked after: the timeout is saved under the game's lock for this
+            # version only, so two processes cannot both act, and one killed before acting
+            # leaves the step to the next check (a claim taken first would lose it).
             reply = await self.service.timeout(place, record.id, record.version,
                                                policy.action)
             if reply.ok:
+                await self.store.claim_turn_timer(timer, "acted")
                 await act(place, reply)
                 return 1
             return 0
