@@ -34,6 +34,10 @@ LEADERBOARD_SIZE = 10
 PostOutcome = Literal["posted", "failed", "gone"]
 # Days on which a chat refused the bot before its daily schedule is dropped.
 GONE_DAYS = 3
+# How long a claimed post may take before another process may make it: a process killed
+# between its claim and its post delays the day's post by this much instead of losing it.
+# Longer than any post takes (a rate-limited send is retried for about a minute).
+POST_LEASE = dt.timedelta(minutes=5)
 GONE_SETTING = "daily_gone_days"
 
 
@@ -98,7 +102,14 @@ def local_post_day(schedule: DailySchedule, moment: dt.datetime) -> str | None:
     day = local.date().isoformat()
     if local.strftime("%H:%M") < post_time:
         return None
-    return day if schedule.last_posted is None or schedule.last_posted < day else None
+    if schedule.last_posted is None or schedule.last_posted < day:
+        return day
+    # Claimed for today, and the claim ran out before the post was made (its process
+    # died): due again.
+    lapsed = (schedule.last_posted == day and schedule.claimed_until is not None
+              and schedule.claimed_until < moment.astimezone(dt.UTC).isoformat(
+                  timespec="seconds"))
+    return day if lapsed else None
 
 
 @dataclass(frozen=True)
@@ -192,8 +203,11 @@ class DailyChallenge:
             if retry_at is not None and now < retry_at[0]:
                 continue
             local_day = local_post_day(schedule, now)
+            stamp = now.astimezone(dt.UTC)
             if local_day is None or not await self.store.claim_daily_post(
-                    schedule.platform, schedule.channel, local_day):
+                    schedule.platform, schedule.channel, local_day,
+                    stamp.isoformat(timespec="seconds"),
+                    (stamp + POST_LEASE).isoformat(timespec="seconds")):
                 continue
             try:
                 result = await post(schedule, today)
@@ -203,11 +217,15 @@ class DailyChallenge:
             outcome: PostOutcome = ("posted" if result is True else "failed" if result is False
                                     else result)
             if outcome == "posted":
+                await self.store.finish_daily_post(schedule.platform, schedule.channel,
+                                                   local_day)
                 posted += 1
                 self._retry_at.pop(key, None)
                 await self.store.set_setting(schedule.platform, schedule.channel,
                                              GONE_SETTING, "")
             elif outcome == "gone":
+                await self.store.finish_daily_post(schedule.platform, schedule.channel,
+                                                   local_day)  # not tried again today
                 await self._gone(schedule, local_day, on_dropped)
             else:
                 tries = (retry_at[1] if retry_at is not None else 0) + 1
@@ -216,8 +234,12 @@ class DailyChallenge:
                 log.warning("daily post to %s:%s failed (try %d); trying again at %s",
                             schedule.platform, schedule.channel, tries,
                             self._retry_at[key][0].isoformat(timespec="minutes"))
+                # Back to before the claim; a retaken lapsed claim of today goes back to
+                # unposted, not to "today" (which would read as posted).
+                previous = (schedule.last_posted if schedule.last_posted != local_day
+                            else None)
                 await self.store.release_daily_post(schedule.platform, schedule.channel,
-                                                    local_day, schedule.last_posted)
+                                                    local_day, previous)
         return posted
 
     async def _gone(self, schedule: DailySchedule, local_day: str,

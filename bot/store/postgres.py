@@ -266,7 +266,8 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         return _count(status) == 1
 
     async def daily_schedules(self, platform: str | None = None) -> list[DailySchedule]:
-        query = ("SELECT platform, channel, server, post_time, language, last_posted "
+        query = ("SELECT platform, channel, server, post_time, language, last_posted, "
+                 "claimed_until "
                  "FROM daily_schedules")
         params: tuple[str, ...] = ()
         if platform is not None:
@@ -276,19 +277,27 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
             query + ' ORDER BY platform COLLATE "C", channel COLLATE "C"', *params)
         return [DailySchedule(*row) for row in rows]
 
-    async def claim_daily_post(self, platform: str, channel: str, day: str) -> bool:
-        """Mark ``day`` posted in the channel; False when it already was (one guarded
-        statement, so no two processes post the same day)."""
+    async def claim_daily_post(self, platform: str, channel: str, day: str, now: str,
+                               until: str) -> bool:
+        """As ``SQLiteStore.claim_daily_post``: a lease until ``until``, one guarded
+        statement."""
         status = await self._pool.execute(
-            "UPDATE daily_schedules SET last_posted=$1 WHERE platform=$2 AND channel=$3 "
-            'AND (last_posted IS NULL OR last_posted COLLATE "C" < $1)', day, platform, channel)
+            "UPDATE daily_schedules SET last_posted=$1, claimed_until=$2 WHERE platform=$3 "
+            'AND channel=$4 AND (last_posted IS NULL OR last_posted COLLATE "C" < $1 OR '
+            '(last_posted=$1 AND claimed_until IS NOT NULL AND claimed_until COLLATE "C" < $5))',
+            day, until, platform, channel, now)
         return _count(status) == 1
+
+    async def finish_daily_post(self, platform: str, channel: str, day: str) -> None:
+        await self._pool.execute(
+            "UPDATE daily_schedules SET claimed_until=NULL WHERE platform=$1 AND channel=$2 "
+            "AND last_posted=$3", platform, channel, day)
 
     async def release_daily_post(self, platform: str, channel: str, day: str,
                                  previous: str | None) -> None:
         await self._pool.execute(
-            "UPDATE daily_schedules SET last_posted=$1 WHERE platform=$2 AND channel=$3 "
-            "AND last_posted=$4", previous, platform, channel, day)
+            "UPDATE daily_schedules SET last_posted=$1, claimed_until=NULL WHERE platform=$2 "
+            "AND channel=$3 AND last_posted=$4", previous, platform, channel, day)
 
     async def start_daily_attempt(self, attempt: DailyAttempt) -> bool:
         try:

@@ -216,5 +216,9 @@ MIGRATIONS: list[str] = [
     CREATE INDEX assignments_by_server ON assignments (platform, server, status);
     CREATE INDEX games_finished_by_time ON games (platform, status, updated_at);
     """,
+    # 10: the daily post's lease; see SQLite's migration 10.
+    """
+    ALTER TABLE daily_schedules ADD COLUMN claimed_until TEXT;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -89,6 +89,9 @@ class DailySchedule:
     post_time: str
     language: str
     last_posted: str | None = None
+    # While a process makes the post of ``last_posted``: until when its claim holds (UTC,
+    # ISO); None once the post is out (``bot.daily.POST_LEASE``).
+    claimed_until: str | None = None
 
 
 @dataclass

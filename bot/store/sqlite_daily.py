@@ -32,7 +32,8 @@ class SQLiteDailyQueries:
         return cursor.rowcount == 1
 
     async def daily_schedules(self, platform: str | None = None) -> list[DailySchedule]:
-        query = ("SELECT platform, channel, server, post_time, language, last_posted "
+        query = ("SELECT platform, channel, server, post_time, language, last_posted, "
+                 "claimed_until "
                  "FROM daily_schedules")
         params: tuple[str, ...] = ()
         if platform is not None:
@@ -41,20 +42,31 @@ class SQLiteDailyQueries:
         async with self._db.execute(query + " ORDER BY platform, channel", params) as cursor:
             return [DailySchedule(*row) for row in await cursor.fetchall()]
 
-    async def claim_daily_post(self, platform: str, channel: str, day: str) -> bool:
-        """Mark ``day`` posted in the channel; False when it already was. One guarded
-        statement, so two processes or a restart can never post the same day twice."""
+    async def claim_daily_post(self, platform: str, channel: str, day: str, now: str,
+                               until: str) -> bool:
+        """Claim the channel's post of ``day`` until ``until`` (UTC, ISO); False when it is
+        posted already or another claim still runs. One guarded statement, so two
+        processes or a restart never post the same day twice; a claim whose process died
+        runs out, and the day is posted after all."""
         cursor = await self._db.execute(
-            "UPDATE daily_schedules SET last_posted=? WHERE platform=? AND channel=? "
-            "AND (last_posted IS NULL OR last_posted < ?)", (day, platform, channel, day))
+            "UPDATE daily_schedules SET last_posted=?, claimed_until=? WHERE platform=? "
+            "AND channel=? AND (last_posted IS NULL OR last_posted < ? OR (last_posted=? "
+            "AND claimed_until IS NOT NULL AND claimed_until < ?))",
+            (day, until, platform, channel, day, day, now))
         return cursor.rowcount == 1
+
+    async def finish_daily_post(self, platform: str, channel: str, day: str) -> None:
+        """The claimed post of ``day`` is out: it is never made again."""
+        await self._db.execute(
+            "UPDATE daily_schedules SET claimed_until=NULL WHERE platform=? AND channel=? "
+            "AND last_posted=?", (platform, channel, day))
 
     async def release_daily_post(self, platform: str, channel: str, day: str,
                                  previous: str | None) -> None:
         """Undo a claim whose post failed, so that the next attempt posts it."""
         await self._db.execute(
-            "UPDATE daily_schedules SET last_posted=? WHERE platform=? AND channel=? "
-            "AND last_posted=?", (previous, platform, channel, day))
+            "UPDATE daily_schedules SET last_posted=?, claimed_until=NULL WHERE platform=? "
+            "AND channel=? AND last_posted=?", (previous, platform, channel, day))
 
     async def start_daily_attempt(self, attempt: DailyAttempt) -> bool:
         """Record the attempt; False when this user already has one for that day."""

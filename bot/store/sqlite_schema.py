@@ -210,6 +210,12 @@ MIGRATIONS: list[str] = [
     CREATE INDEX assignments_by_server ON assignments (platform, server, status);
     CREATE INDEX games_finished_by_time ON games (platform, status, updated_at);
     """,
+    # 10: a daily post's claim is a lease: ``claimed_until`` (UTC, ISO) while the post is
+    # being made, NULL once made. A process killed between the claim and the post leaves
+    # a lease that runs out, and another process posts the day after all.
+    """
+    ALTER TABLE daily_schedules ADD COLUMN claimed_until TEXT;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

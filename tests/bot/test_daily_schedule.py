@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.daily import POST_LEASE as DAILY_LEASE
 from bot.daily import DailyChallenge, parse_schedule
 from bot.service import Place, Service
 from bot.store import DailySchedule
@@ -89,3 +90,36 @@ async def test_a_time_already_passed_today_starts_tomorrow(service: Service) -> 
 async def test_a_bad_zone_is_explained(service: Service) -> None:
     answer = await DailyChallenge(service).schedule(ROOM, ROOM.server, "07:30 Europe/Brussel")
     assert "Europe/Brussels" in answer and "'07:30 Europe/Brussel'" in answer
+
+
+async def test_a_post_whose_process_died_is_made_by_another_after_the_lease(
+        service: Service) -> None:
+    """The post is claimed before it is sent; a process killed in between used to lose
+    the day's post. The claim is a lease (``POST_LEASE``): once it runs out another
+    process posts the day, once, and a post that went out is never made again."""
+
+    class ProcessDied(BaseException):
+        pass
+
+    clock = Clock(dt.datetime(2026, 11, 25, 6, 0, tzinfo=dt.UTC))
+    first, second = DailyChallenge(service, clock), DailyChallenge(service, clock)
+    await first.schedule(ROOM, ROOM.server, "07:30")
+    posted: list[str] = []
+
+    async def dies(schedule: DailySchedule, day: str) -> bool:
+        raise ProcessDied
+
+    async def post(schedule: DailySchedule, day: str) -> bool:
+        posted.append(day)
+        return True
+
+    clock.now = dt.datetime(2026, 11, 25, 7, 31, tzinfo=dt.UTC)
+    with pytest.raises(ProcessDied):
+        await first.post_due("test", dies)
+    await second.post_due("test", post)
+    assert posted == [], "the dead process's claim still runs"
+    clock.now += DAILY_LEASE + dt.timedelta(seconds=1)
+    assert await second.post_due("test", post) == 1
+    assert posted == ["2026-11-25"]
+    clock.now += DAILY_LEASE * 3
+    assert await second.post_due("test", post) == 0 and len(posted) == 1

@@ -120,12 +120,25 @@ async def test_running_counts_see_seated_people_only(any_store: Store) -> None:
 async def test_a_daily_post_is_claimed_once_and_released_on_failure(any_store: Store) -> None:
     await any_store.set_daily_schedule(DailySchedule("test", "room", "s", "07:30", "nl"))
     await any_store.set_daily_schedule(DailySchedule("test", "hall", "s", "08:00", "en"))
-    claims = await asyncio.gather(*(any_store.claim_daily_post("test", "room", "2026-11-25")
+    at, lease = "2026-11-25T06:30:00+00:00", "2026-11-25T06:35:00+00:00"
+    claims = await asyncio.gather(*(any_store.claim_daily_post("test", "room", "2026-11-25",
+                                                               at, lease)
                                     for _ in range(5)))
     assert sorted(claims) == [False] * 4 + [True]
     await any_store.release_daily_post("test", "room", "2026-11-25", None)
-    assert await any_store.claim_daily_post("test", "room", "2026-11-25")
-    assert not await any_store.claim_daily_post("test", "room", "2026-11-24")
+    assert await any_store.claim_daily_post("test", "room", "2026-11-25", at, lease)
+    assert not await any_store.claim_daily_post("test", "room", "2026-11-24", at, lease)
+    # A claim whose process died runs out: after its lease another process posts the day;
+    # a finished post is never claimed again, however late.
+    later = "2026-11-25T06:36:00+00:00"
+    assert not await any_store.claim_daily_post("test", "room", "2026-11-25",
+                                                "2026-11-25T06:34:00+00:00", later)
+    assert await any_store.claim_daily_post("test", "room", "2026-11-25", later,
+                                            "2026-11-25T06:41:00+00:00")
+    await any_store.finish_daily_post("test", "room", "2026-11-25")
+    assert not await any_store.claim_daily_post("test", "room", "2026-11-25",
+                                                "2026-11-25T23:00:00+00:00",
+                                                "2026-11-25T23:05:00+00:00")
     schedules = await any_store.daily_schedules("test")
     assert [(s.channel, s.last_posted) for s in schedules] == [
         ("hall", None), ("room", "2026-11-25")]
