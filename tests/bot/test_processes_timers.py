@@ -69,8 +69,8 @@ async def test_three_processes_run_each_timer_step_and_daily_post_once() -> None
         readers = [asyncio.create_task(read_lines(p, out))
                    for p, out in zip(processes, outputs, strict=True)]
         # The victim dies once it has taken timer steps of its own and the daily posts
-        # are out (a post claimed and not yet sent when its process dies is lost for the
-        # day: see docs/scaling.md), mid-work.
+        # are out (a post claimed and not yet sent when its process dies waits for its
+        # lease, five class minutes: see docs/scaling.md), mid-work.
         victim, victim_lines = processes[2], outputs[2]
         for _ in range(200):
             posted = sum(line.startswith("posted") for out in outputs for line in out)
