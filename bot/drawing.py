@@ -11,7 +11,7 @@ from typing import Any
 from bot.dangers import DangerMarks
 from bot.hints import hint_refusal
 from bot.payloads import END_ACTIONS, Kind, Payload
-from bot.replies import Board, Button, Hand, Place, Reply
+from bot.replies import Board, Button, CardLine, Hand, Place, Reply
 from bot.store import GameRecord
 from engines.base import GRID_TOKEN, Choice, GameState
 from engines.registry import game_info, get_game
@@ -148,22 +148,40 @@ class BoardDrawing:
     def render_hand(self, place: Place, record: GameRecord, state: GameState, seat: int,
                     path: tuple[str, ...] = ()) -> Hand:
         """``seat``'s private view, with the move menu when that seat may act now."""
-        text = self._text(place, record, state, seat)
+        text, view = self._drawn(place, record, state, seat)
         if record.status == "active" and seat in state.to_move():
             buttons, navigation, prompt = self._menu(place, record, state, seat, path)
         else:
             buttons, navigation, prompt = [], [], ""
-        return Hand(text, buttons, navigation, prompt)
+        private_cards = getattr(renderer_for(record.game), "private_cards", None)
+        cards: list[CardLine] | None = None
+        if private_cards is not None:
+            # Each card's line with the button that plays it, at the menu's first step
+            # (``Hand.cards``); at a later step no card is pressable, so none.
+            cards = []
+            if not path and buttons:
+                if view is None:  # the text was drawn before; its view was not kept
+                    view = {**state.view(seat), **self.dangers.view_extra(record)}
+                by_token = {self._last_token(b): b for b in buttons}
+                cards = [CardLine(line, by_token.get(token))
+                         for token, line in private_cards(view, place.language)]
+        return Hand(text, buttons, navigation, prompt, cards)
 
     def _text(self, place: Place, record: GameRecord, state: GameState,
               seat: int | None) -> str:
         """The board (``seat`` None) or ``seat``'s private view as text, drawn once per
         record and state (see ``_texts``)."""
+        return self._drawn(place, record, state, seat)[0]
+
+    def _drawn(self, place: Place, record: GameRecord, state: GameState, seat: int | None
+               ) -> tuple[str, dict[str, Any] | None]:
+        """``_text``, with the view it was drawn from when it was drawn now (None when the
+        text was kept from before)."""
         texts = self._texts.setdefault(record.id, {})
         key = (seat, place.language, place.emoji)
         drawn = texts.get(key)
         if drawn is not None and drawn[0] is record and drawn[1] is state:
-            return drawn[2]
+            return drawn[2], None
         renderer = renderer_for(record.game)
         names = self.names(record)
         render_private = getattr(renderer, "render_private", None) if seat is not None else None
@@ -172,7 +190,13 @@ class BoardDrawing:
                 if render_private is not None
                 else renderer.render(view, names, place.language, place.emoji))
         texts[key] = (record, state, text)
-        return text
+        return text, view
+
+    @staticmethod
+    def _last_token(button: Button) -> str:
+        """The menu token a button of ``_menu`` adds to the path."""
+        parsed = Payload.parse(button.payload)
+        return parsed.last_token if parsed is not None else ""
 
     @staticmethod
     def _path_labels(state: GameState, seat: int, path: tuple[str, ...],

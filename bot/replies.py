@@ -62,14 +62,30 @@ class Board:
     hand_button: Button | None = None
 
 
+@dataclass(frozen=True)
+class CardLine:
+    """One line of a card hand as ``text`` shows it (``• AND→1: goes where both inputs are
+    1``), with the menu button that plays that card when the hand's menu is at its first
+    step (one of ``Hand.buttons``, possibly disabled), else None."""
+
+    text: str
+    button: Button | None = None
+
+
 @dataclass
 class Hand:
-    """One player's private view and, when it is their turn, their move menu."""
+    """One player's private view and, when it is their turn, their move menu.
+
+    ``cards``: in a game with card hands (bOOleO, Digitalo), the hand's card lines, each
+    as it stands in ``text``, with its button; None in other games. Platforms that can put
+    a button beside a line of text (Discord's Components V2 sections) use it; the others
+    show ``text`` and ``buttons`` as they are."""
 
     text: str
     buttons: list[Button]
     navigation: list[Button]
     prompt: str
+    cards: list[CardLine] | None = None
 
 
 @dataclass

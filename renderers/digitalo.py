@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engines.digitalo import CARD_TOKENS
 from renderers import pyramid
 from renderers.common import code_block, render_outcome, seat_name
 from renderers.i18n import translate
@@ -389,3 +390,14 @@ def render_private(view: View, names: Sequence[str], language: str, emoji: bool)
               or [translate(language, "booleo.hand.empty", "no cards")])
     lines += pending_lines(view, names, language, emoji)
     return "\n".join(lines)
+
+
+def private_cards(view: View, language: str) -> list[tuple[str, str]]:
+    """The card lines of ``render_private`` (as it shows them), each with the token of the
+    menu's first step that plays that card: what a platform needs to put each card's
+    button beside its line. Empty for a view without a seat or without cards."""
+    if view.get("seat") is None:
+        return []
+    hand = [str(card) for card in view.get("hand") or []]
+    return [(CARD_TOKENS.get(card, ""), line)
+            for card, line in pyramid.hand_cards(hand, view.get("fits"), language)]

@@ -76,17 +76,23 @@ def hand_lines(hand: Sequence[str], fits: Sequence[str] | None, language: str) -
     """A hand one card a line (equal cards once, ×n), each with what it does, and marked
     when it fits nowhere on its player's pyramid now (``fits``: the kinds that do; None
     when the game does not say, as bOOleO without its referee)."""
+    return [line for _, line in hand_cards(hand, fits, language)]
+
+
+def hand_cards(hand: Sequence[str], fits: Sequence[str] | None,
+               language: str) -> list[tuple[str, str]]:
+    """``hand_lines`` with the card each line shows: (card, line), in the hand's order."""
     counts: dict[str, int] = {}
     for card in hand:
         counts[card] = counts.get(card, 0) + 1
-    lines = []
+    cards = []
     for card, count in counts.items():
         label = card_label(card) + (f" ×{count}" if count > 1 else "")
         line = f"• {label}: {card_meaning(card, language)}"
         if fits is not None and card not in fits:
             line += " " + translate(language, "card.no_place", "✖ (no place now)")
-        lines.append(line)
-    return lines
+        cards.append((card, line))
+    return cards
 
 
 def bit_text(value: Any) -> str:
