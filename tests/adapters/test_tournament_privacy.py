@@ -33,6 +33,7 @@ from tests.adapters.test_privacy_sweep import (
 from tests.helpers import hostile
 from tests.helpers import telegram_cards as cards
 from tests.helpers.discord_cards import game_record, record_messages
+from tests.helpers.discord_text import visible_text
 from tests.helpers.discord_world import discord_world
 from tests.helpers.telegram_fake import Person
 from tests.helpers.telegram_world import telegram_world
@@ -59,12 +60,12 @@ async def test_a_booleo_tournament_on_discord_shows_no_hand(tmp_path: Path) -> N
         shown = record_messages(world)
         created = await mod.slash(world.channel, "tournament create", game="booleo",
                                   format="round_robin")
-        assert created.ephemeral and "Tournament #1" in created.response.content
+        assert created.ephemeral and "Tournament #1" in visible_text(created.response)
         message = next(m for m in world.channel.history()
-                       if m.content.startswith("🏆 Tournament #"))
+                       if visible_text(m).startswith("🏆 Tournament #"))
         for person in (one, two):
             signed = await person.click(message, custom_id="lt:1")
-            assert "signed up" in signed.response.content
+            assert "signed up" in visible_text(signed.response)
         await mod.slash(world.channel, "tournament start")
         await world.bot.app.tournaments.settle()
         await world.bot.wait_for_background()
@@ -89,16 +90,16 @@ async def test_a_booleo_tournament_on_discord_shows_no_hand(tmp_path: Path) -> N
         await world.bot.wait_for_background()
 
         final = next(m for m in world.channel.history()
-                     if m.content.startswith("🏆 Tournament #"))
-        assert "Final standings" in final.content
+                     if visible_text(m).startswith("🏆 Tournament #"))
+        assert "Final standings" in visible_text(final)
         assert secrets, "the hands had lines to keep private"
-        assert any(secret in m.content for m in shown if m.ephemeral for secret in secrets), \
+        assert any(secret in visible_text(m) for m in shown if m.ephemeral for secret in secrets), \
             "the players did see their hands (so the check below can fail)"
-        public = [m.content for m in shown if not m.ephemeral]
+        public = [visible_text(m) for m in shown if not m.ephemeral]
         assert any(m.channel_id == thread.id for m in shown if not m.ephemeral)
-        assert any(m.content.startswith("🏆 Tournament #") for m in shown)
+        assert any(visible_text(m).startswith("🏆 Tournament #") for m in shown)
         assert_private(public, secrets, "a public Discord message of the tournament")
-        assert_private([m.content for m in shown if m.viewer == str(stranger.id)], secrets,
+        assert_private([visible_text(m) for m in shown if m.viewer == str(stranger.id)], secrets,
                        "an answer to the stranger")
 
 

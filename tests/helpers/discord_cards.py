@@ -12,6 +12,7 @@ import discord
 from bot.adapters.discord.layout import select_payload
 from renderers.i18n import translate
 from tests.helpers.discord_play import menu_items as menu_items  # shared by both helpers
+from tests.helpers.discord_text import interactive_of, text_displays_of, walk
 from tests.helpers.discord_world import World, components_of
 
 HAND_LABEL = translate("en", "menu.hand")
@@ -55,27 +56,36 @@ def record_messages(world: World) -> list[Shown]:
 
 
 def check_rows(rows: list[dict[str, Any]]) -> None:
-    """Discord's component limits, on components as Discord stores them."""
-    assert len(rows) <= 5
+    """Discord's component limits, on components as Discord stores them: a classic
+    message's at most 5 rows, or a Components V2 message's at most 40 components (nested
+    ones counted) and 4000 characters of text."""
+    v2 = any(row.get("type") != 1 for row in rows)
+    if v2:
+        assert len(list(walk(rows))) <= 40
+        assert sum(len(text) for text in text_displays_of(rows)) <= 4000
+    else:
+        assert len(rows) <= 5
     custom_ids = []
-    for row in rows:
-        children = row.get("components", [])
-        assert len(children) <= 5
-        for child in children:
-            custom_ids.append(child["custom_id"])
-            assert len(child["custom_id"]) <= 100
-            if child["type"] == 2:
-                assert 1 <= len(child["label"]) <= 80, child
-            else:
-                assert 1 <= len(child["options"]) <= 25, child
-                assert all(1 <= len(o["label"]) <= 100 and len(o["value"]) <= 100
-                           for o in child["options"])
+    for child in interactive_of(rows):
+        custom_ids.append(child["custom_id"])
+        assert len(child["custom_id"]) <= 100
+        if child["type"] == 2:
+            assert 1 <= len(child["label"]) <= 80, child
+        else:
+            assert 1 <= len(child["options"]) <= 25, child
+            assert all(1 <= len(o["label"]) <= 100 and len(o["value"]) <= 100
+                       for o in child["options"])
+    for row in walk(rows):
+        if row.get("type") == 1:
+            assert 1 <= len(row["components"]) <= 5
     assert len(custom_ids) == len(set(custom_ids)), "custom ids are unique in a message"
 
 
 def check_shown(shown: list[Shown]) -> None:
     for message in shown:
         assert len(message.content) <= 2000
+        if any(row.get("type") != 1 for row in message.components):
+            assert message.content == "", "a Components V2 message has no content"
         check_rows(message.components)
 
 

@@ -21,6 +21,7 @@ from bot.config import Settings
 from bot.daily import Clock, utc_now
 from bot.limits import Limits
 from bot.store import SQLiteStore
+from tests.helpers.discord_text import interactive
 
 
 @dataclass
@@ -65,16 +66,9 @@ def stamp_requests(world: World) -> list[tuple[float, str, str]]:
 
 
 def components_of(message: discord.Message | Any) -> list[dict[str, Any]]:
-    """Flat list of buttons and selects of a message, as Discord stores them."""
-    rows = message.components if isinstance(message.components, list) else []
-    flat: list[dict[str, Any]] = []
-    for row in rows:
-        if isinstance(row, dict):
-            flat += row.get("components", [row])
-        else:
-            for child in getattr(row, "children", []):
-                flat.append(child.to_dict())
-    return flat
+    """Flat list of buttons and selects of a message, as Discord stores them, those beside
+    a Components V2 section's text included."""
+    return interactive(message)
 
 
 @asynccontextmanager

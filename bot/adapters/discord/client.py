@@ -19,7 +19,7 @@ import asyncio
 import datetime as dt
 import logging
 import re
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 import discord
@@ -40,11 +40,13 @@ from bot.adapters.discord.layout import (
     Layout,
     MenuButton,
     ReplayButton,
+    as_v2,
     board_layout,
     build_view,
     fit_content,
     hand_layout,
     inert,
+    message_fields,
     plain_layout,
     rendered,
     replay_view,
@@ -77,6 +79,17 @@ DAILY_PAYLOAD = "daily:"
 # noise in every operator's log.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
+
+
+def walk_components(components: Iterable[Any]) -> Iterator[Any]:
+    """Every component of a message, nested ones too: the buttons and selects of action
+    rows, and in a Components V2 message those in containers and section accessories."""
+    for component in components:
+        yield component
+        yield from walk_components(getattr(component, "children", None) or [])
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield accessory
 
 
 class LogicBot(ChatAdapter, discord.Client):
@@ -230,35 +243,38 @@ class LogicBot(ChatAdapter, discord.Client):
                    ) -> discord.Message | None:
         """Answer the interaction, or follow it up when it was answered or deferred
         (``view``: components built elsewhere, such as a replay's)."""
-        view = view or build_view(layout)
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        fields = ({"content": layout.content, "view": view} if view is not None
+                  else message_fields(layout, edit=False))
         if not interaction.response.is_done():
-            await interaction.response.send_message(layout.content, ephemeral=ephemeral,
-                                                    allowed_mentions=NO_MENTIONS, **extra)
+            await interaction.response.send_message(ephemeral=ephemeral,
+                                                    allowed_mentions=NO_MENTIONS, **fields)
             return None if ephemeral else await interaction.original_response()
         if not ephemeral and interaction.extras.pop("private_thinking", False):
             channel = self.get_partial_messageable(interaction.channel_id or 0)
-            message = await channel.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+            message = await channel.send(allowed_mentions=NO_MENTIONS, **fields)
             place_language = normalise_language(interaction.locale.value)
             await interaction.edit_original_response(
                 content=translate(place_language, "discord.done"))
             return message
         interaction.extras["private_thinking"] = False
-        return await interaction.followup.send(layout.content, ephemeral=ephemeral,
+        return await interaction.followup.send(ephemeral=ephemeral,
                                                allowed_mentions=NO_MENTIONS, wait=True,
-                                               **extra)
+                                               **fields)
 
     async def edit_source(self, interaction: discord.Interaction, layout: Layout, *,
                           view: discord.ui.View | None = None) -> None:
         """Replace the clicked message's content and components (``view``: components
-        built elsewhere, such as a replay's)."""
-        view = view or build_view(layout)
+        built elsewhere, such as a replay's). A Components V2 message (a card hand) stays
+        V2, as Discord wants: a classic layout, such as a refusal, becomes a text display."""
+        source = interaction.message
+        if view is None and source is not None and source.flags.components_v2:
+            layout = as_v2(layout)
+        fields = ({"content": layout.content, "view": view} if view is not None
+                  else message_fields(layout, edit=True))
         if not interaction.response.is_done():
-            await interaction.response.edit_message(content=layout.content, view=view,
-                                                    allowed_mentions=NO_MENTIONS)
+            await interaction.response.edit_message(allowed_mentions=NO_MENTIONS, **fields)
         else:
-            await interaction.edit_original_response(content=layout.content, view=view,
-                                                     allowed_mentions=NO_MENTIONS)
+            await interaction.edit_original_response(allowed_mentions=NO_MENTIONS, **fields)
 
     async def notify(self, interaction: discord.Interaction, text: str) -> None:
         await self.send(interaction, plain_layout(text), ephemeral=True)
@@ -644,7 +660,7 @@ class LogicBot(ChatAdapter, discord.Client):
         on_message = message is not None and any(
             getattr(child, "custom_id", None) == custom_id
             and getattr(getattr(child, "type", None), "value", None) == component_type
-            for row in message.components for child in getattr(row, "children", [row]))
+            for child in walk_components(message.components))
         ours = any(pattern.fullmatch(custom_id) for pattern in (
             BoardButton.__discord_ui_compiled_template__,
             BoardSelect.__discord_ui_compiled_template__,

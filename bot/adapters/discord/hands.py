@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.adapters.discord.layout import NO_MENTIONS, Layout, build_view
+from bot.adapters.discord.layout import NO_MENTIONS, Layout, message_fields
 
 log = logging.getLogger(__name__)
 
@@ -57,16 +57,15 @@ class LiveHands:
         if held is None or not self.holds(game_id, user_id):
             self._held.pop((game_id, user_id), None)
             return False
-        view = build_view(layout)
-        extra = {"view": view} if view is not None else {"view": None}
+        # A card hand is a Components V2 message, and its layout always V2 (``hand_layout``).
+        fields = message_fields(layout, edit=True)
         try:
             if held.message_id is None:
-                await held.interaction.edit_original_response(
-                    content=layout.content, allowed_mentions=NO_MENTIONS, **extra)
+                await held.interaction.edit_original_response(allowed_mentions=NO_MENTIONS,
+                                                              **fields)
             else:
                 await held.interaction.followup.edit_message(
-                    held.message_id, content=layout.content, allowed_mentions=NO_MENTIONS,
-                    **extra)
+                    held.message_id, allowed_mentions=NO_MENTIONS, **fields)
         except discord.HTTPException as error:
             log.info("could not redraw the hand of %s in game %s: %s", user_id, game_id, error)
             self._held.pop((game_id, user_id), None)

@@ -4,6 +4,12 @@ Discord's limits shape everything here: 2000 characters of content, 5 rows of at
 buttons, 25 options per select menu, 80-character button labels, 100-character select
 labels and custom ids of at most 100 characters. A board's move menu becomes buttons when
 it fits in four rows, otherwise select menus of 25; the fifth row holds navigation.
+
+A card hand (``Hand.cards``: bOOleO, Digitalo) is a Components V2 message instead: text
+displays, one section per card (its line beside the button that plays it), then the
+other options in action rows. Such a message has no content, at most 40 components
+counting nested ones and 4000 characters of text; a hand that would not fit shows its
+cards as text above all of its buttons, still V2 (a V2 message stays V2 when edited).
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from renderers.common import split_blocks
 from renderers.i18n import translate
 
 CONTENT_LIMIT = 2000
+V2_TEXT_LIMIT = 4000  # all text displays of a Components V2 message together
+V2_COMPONENTS = 40  # components of a V2 message, nested ones counted
 BUTTON_LABEL_LIMIT = 80
 SELECT_LABEL_LIMIT = 100
 SELECT_OPTIONS = 25
@@ -63,15 +71,38 @@ class MenuSelect:
 
 
 @dataclass(frozen=True)
+class CardSection:
+    """One card of a V2 hand: its line (Markdown, ready to show) and its button."""
+
+    text: str
+    button: MenuButton
+
+
+@dataclass(frozen=True)
 class Layout:
     content: str
     buttons: list[MenuButton]
     selects: list[MenuSelect]
     overflow: bool = False  # more menu options than Discord can show at once
+    # Components V2 (a card hand): the message is ``parts`` in order, each a text display
+    # (a str) or a card's section, then the buttons and selects in action rows by their
+    # row; ``content`` is then only the text shown, for logs, and is never sent.
+    v2: bool = False
+    parts: tuple[str | CardSection, ...] = ()
 
     @property
     def has_components(self) -> bool:
-        return bool(self.buttons or self.selects)
+        return self.v2 or bool(self.buttons or self.selects)
+
+    def component_count(self) -> int:
+        """Components as Discord counts them in a V2 message: every text display, section,
+        accessory, action row, button and select."""
+        rows = {b.row for b in self.buttons} | {s.row for s in self.selects}
+        texts = sum(1 if isinstance(part, str) else 3 for part in self.parts)
+        return texts + len(rows) + len(self.buttons) + len(self.selects)
+
+    def text_length(self) -> int:
+        return sum(len(part if isinstance(part, str) else part.text) for part in self.parts)
 
 
 def shorten(text: str, limit: int) -> str:
@@ -269,12 +300,85 @@ def board_layout(board: Board, language: str, header: list[str] | None = None) -
 
 
 def hand_layout(hand: Hand, language: str, notice: str | None = None) -> Layout:
-    """A player's private hand message, always sent ephemerally."""
+    """A player's private hand message, always sent ephemerally: a card hand's as a
+    Components V2 message (``card_hand_layout``), any other as content and rows."""
+    if hand.cards is not None:
+        return card_hand_layout(hand, language, notice)
     buttons, selects, overflow = _menu_layout(hand.buttons, hand.navigation, language)
     text = rendered(hand.text)
     prompt = hand.prompt + ("\n" + translate(language, "menu.more") if overflow else "")
     return Layout(fit_content([f"**{inert(notice)}**" if notice else "", text, inert(prompt)]),
                   buttons, selects, overflow)
+
+
+def card_hand_layout(hand: Hand, language: str, notice: str | None = None) -> Layout:
+    """A card hand as Components V2: the text above the cards, then each card as a section,
+    its line (``• AND→1: goes where both inputs are 1``) beside the button that plays it
+    (disabled when the card is unavailable), then the text under the cards, the prompt,
+    and the other options and navigation in action rows. Where no card can be played now
+    (a later step of the menu, not the player's turn), or the sections would pass
+    Discord's limits, the whole text comes first and every button follows in rows."""
+    header = f"**{inert(notice)}**" if notice else ""
+    sectioned = _sectioned_hand(hand, language, header)
+    if sectioned is not None:
+        return sectioned
+    buttons, selects, overflow = _menu_layout(hand.buttons, hand.navigation, language)
+    prompt = hand.prompt + ("\n" + translate(language, "menu.more") if overflow else "")
+    text = shorten("\n".join(part for part in (header, rendered(hand.text), inert(prompt))
+                             if part), V2_TEXT_LIMIT)
+    return Layout(text, buttons, selects, overflow, v2=True, parts=(text,))
+
+
+def _sectioned_hand(hand: Hand, language: str, header: str) -> Layout | None:
+    """The hand with a section per card that has a button; None when no card has one, a
+    card's line is not where the text should hold it, or Discord's limits forbid."""
+    cards = hand.cards or []
+    if not any(card.button is not None for card in cards):
+        return None
+    lines = hand.text.split("\n")
+    found: list[int] = []
+    for card in cards:
+        start = found[-1] + 1 if found else 0
+        if card.text not in lines[start:]:
+            return None
+        found.append(lines.index(card.text, start))
+    played = {card.button.payload for card in cards if card.button is not None}
+    rest = [button for button in hand.buttons if button.payload not in played]
+    buttons, selects, overflow = _menu_layout(rest, hand.navigation, language)
+    prompt = hand.prompt + ("\n" + translate(language, "menu.more") if overflow else "")
+    parts: list[str | CardSection] = []
+
+    def text(part: str) -> None:
+        if not part:
+            return
+        if parts and isinstance(parts[-1], str):
+            parts[-1] += "\n" + part
+        else:
+            parts.append(part)
+
+    text(header)
+    text(rendered("\n".join(lines[:found[0]])))
+    for card in cards:
+        if card.button is None:
+            text(inert(card.text))
+        else:
+            parts.append(CardSection(inert(card.text), _menu_button(card.button, 0)))
+    text(rendered("\n".join(lines[found[-1] + 1:])))
+    text(inert(prompt))
+    content = "\n".join(part if isinstance(part, str) else part.text for part in parts)
+    layout = Layout(content, buttons, selects, overflow, v2=True, parts=tuple(parts))
+    if layout.component_count() > V2_COMPONENTS or layout.text_length() > V2_TEXT_LIMIT:
+        return None
+    return layout
+
+
+def as_v2(layout: Layout) -> Layout:
+    """A classic layout as a Components V2 message, for an edit of a message that is V2
+    already (a card hand answered with a refusal): its content as one text display."""
+    if layout.v2:
+        return layout
+    text = shorten(layout.content, V2_TEXT_LIMIT) or "…"
+    return Layout(text, layout.buttons, layout.selects, layout.overflow, v2=True, parts=(text,))
 
 
 def plain_layout(text: str) -> Layout:
@@ -370,7 +474,24 @@ class BoardSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
             await handler(interaction, select_payload(self.prefix, value))
 
 
-def build_view(layout: Layout) -> discord.ui.View | None:
+AnyView = discord.ui.View | discord.ui.LayoutView
+
+
+def message_fields(layout: Layout, *, edit: bool) -> dict[str, Any]:
+    """The content and view with which to send (``edit``: edit a message to) ``layout``. A
+    V2 message has no content; an edit clears it, in case the message was classic."""
+    view = build_view(layout)
+    if layout.v2:
+        return {"content": None, "view": view} if edit else {"view": view}
+    fields: dict[str, Any] = {"content": layout.content}
+    if view is not None or edit:
+        fields["view"] = view
+    return fields
+
+
+def build_view(layout: Layout) -> AnyView | None:
+    if layout.v2:
+        return _build_layout_view(layout)
     if not layout.has_components:
         return None
     view = discord.ui.View(timeout=None)
@@ -384,4 +505,31 @@ def build_view(layout: Layout) -> discord.ui.View | None:
         prefix = select.custom_id[len(SELECT_PREFIX):].rsplit(":", 1)[0]
         view.add_item(BoardSelect(prefix, int(select.custom_id.rsplit(":", 1)[1]),
                                   select.placeholder, select.options, select.row))
+    return view
+
+
+def _build_layout_view(layout: Layout) -> discord.ui.LayoutView:
+    """A V2 layout's components: its parts, then its buttons and selects, a row each."""
+    view = discord.ui.LayoutView(timeout=None)
+    for part in layout.parts or ("…",):
+        if isinstance(part, str):
+            view.add_item(discord.ui.TextDisplay(part))
+        else:
+            button = part.button
+            view.add_item(discord.ui.Section(
+                discord.ui.TextDisplay(part.text),
+                accessory=BoardButton(button.custom_id[len(BUTTON_PREFIX):], button.label,
+                                      None, button.primary, button.disabled)))
+    rows: dict[int, list[BoardButton | BoardSelect]] = {}
+    for menu_button in layout.buttons:
+        rows.setdefault(menu_button.row, []).append(BoardButton(
+            menu_button.custom_id[len(BUTTON_PREFIX):], menu_button.label, None,
+            menu_button.primary, menu_button.disabled))
+    for select in layout.selects:
+        prefix = select.custom_id[len(SELECT_PREFIX):].rsplit(":", 1)[0]
+        rows.setdefault(select.row, []).append(BoardSelect(
+            prefix, int(select.custom_id.rsplit(":", 1)[1]), select.placeholder,
+            select.options))
+    for row in sorted(rows):
+        view.add_item(discord.ui.ActionRow(*rows[row]))
     return view

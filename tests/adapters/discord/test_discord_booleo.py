@@ -22,6 +22,7 @@ from bot.adapters.common import thinking_line
 from bot.adapters.discord.layout import (
     BUTTON_TEMPLATE,
     SELECT_TEMPLATE,
+    CardSection,
     Layout,
     board_layout,
     board_text,
@@ -46,6 +47,7 @@ from tests.helpers.discord_cards import (
     menu_items,
     record_messages,
 )
+from tests.helpers.discord_text import interactive_of, visible_text
 from tests.helpers.discord_world import World, components_of, discord_world
 from tests.helpers.hands import shows_hand
 from tests.helpers.menus import END_PANEL_LABELS, record_for, walk_menus
@@ -79,7 +81,7 @@ async def choose(actor: Any, message: Any, rng: random.Random, state: booleo.Boo
     """Click one option of the hand, by button or select, as a player would: mostly one
     that builds the pyramid, now and then any option at all, a wrong slot included."""
     options = hand_options(message)
-    assert options, f"no move options in the hand: {message.content}"
+    assert options, f"no move options in the hand: {visible_text(message)}"
     weights = [worth(state, seat, path) ** 2 for _, _, path in options]
     if rng.random() < 0.12 or not any(weights):
         item, value, _ = rng.choice(options)
@@ -103,8 +105,8 @@ async def open_hand(world: World, actor: Any, channel: Any) -> tuple[Any, booleo
     assert opened.ephemeral and opened.response is not None
     hand = opened.response
     assert hand.ephemeral
-    assert f"Your hand ({render.seat_label('en', seat)}, " in hand.content
-    assert shows_hand(state.view(seat)["hand"], hand.content), \
+    assert f"Your hand ({render.seat_label('en', seat)}, " in visible_text(hand)
+    assert shows_hand(state.view(seat)["hand"], visible_text(hand)), \
         "the hand shows the player's own cards"
     return record, state, seat, hand
 
@@ -131,19 +133,19 @@ async def play_turn(world: World, actor: Any, channel: Any, rng: random.Random) 
             if seat in now.to_move() and now.outcome() is None:
                 # The computer answered at once: the open hand already follows the new
                 # turn, with its menu, so the next tap is a move.
-                assert shown_hand(hand.content) == (render.hand_text(now.view(seat)["hand"])
+                assert shown_hand(visible_text(hand)) == (render.hand_text(now.view(seat)["hand"])
                                                     or "no cards")
                 assert menu_items(hand)
             else:
-                assert shown_hand(hand.content) == (left or "no cards")
+                assert shown_hand(visible_text(hand)) == (left or "no cards")
                 assert menu_items(hand) == []
             return left
         # A step or a refused slot: the same private message now shows the next choice,
         # or the rule the pick broke beside the hand again.
-        assert hand.ephemeral and shown_hand(hand.content) == own and menu_items(hand)
-        if hand.content.startswith("**"):
-            assert any(word in hand.content for word in ("needs", "gives", "must")), \
-                hand.content
+        assert hand.ephemeral and shown_hand(visible_text(hand)) == own and menu_items(hand)
+        if visible_text(hand).startswith("**"):
+            assert any(word in visible_text(hand) for word in ("needs", "gives", "must")), \
+                visible_text(hand)
     raise AssertionError("the hand's menu never completed a move")
 
 
@@ -169,10 +171,10 @@ async def pick_wrong_slot(world: World, actor: Any, channel: Any, shown: list[Sh
                     if option == path[:depth] and value is None)
         result = await actor.click(hand, custom_id=item["custom_id"])
         assert result.acknowledged and result.response is not None and result.response.ephemeral
-    assert hand.content.startswith("**"), hand.content
-    lesson = hand.content.split("**")[1]
+    assert visible_text(hand).startswith("**"), visible_text(hand)
+    lesson = visible_text(hand).split("**")[1]
     assert any(word in lesson for word in ("needs", "gives", "must")), lesson
-    assert shows_hand(state.view(seat)["hand"], hand.content) and menu_items(hand)
+    assert shows_hand(state.view(seat)["hand"], visible_text(hand)) and menu_items(hand)
     after = await game_record(world, channel)
     assert after.version == record.version and after.state == record.state
     assert all(m.ephemeral and m.viewer == str(actor.id) for m in shown[mark:]), \
@@ -190,7 +192,7 @@ def shown_hand(content: str) -> str | None:
 
 
 def public_texts(shown: list[Shown], channel_id: int) -> list[str]:
-    return [m.content for m in shown if m.channel_id == channel_id and not m.ephemeral]
+    return [visible_text(m) for m in shown if m.channel_id == channel_id and not m.ephemeral]
 
 
 def distinctive(hand: list[str]) -> str | None:
@@ -248,7 +250,7 @@ async def test_a_game_against_the_strong_ai_in_a_dm_with_hand_buttons_only(
             raise AssertionError("the game did not end")
         final = await board_message(world, dm)
         assert final.id == board_id, "the board is edited in place, never reposted"
-        assert "Game over" in final.content
+        assert "Game over" in visible_text(final)
         assert [c["label"] for c in components_of(final)] == END_PANEL_LABELS
         state = await game_state(world, dm)
         assert state.outcome() is not None
@@ -257,7 +259,7 @@ async def test_a_game_against_the_strong_ai_in_a_dm_with_hand_buttons_only(
         public = public_texts(shown, dm.id)
         assert public and all("Your hand" not in text for text in public)
         assert not any(hand in text for hand in hands_seen for text in public)
-        assert any(m.ephemeral and "Your hand" in m.content for m in shown)
+        assert any(m.ephemeral and "Your hand" in visible_text(m) for m in shown)
         check_shown(shown)
 
 
@@ -301,7 +303,7 @@ async def test_two_members_play_with_private_hands_and_no_hand_goes_public(
                        render.hand_text(after.view(viewer)["hand"]) or "no cards"}
                 if viewer == seat:
                     own.add(left or "no cards")
-                assert shown_hand(message.content) in own, (viewer, message.content)
+                assert shown_hand(visible_text(message)) in own, (viewer, visible_text(message))
                 private_ids[actors[viewer].id].add(message.message_id)
                 redrawn_for_next += viewer != seat
             # The public texts at every moment so far hold no hand, past or current.
@@ -315,7 +317,7 @@ async def test_two_members_play_with_private_hands_and_no_hand_goes_public(
         assert menu_items(board) == []
         state = await game_state(world, world.channel)
         names = [p["name"] for p in record.players]
-        assert render.render(state.view(None), names, "en", True) in board.content
+        assert render.render(state.view(None), names, "en", True) in visible_text(board)
         # Discord shows each player's hands to that player alone.
         for member, rival in ((world.alice, world.bob), (world.bob, world.alice)):
             assert private_ids[member.id], "each player opened their hand"
@@ -339,17 +341,17 @@ async def test_a_stranger_cannot_open_or_play_a_players_hand(tmp_path: Path) -> 
         opened = await mover.click(board, custom_id=hand_button(board))
         hand = opened.response
         assert hand is not None and hand.ephemeral
-        hand_before, board_before = hand.content, board.content
+        hand_before, board_before = visible_text(hand), visible_text(board)
         card = menu_items(hand)[0]
 
         # The public hand button: a stranger is told, privately, that they do not play.
         peek = await world.carol.click(board, custom_id=hand_button(board))
-        assert peek.ephemeral and "not playing" in peek.response.content
-        assert "Your hand" not in peek.response.content
+        assert peek.ephemeral and "not playing" in visible_text(peek.response)
+        assert "Your hand" not in visible_text(peek.response)
         slash_hand = await world.carol.slash(world.channel, "hand")
-        assert slash_hand.ephemeral and "not playing" in slash_hand.response.content
+        assert slash_hand.ephemeral and "not playing" in visible_text(slash_hand.response)
         typed = await world.carol.slash(world.channel, "move", notation="discard AND1")
-        assert typed.ephemeral and typed.response.content
+        assert typed.ephemeral and visible_text(typed.response)
         # A menu button copied from the mover's hand onto the board, as a modified client
         # could send it: refused privately.
         stored = world.env.backend.get_message(world.channel.id, board.id)
@@ -357,26 +359,27 @@ async def test_a_stranger_cannot_open_or_play_a_players_hand(tmp_path: Path) -> 
             forged = await _component_interaction(
                 world.carol, stored, {"custom_id": custom_id, "component_type": 2})
             assert forged.ephemeral and forged.response is not None
-            assert forged.response.content and "Your hand" not in forged.response.content
+            answer = visible_text(forged.response)
+            assert answer and "Your hand" not in answer
         # The waiting player opens their own hand, without a menu, and cannot move.
         waiting = await waiter.click(board, custom_id=hand_button(board))
-        assert waiting.ephemeral and "Your hand" in waiting.response.content
+        assert waiting.ephemeral and "Your hand" in visible_text(waiting.response)
         assert menu_items(waiting.response) == []
 
         after = await game_record(world, world.channel)
         assert after.version == record.version and after.state == record.state
-        assert hand.content == hand_before and menu_items(hand) == menu_items(opened.response)
+        assert visible_text(hand) == hand_before and menu_items(hand) == menu_items(opened.response)
         assert (await board_message(world, world.channel)).content == board_before
         # The stranger never received anything showing a hand.
-        carol_sees = [m.content for m in shown if m.viewer == str(world.carol.id)]
+        carol_sees = [visible_text(m) for m in shown if m.viewer == str(world.carol.id)]
         assert carol_sees and all("Your hand" not in text for text in carol_sees)
         # And the mover's buttons still work: back and forth, then a discard ends the turn.
         spare = (await mover.click(board, custom_id=hand_button(board))).response
         assert spare is not None and menu_items(spare)
         step = await mover.click(hand, custom_id=card["custom_id"])
-        assert step.acknowledged and "so far" in hand.content
+        assert step.acknowledged and "so far" in visible_text(hand)
         await mover.click(hand, label=translate("en", "menu.back"))
-        assert hand.content.endswith(translate("en", "menu.choose"))
+        assert visible_text(hand).endswith(translate("en", "menu.choose"))
         await mover.click(hand, custom_id=card["custom_id"])
         discard = next(c for c in menu_items(hand) if c["label"] == "Discard")
         await mover.click(hand, custom_id=discard["custom_id"])
@@ -386,7 +389,7 @@ async def test_a_stranger_cannot_open_or_play_a_players_hand(tmp_path: Path) -> 
         # nothing, and it is redrawn as the current hand, where the menu is the rival's now.
         stale = await mover.click(spare, custom_id=menu_items(spare)[0]["custom_id"])
         assert stale.acknowledged and spare.ephemeral
-        assert "out of date" in spare.content and menu_items(spare) == []
+        assert "out of date" in visible_text(spare) and menu_items(spare) == []
         assert (await game_record(world, world.channel)).version == moved.version
 
 
@@ -410,7 +413,7 @@ async def test_a_crowded_pyramid_plays_through_a_select_in_the_hand(tmp_path: Pa
         item = next(item for item, _, path in hand_options(hand) if path == (card.token,))
         await world.alice.click(hand, custom_id=item["custom_id"])
         selects = [c for c in components_of(hand) if c["type"] == 3]
-        assert selects and menu_items(hand), hand.content
+        assert selects and menu_items(hand), visible_text(hand)
         slot = next(c for c in state.menu(seat, (card.token,)) if c.token != "D")
         chosen = await world.alice.select(hand, [slot.token], custom_id=next(
             s["custom_id"] for s in selects
@@ -430,15 +433,16 @@ TEXT = Place("discord", "1", emoji=False)
 
 
 def check_layout(layout: Layout, menu: list[Button]) -> None:
-    assert len(layout.content) <= 2000
+    assert len(layout.content) <= (4000 if layout.v2 else 2000)
     view = build_view(layout)
     rows: list[dict[str, Any]] = view.to_components() if view is not None else []
     check_rows(rows)
-    for row in rows:
-        for child in row["components"]:
-            template = BUTTON_TEMPLATE if child["type"] == 2 else SELECT_TEMPLATE
-            assert re.fullmatch(template, child["custom_id"]), child["custom_id"]
+    for child in interactive_of(rows):
+        template = BUTTON_TEMPLATE if child["type"] == 2 else SELECT_TEMPLATE
+        assert re.fullmatch(template, child["custom_id"]), child["custom_id"]
     reachable = {b.custom_id[3:] for b in layout.buttons}
+    reachable |= {part.button.custom_id[3:] for part in layout.parts
+                  if isinstance(part, CardSection)}
     for select in layout.selects:
         prefix = select.custom_id[4:].rsplit(":", 1)[0]
         reachable |= {select_payload(prefix, value) for _, value in select.options}
@@ -511,15 +515,15 @@ async def test_the_starter_gets_their_hand_with_the_board_and_it_is_redrawn_in_p
                                           opponent=world.bob, options="bits=4")
         await world.bot.wait_for_background()
         hands = [m for m in started.followups if m.ephemeral]
-        assert len(hands) == 1 and "Your hand" in hands[0].content
+        assert len(hands) == 1 and "Your hand" in visible_text(hands[0])
         state = await game_state(world, world.channel)
         record = await game_record(world, world.channel)
         alice_seat = [p["id"] for p in record.players].index(str(world.alice.id))
-        assert shown_hand(hands[0].content) == (
+        assert shown_hand(visible_text(hands[0])) == (
             render.hand_text(state.view(alice_seat)["hand"]) or "no cards")
         if state.to_move() != [alice_seat]:  # Bob first: Alice's hand waits without a menu
             assert not menu_items(hands[0])
             await play_turn(world, world.bob, world.channel, rng)
         assert menu_items(hands[0]), "the starter's hand carries the menu on their turn"
         bob = await world.bob.slash(world.channel, "hand")
-        assert bob.ephemeral and "Your hand" in bob.response.content
+        assert bob.ephemeral and "Your hand" in visible_text(bob.response)

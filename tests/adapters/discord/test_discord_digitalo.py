@@ -21,6 +21,7 @@ from tests.helpers.discord_cards import (
     record_messages,
 )
 from tests.helpers.discord_play import menu_items
+from tests.helpers.discord_text import visible_text
 from tests.helpers.discord_world import World, components_of, discord_world
 from tests.helpers.hands import hand_prefixes, shows_hand
 
@@ -48,7 +49,7 @@ async def play_turn(world: World, actor: Any, channel: Any, rng: random.Random) 
     opened = await actor.click(board, custom_id=hand_button(board))
     hand = opened.response
     assert hand is not None and hand.ephemeral
-    assert shows_hand(state.view(seat)["hand"], hand.content)
+    assert shows_hand(state.view(seat)["hand"], visible_text(hand))
     for _ in range(20):
         options = hand_options(hand)
         weights = [rating(state, seat, path) for _, _, path in options]
@@ -93,9 +94,9 @@ async def test_a_whole_match_against_the_strong_computer_in_a_dm(tmp_path: Path)
         state = await game_state(world, dm)
         assert state.outcome() is not None and len(rounds) >= 2
         board = await board_message(world, dm)
-        assert "Game over" in board.content and not menu_items(board)
+        assert "Game over" in visible_text(board) and not menu_items(board)
         check_shown(shown)
-        assert not any("Your hand" in m.content for m in shown if not m.ephemeral)
+        assert not any("Your hand" in visible_text(m) for m in shown if not m.ephemeral)
 
 
 async def test_two_members_keep_their_hands_in_ephemeral_messages(tmp_path: Path) -> None:
@@ -115,13 +116,13 @@ async def test_two_members_keep_their_hands_in_ephemeral_messages(tmp_path: Path
             hands.update(hand_prefixes(state.view(seat)["hand"]))  # "• OR→0:" lines
             await play_turn(world, (world.alice, world.bob)[seat], world.channel, rng)
         check_shown(shown)
-        public = [m.content for m in shown if not m.ephemeral]
+        public = [visible_text(m) for m in shown if not m.ephemeral]
         assert public and not any("Your hand" in text for text in public)
         assert not any(hand in text for hand in hands for text in public)
-        private = [m.content for m in shown if m.ephemeral]
+        private = [visible_text(m) for m in shown if m.ephemeral]
         assert all(any(hand in text for text in private) for hand in hands), \
             "each card line was shown to its player (so the check above can fail)"
-        assert all(m.ephemeral for m in shown if "Your hand" in m.content)
+        assert all(m.ephemeral for m in shown if "Your hand" in visible_text(m))
 
 
 async def test_a_card_that_fits_nowhere_is_shown_disabled_and_refused_with_why(
@@ -141,7 +142,7 @@ async def test_a_card_that_fits_nowhere_is_shown_disabled_and_refused_with_why(
         board = await board_message(world, world.channel)
         hand = (await mover.click(board, custom_id=hand_button(board))).response
         assert hand is not None and hand.ephemeral
-        assert "✖ (no place now)" in hand.content and "goes where" in hand.content
+        assert "✖ (no place now)" in visible_text(hand) and "goes where" in visible_text(hand)
         disabled = [c for c in components_of(hand) if c.get("disabled")]
         assert sorted(c["label"] for c in disabled) == sorted(str(c.label) for c in unfit)
         # Discord never sends a disabled button's press; one forged (or pressed on

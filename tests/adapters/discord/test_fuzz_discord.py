@@ -26,6 +26,7 @@ from bot.service import Place, User
 from engines.registry import game_names
 from renderers.i18n import translate
 from tests.helpers import hostile
+from tests.helpers.discord_text import visible_text
 from tests.helpers.discord_world import World, components_of, discord_world
 
 COMMANDS = ("move", "play", "rules", "leaderboard", "hand", "board")
@@ -188,7 +189,7 @@ async def perform(world: World, table: Table, act: Act) -> None:
         result = await actor.slash(table.channel, act.kind, **dict(act.options))
     await world.bot.wait_for_background()
     assert result.acknowledged, act
-    texts = [message.content for message in
+    texts = [visible_text(message) for message in
              ([result.response] if result.response is not None else []) + result.followups]
     assert any(text.strip() for text in texts), f"no answer to {act}"
     for text in texts:
@@ -246,5 +247,5 @@ async def test_a_select_id_sent_as_a_button_click_is_answered(tmp_path: Path) ->
             "custom_id": select["custom_id"], "component_type": 2})
         assert result.acknowledged and result.ephemeral
         assert result.response is not None
-        assert result.response.content == translate("en", "error.foreign_button")
+        assert visible_text(result.response) == translate("en", "error.foreign_button")
         assert await hostile.snapshot(world.store) == before
