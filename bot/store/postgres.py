@@ -71,8 +71,9 @@ LOCK_CONNECTIONS = POOL_SIZE - 4
 # commit per move instead of three connections and two commits; at 1000 tables the lock's
 # idle connection, waiting for the others, had held every command up for seconds
 # (benchmarks/load.py --database: p50 2.3 s). A task started inside the lock (a background
-# job copies the context) does not use it: it is the lock holder's alone.
-_HELD: contextvars.ContextVar[tuple[asyncio.Task[Any] | None,
+# job copies the context) does not use it: it is the lock holder's alone, and only for the
+# store that took it (two stores in one task, as tests open them, each keep their own).
+_HELD: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, PostgresStore,
                                      PoolConnectionProxy[asyncpg.Record]] | None] = (
     contextvars.ContextVar("logic_bot_held_game_connection", default=None))
 # Now in seconds since 1970 by the server's clock, so processes on machines whose clocks
@@ -90,6 +91,15 @@ _SEATED_HUMAN = ("CASE WHEN jsonb_typeof(players)='array' THEN EXISTS (SELECT 1 
                  "jsonb_array_elements(players) AS seat WHERE seat->>'kind'='human' "
                  "AND COALESCE(seat->'left', 'null'::jsonb)='null'::jsonb "
                  "AND seat->>'id'=$ID) ELSE false END")
+
+
+async def _keep_session(connection: asyncpg.Connection[asyncpg.Record]) -> None:
+    """How a connection is reset when it goes back to the pool: not at all. asyncpg rolls
+    back an open transaction in any case; its default reset (unlisten, reset all, unlock
+    advisory locks, close cursors) is one more round trip on every release, for session
+    state this store never makes: it listens to nothing, sets nothing, and its advisory
+    locks are transaction-scoped. That round trip was one in four of a move's
+    (``benchmarks/load.py --database``)."""
 
 
 def _count(status: str) -> int:
@@ -119,7 +129,7 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=pool_size, statement_cache_size=STATEMENT_CACHE,
-                command_timeout=60)
+                command_timeout=60, reset=_keep_session)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
             raise StoreUnavailable(unreachable_server(url, error)) from error
         store = cls(pool, url)
@@ -189,8 +199,8 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
     def _game_connection(self) -> asyncpg.Pool | PoolConnectionProxy[asyncpg.Record]:
         """The held game lock's connection when this task holds one, else the pool."""
         held = _HELD.get()
-        if held is not None and held[0] is asyncio.current_task():
-            return held[1]
+        if held is not None and held[0] is asyncio.current_task() and held[1] is self:
+            return held[2]
         return self._pool
 
     async def _fetch_games(self, where: str, *params: Any) -> list[GameRecord]:
@@ -535,15 +545,37 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         connection, in the lock's transaction (``_HELD``): the save is committed when the
         lock is released, before the service answers, and a failure before then rolls the
         whole move back."""
-        async with self._lock_slots, self._pool.acquire() as connection, \
-                connection.transaction():
-            await connection.execute("SELECT pg_advisory_xact_lock($1, $2)",
-                                     GAME_LOCK_SPACE, game_id % 2_147_483_647)
-            held = _HELD.set((asyncio.current_task(), connection))
+        key = int(game_id) % 2_147_483_647
+        async with self._lock_slots, self._pool.acquire() as connection:
+            # BEGIN and the lock in one round trip: the simple query protocol runs both
+            # (both numbers are ints, so nothing typed reaches the text).
+            try:
+                await connection.execute(
+                    f"BEGIN; SELECT pg_advisory_xact_lock({int(GAME_LOCK_SPACE)}, {key})")
+            except asyncpg.PostgresError:
+                await _roll_back(connection)
+                raise
+            except BaseException:
+                # Cancelled (a timeout) while it waited for the lock: whether the server
+                # has begun the transaction cannot be known until the cancel settles, so
+                # the connection is closed, which ends any transaction.
+                connection.terminate()
+                raise
+            held = _HELD.set((asyncio.current_task(), self, connection))
             try:
                 yield
-            finally:
+            except BaseException:
                 _HELD.reset(held)
+                await _roll_back(connection)
+                raise
+            _HELD.reset(held)
+            try:
+                await connection.execute("COMMIT")
+            except asyncpg.PostgresError:
+                raise  # the server has ended the transaction: it rolled it back
+            except BaseException:
+                connection.terminate()  # cancelled mid-commit: close rather than guess
+                raise
 
     async def claim_computer_turn(self, game_id: int, version: int, holder: str,
                                   seconds: float) -> bool:
@@ -589,6 +621,18 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         return [ExportRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]),
                           None if r[5] is None else float(r[5]))
                 for r in rows]
+
+
+async def _roll_back(connection: PoolConnectionProxy[asyncpg.Record]) -> None:
+    """End the lock's transaction after a failure. A connection that cannot take the
+    ROLLBACK now (its statement cancelled while it waited for the lock, or the connection
+    lost) is closed instead, which ends the transaction just as surely; the pool opens a
+    new one when it needs it."""
+    try:
+        if not connection.is_closed() and connection.is_in_transaction():
+            await connection.execute("ROLLBACK")
+    except (Exception, asyncio.CancelledError):
+        connection.terminate()
 
 
 # Any human seat of this person, left or not (for ``forget_user``).

@@ -14,6 +14,7 @@ import pytest
 from bot.store import SQLiteStore
 from bot.store.postgres import PostgresStore
 from bot.store.protocol import TurnCoordination
+from bot.store.records import GameUpdate, MoveRecord
 from tests.helpers.databases import DATABASES, postgres_schema
 
 
@@ -134,6 +135,78 @@ async def test_a_lock_is_released_when_its_holder_fails(tmp_path: Path) -> None:
                 raise RuntimeError("the move failed")
         async with asyncio.timeout(5), two.game_lock(5):
             pass
+
+
+async def test_a_move_saved_under_the_lock_commits_with_it_or_not_at_all(
+        tmp_path: Path) -> None:
+    """The lock's transaction (BEGIN and the lock in one round trip, COMMIT at its end)
+    holds the save: a failure inside rolls the save back, and a success is seen by the
+    other process once the lock is released, not before."""
+    async with two_processes("postgres", tmp_path) as (one, two):
+        assert isinstance(one, PostgresStore) and isinstance(two, PostgresStore)
+        record = await one.create_game("test", "c1", "lgame", {}, 1, {"n": 0}, [],
+                                       "active")
+        with pytest.raises(RuntimeError):
+            async with one.game_lock(record.id):
+                assert await one.save_game(record, GameUpdate({"n": 1}, "active", [],
+                                                              MoveRecord(0, "action", "a")))
+                raise RuntimeError("the reply failed after the save")
+        unchanged = await two.get_game(record.id)
+        assert unchanged is not None and unchanged.version == 1 and unchanged.state == {"n": 0}
+        assert await two.moves(record.id) == []
+
+        async with one.game_lock(record.id):
+            saved = await one.save_game(record, GameUpdate({"n": 1}, "active", [],
+                                                           MoveRecord(0, "action", "b")))
+            assert saved is not None
+            before_commit = await two.get_game(record.id)
+            assert before_commit is not None and before_commit.version == 1
+        after = await two.get_game(record.id)
+        assert after is not None and after.version == 2 and after.state == {"n": 1}
+        assert await two.moves(record.id) == [MoveRecord(0, "action", "b")]
+
+
+async def test_a_waiter_cancelled_in_the_lock_leaves_no_transaction_behind(
+        tmp_path: Path) -> None:
+    """A command cancelled while it waits for another process's lock (a timeout) gives
+    its connection back clean: every later lock and read of that store still works."""
+    complaints: list[str] = []
+    loop = asyncio.get_running_loop()
+    # asyncpg reports a connection released with a transaction still open (then rolls it
+    # back itself): the lock must have ended its own transaction before that.
+    loop.set_exception_handler(lambda _, context: complaints.append(str(context["message"])))
+    try:
+        await _cancel_a_waiter(tmp_path)
+    finally:
+        loop.set_exception_handler(None)
+    assert complaints == []
+
+
+async def _cancel_a_waiter(tmp_path: Path) -> None:
+    async with two_processes("postgres", tmp_path) as (one, two):
+        release = asyncio.Event()
+        inside = asyncio.Event()
+
+        async def holder() -> None:
+            async with two.game_lock(7):
+                inside.set()
+                await release.wait()
+
+        holding = asyncio.create_task(holder())
+        await inside.wait()
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.3), one.game_lock(7):
+                pass
+        release.set()
+        await holding
+        for _ in range(25):  # more than the pool's connections: every one is used again
+            async with asyncio.timeout(5), one.game_lock(7):
+                pass
+        assert await one.get_game(7) is None
+        idle_in_transaction = await one._pool.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND state LIKE 'idle in transaction%'")
+        assert idle_in_transaction == 0
 
 
 async def test_a_persons_rate_bucket_is_shared_by_the_processes(
