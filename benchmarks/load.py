@@ -519,7 +519,8 @@ def main_postgres(args: argparse.Namespace) -> int:
     """``--database postgresql://…``: the run once per process count, then the speed-up of
     the most processes over one and the targets of issue 26."""
     options = {"games": args.games, "moves": args.moves, "seed": args.seed,
-               "think": args.think, "click": args.click, "ramp": args.ramp}
+               "think": args.think, "click": args.click, "ramp": args.ramp,
+               "profile": args.profile}
     results = []
     for processes in args.process_counts:
         print(f"PostgreSQL run with {processes} bot process(es)...", file=sys.stderr,
@@ -528,6 +529,8 @@ def main_postgres(args: argparse.Namespace) -> int:
         results.append(result)
         if not args.json:
             print_result(result)
+            if result.get("profile"):
+                print(result["profile"])
     met: dict[str, bool] = {
         f"press_move_p99_within_{PRESS_MOVE_OVER_BARE_P99}x_bare_{r['processes']}p":
             (r["press_move_p99_over_bare_p99"] or 0.0) <= PRESS_MOVE_OVER_BARE_P99

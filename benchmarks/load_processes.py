@@ -25,8 +25,11 @@ by the pauses, not by the bot).
 from __future__ import annotations
 
 import asyncio
+import cProfile
+import io
 import itertools
 import multiprocessing
+import pstats
 import random
 import secrets
 import sys
@@ -107,17 +110,33 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
             await play_table(player, table, options["moves"])
             done.append(time.perf_counter())
 
+        # --profile: process 0's own time while it plays (its share of the tables).
+        profiler = cProfile.Profile() if options.get("profile") and share == 0 else None
         started = time.perf_counter()
+        cpu_started = time.process_time()
         try:
+            if profiler is not None:
+                profiler.enable()
             await asyncio.gather(*(play(table) for table in tables))
         finally:
+            if profiler is not None:
+                profiler.disable()
             stop.set()
             service.workers.shutdown()
         ended = time.perf_counter()
+        cpu_used = time.process_time() - cpu_started
         await sampler
     finally:
         await store.close()
+    profile = ""
+    if profiler is not None:
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats("tottime").print_stats(options["profile"])
+        stats.sort_stats("cumulative").print_stats(options["profile"])
+        profile = out.getvalue()
     return {"timings": dict(timings), "saved_at": saved_at, "opened": opened, "done": done,
+            "profile": profile, "cpu_s": cpu_used,
             "moves": sum(t.moves for t in tables), "started": started, "ended": ended,
             "loop_lag": summary(lags or [0.0])}
 
@@ -268,6 +287,13 @@ def merge(shares: list[dict[str, Any]], bare: list[float], processes: int
         "press_move_p99_over_bare_p99": round(move["p99_ms"] / bare_summary["p99_ms"], 2)
         if bare_summary["p99_ms"] else None,
         "loop_lag_p99_ms": [share["loop_lag"]["p99_ms"] for share in shares],
+        # The bot processes' own CPU (their worker processes not counted) per saved move,
+        # the scripted people included: what decides how many moves one process can save.
+        "cpu_ms_per_move": round(1000 * sum(share["cpu_s"] for share in shares) / moves, 2)
+        if moves else None,
+        "cpu_share_of_one_core": [round(share["cpu_s"] / (share["ended"] - share["started"]), 2)
+                                  for share in shares],
+        "profile": "\n".join(share["profile"] for share in shares if share.get("profile")),
     }
 
 
@@ -275,7 +301,9 @@ def print_result(result: dict[str, Any]) -> None:
     print(f"PostgreSQL, {result['processes']} bot process(es): {result['moves']} moves in "
           f"{result['wall_s']} s: {result['moves_per_s']} moves/s; while every table played: "
           f"{result['steady_moves_per_s']} moves/s")
-    print(f"  event loop lag p99 per process: {result['loop_lag_p99_ms']} ms")
+    print(f"  event loop lag p99 per process: {result['loop_lag_p99_ms']} ms; CPU per "
+          f"process (share of one core): {result['cpu_share_of_one_core']}, "
+          f"{result['cpu_ms_per_move']} ms per saved move (the scripted people included)")
     print(f"  {'command':<11} {'n':>7} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9}")
     for name, row in result["commands"].items():
         print(f"  {name:<11} {row['n']:>7} {row['p50_ms']:>9.3f} {row['p99_ms']:>9.3f} "
