@@ -20,7 +20,12 @@ The captured text and components are drawn, unchanged, as one HTML page per plat
 pixels: message bubbles, Discord's Markdown (fenced code blocks, bold, italic, escapes,
 mentions) and Telegram's HTML (``<pre>``, ``<b>``, ``<i>``, links), and the buttons in the
 rows the adapter sent them (Discord's action rows and selects, Telegram's inline keyboard
-rows). Nothing is re-rendered from the game: the boards are the bot's own text.
+rows). A Discord Components V2 message (bOOleO's and Digitalo's card hands) has no content:
+it is drawn from its components in order, each text display as message text (the same
+Markdown), each section as its text with its accessory button beside it on the right (a
+disabled one greyed), action rows as rows, a container as a box holding its own
+components, a separator as a line. Nothing is re-rendered from the game: the boards are the
+bot's own text.
 
 When ``chromium`` is on the PATH each game's part of each page is screenshotted
 (``<platform>-<game>.png``, its height fitted to the content, measured first with
@@ -52,6 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks import ux_walk
 from benchmarks.progress import Progress
 from engines.registry import get_game
+from tests.helpers.discord_text import is_v2
 from tests.helpers.discord_world import World as DiscordWorld
 
 # Moves played before the capture: early enough that the boards are still busy with
@@ -78,12 +84,30 @@ class Control:
 
 
 @dataclass
+class Block:
+    """One component of a Discord Components V2 message, in the message's order: a text
+    display (``text``), a section (its text, and its accessory in ``controls``), an action
+    row (``controls``), a container (``children``, ``accent``: its colour bar), a
+    separator, or a kind not drawn (``other``, its type in ``text``)."""
+
+    kind: str  # text, section, row, container, separator, other
+    text: str = ""
+    controls: list[Control] = field(default_factory=list)
+    children: list[Block] = field(default_factory=list)
+    accent: int | None = None
+    divider: bool = True  # a separator's line (False: only space)
+
+
+@dataclass
 class Bubble:
-    """One message: its raw text (Discord Markdown or Telegram HTML) and control rows."""
+    """One message: its raw text (Discord Markdown or Telegram HTML) and control rows. A
+    Discord Components V2 message has its components in ``blocks`` instead, which are
+    drawn; ``text`` then holds its text displays, joined, and ``rows`` stays empty."""
 
     author: str
     text: str
     rows: list[list[Control]] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
     bot: bool = True
     edited: bool = False
     private: bool = False  # Discord: an ephemeral message, seen by the viewer only
@@ -116,25 +140,69 @@ class Scene:
 DISCORD_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link"}
 
 
+V2_KINDS = {1: "row", 9: "section", 10: "text", 14: "separator", 17: "container"}
+
+
+def discord_control(part: dict[str, Any]) -> Control | None:
+    """A button or a string select as the page draws it; None for anything else."""
+    if part.get("type") == 2:
+        emoji = part.get("emoji") or {}
+        label = " ".join(str(x) for x in (emoji.get("name"), part.get("label")) if x)
+        style = DISCORD_STYLES.get(int(part.get("style", 2)), "secondary")
+        return Control("link" if style == "link" else "button", label, style,
+                       bool(part.get("disabled")))
+    if part.get("type") == 3:
+        return Control("select", str(part.get("placeholder") or ""),
+                       disabled=bool(part.get("disabled")),
+                       options=[str(o.get("label", "")) for o in part.get("options", [])])
+    return None
+
+
 def discord_rows(components: list[dict[str, Any]]) -> list[list[Control]]:
     rows: list[list[Control]] = []
     for row in components:
-        controls: list[Control] = []
-        for part in row.get("components", [row]):
-            if part.get("type") == 2:
-                emoji = part.get("emoji") or {}
-                label = " ".join(str(x) for x in (emoji.get("name"), part.get("label")) if x)
-                style = DISCORD_STYLES.get(int(part.get("style", 2)), "secondary")
-                controls.append(Control("link" if style == "link" else "button", label,
-                                        style, bool(part.get("disabled"))))
-            elif part.get("type") == 3:
-                controls.append(Control("select", str(part.get("placeholder") or ""),
-                                        disabled=bool(part.get("disabled")),
-                                        options=[str(o.get("label", ""))
-                                                 for o in part.get("options", [])]))
+        controls = [c for c in map(discord_control, row.get("components", [row])) if c]
         if controls:
             rows.append(controls)
     return rows
+
+
+def discord_blocks(components: list[dict[str, Any]], names: dict[int, str]) -> list[Block]:
+    """A Components V2 message's components as blocks, nested ones kept nested (a
+    container's children, a section's text displays and accessory)."""
+    blocks: list[Block] = []
+    for component in components:
+        kind = V2_KINDS.get(int(component.get("type", 0)), "other")
+        children = list(component.get("components") or [])
+        if kind == "text":
+            blocks.append(Block("text", with_names(str(component.get("content", "")), names)))
+        elif kind == "section":
+            text = "\n".join(str(c.get("content", "")) for c in children
+                             if c.get("type") == 10)
+            accessory = discord_control(dict(component.get("accessory") or {}))
+            blocks.append(Block("section", with_names(text, names),
+                                [accessory] if accessory else []))
+        elif kind == "row":
+            blocks.append(Block("row", controls=[c for c in map(discord_control, children)
+                                                 if c]))
+        elif kind == "container":
+            blocks.append(Block("container", children=discord_blocks(children, names),
+                                accent=component.get("accent_color")))
+        elif kind == "separator":
+            blocks.append(Block("separator", divider=bool(component.get("divider", True))))
+        else:
+            blocks.append(Block("other", str(component.get("type"))))
+    return blocks
+
+
+def blocks_text(blocks: list[Block]) -> str:
+    """The text of V2 blocks, in order (nested ones included), one after another."""
+    parts: list[str] = []
+    for block in blocks:
+        if block.kind in ("text", "section") and block.text:
+            parts.append(block.text)
+        parts.extend(filter(None, [blocks_text(block.children)]))
+    return "\n".join(parts)
 
 
 def telegram_rows(markup: dict[str, Any] | None) -> list[list[Control]]:
@@ -233,9 +301,11 @@ def discord_screens(table: ux_walk.DiscordTable, seat: int, board_id: int
             header = f"{user} used /{meta['name']}"
         author = BOT_NAME if message.author_id == table.bot_id \
             else names.get(message.author_id, "someone")
-        bubbles.append(Bubble(author, with_names(str(message.content), names),
-                              discord_rows(list(message.components)),
-                              bot=message.author_id == table.bot_id,
+        components = [dict(c) for c in message.components]
+        blocks = discord_blocks(components, names) if is_v2(message) else []
+        text = blocks_text(blocks) if blocks else with_names(str(message.content), names)
+        bubbles.append(Bubble(author, text, [] if blocks else discord_rows(components),
+                              blocks, bot=message.author_id == table.bot_id,
                               edited=message.edited_timestamp is not None
                               and message.id == board_id,
                               private=message.is_ephemeral, header=header))
@@ -459,6 +529,39 @@ def rows_html(rows: list[list[Control]], platform: str) -> str:
     return f'<div class="keyboard">{lines}</div>'
 
 
+def blocks_html(blocks: list[Block]) -> str:
+    """A Components V2 message's blocks as the app draws them, top to bottom: text as
+    message text, a section's text with its accessory on the right, consecutive action
+    rows as one keyboard, a container as a box around its own blocks."""
+    out: list[str] = []
+    rows: list[list[Control]] = []
+    for block in blocks:
+        if block.kind == "row":
+            rows += [block.controls] if block.controls else []
+            continue
+        out.append(rows_html(rows, "discord"))
+        rows = []
+        if block.kind == "text":
+            out.append(f'<div class="v2-text">{discord_markdown(block.text)}</div>')
+        elif block.kind == "section":
+            beside = "".join(control_html(c, "discord") for c in block.controls)
+            out.append(f'<div class="v2-section"><div class="v2-section-text">'
+                       f'{discord_markdown(block.text)}</div>'
+                       f'<div class="accessory">{beside}</div></div>')
+        elif block.kind == "container":
+            accent = (f' style="border-left-color: #{block.accent:06x}"'
+                      if block.accent is not None else "")
+            out.append(f'<div class="container"{accent}>{blocks_html(block.children)}</div>')
+        elif block.kind == "separator":
+            out.append('<hr class="separator">' if block.divider
+                       else '<div class="spacer"></div>')
+        else:
+            out.append(f'<div class="prose subtext">(component of type '
+                       f"{html.escape(block.text)}, not drawn)</div>")
+    out.append(rows_html(rows, "discord"))
+    return f'<div class="v2">{"".join(out)}</div>'
+
+
 def initials(name: str) -> str:
     return html.escape(name[:1].upper() or "?")
 
@@ -469,10 +572,11 @@ def discord_bubbles(bubbles: list[Bubble]) -> str:
     for bubble in bubbles:
         grouped = bubble.author == previous and not bubble.header and not bubble.private
         previous = bubble.author
-        body = discord_markdown(bubble.text)
+        body = blocks_html(bubble.blocks) if bubble.blocks else discord_markdown(bubble.text)
         if bubble.edited:  # after the last line of text, or under a closing code block
             mark = '<span class="edited">(edited)</span>'
-            body = (body[:-len("</div>")] + mark + "</div>" if body.endswith("</div>")
+            body = (body[:-len("</div>")] + mark + "</div>"
+                    if body.endswith("</div>") and not bubble.blocks
                     else body + f'<div class="prose">{mark}</div>')
         classes = "message" + (" ephemeral" if bubble.private else "") + \
             (" grouped" if grouped else "")
@@ -574,6 +678,16 @@ code { font-family: "DejaVu Sans Mono", monospace; font-size: 85%;
   border: 1px solid #2f3035; display: flex; align-items: center;
   justify-content: space-between; padding: 0 12px; color: #949ba4; font-size: 15px; }
 .chevron { font-size: 18px; color: #dfe0e2; }
+.v2 { display: flex; flex-direction: column; gap: 8px; }
+.v2 .keyboard { margin-top: 0; }
+.v2-section { display: flex; align-items: center; gap: 12px; }
+.v2-section-text { flex: 1 1 auto; min-width: 0; }
+.accessory { flex: 0 1 auto; max-width: 60%; display: flex; }
+.container { display: flex; flex-direction: column; gap: 8px; padding: 12px;
+  background: #232428; border: 1px solid #2f3035; border-left: 4px solid #4e5058;
+  border-radius: 8px; }
+.separator { width: 100%; border: 0; border-top: 1px solid #3f4147; margin: 4px 0; }
+.spacer { height: 8px; }
 .only-you { font-size: 12px; color: #949ba4; margin-top: 4px; }
 .only-you .link { color: #00a8fc; }
 .subtext { font-size: 13px; color: #949ba4; }

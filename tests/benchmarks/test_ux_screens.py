@@ -1,14 +1,20 @@
 """The phone-width pages of benchmarks/ux_screens.py: the bot's own text and buttons drawn
-as the platforms draw them (Markdown or HTML, code blocks, button rows), so that the
+as the platforms draw them (Markdown or HTML, code blocks, button rows, Discord's
+Components V2 hands with each card's button beside its line), so that the
 screenshots in docs/ux.md can be made again. Chromium is not needed: only the HTML is
 checked, and the screenshots are the script's business."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
+
+import discord
 
 from benchmarks import ux_screens
 from benchmarks.ux_screens import Bubble, Control, Scene, Screen
+from bot.adapters.discord.layout import build_view, hand_layout
+from bot.replies import Button, CardLine, Hand
 
 
 def test_discord_markdown_keeps_code_blocks_and_the_escaped_prose_literal() -> None:
@@ -104,3 +110,86 @@ async def test_a_discord_scene_is_captured_from_the_fake() -> None:
     assert any(c.style == "primary" for row in board.rows for c in row)
     assert screen.bubbles[-1].text.startswith("🔔 <@") and ":bob>" in screen.bubbles[-1].text
     assert '<section id="lgame">' in ux_screens.page("discord", [captured], seed=1)
+
+
+def v2_hand_components() -> list[dict[str, Any]]:
+    """A Digitalo-like card hand as the adapter sends it (Components V2): its text, a
+    section per card (the second card unavailable), the prompt, then the other options."""
+    cards = [("AND→1", "goes where both inputs are 1"), ("INV", "flips a bit card for both"
+                                                         " players"),
+             ("NAND→1 ×2", "goes where an input is 0")]
+    buttons = [Button(name, f"m:1:1:C{n}", disabled=n == 1)
+               for n, (name, _) in enumerate(cards)]
+    lines = [f"• {name}: {meaning}" for name, meaning in cards]
+    hand = Hand("\n".join(["🂠 Your hand (South):", *lines]),
+                [*buttons, Button("Discard", "m:1:1:D")], [Button("💡 Hint", "i:1:1:")],
+                "Choose your move.",
+                [CardLine(line, button) for line, button in zip(lines, buttons, strict=True)])
+    view = build_view(hand_layout(hand, "en"))
+    assert isinstance(view, discord.ui.LayoutView)
+    return [dict(component) for component in view.to_components()]
+
+
+def test_a_discord_v2_hand_draws_each_card_beside_its_button() -> None:
+    components = v2_hand_components()
+    assert [c["type"] for c in components] == [10, 9, 9, 9, 10, 1, 1]
+    blocks = ux_screens.discord_blocks(components, {})
+    hand = Bubble("Logic Bot", ux_screens.blocks_text(blocks), blocks=blocks, private=True)
+    page = ux_screens.page("discord", [Scene("discord", "digitalo", "alice", 3,
+                                             [Screen("# digitalo-0", "Class 3B", [hand])])],
+                           seed=1)
+    assert "🂠 Your hand (South):" in hand.text and "Choose your move." in hand.text
+    # Each card's line and meaning, then the button that plays it on the right of it.
+    for name, meaning, disabled in (("AND→1", "goes where both inputs are 1", False),
+                                    ("INV", "flips a bit card for both players", True),
+                                    ("NAND→1 ×2", "goes where an input is 0", False)):
+        greyed = "secondary disabled" if disabled else "primary"  # as the adapter sends it
+        assert (f'<div class="v2-section"><div class="v2-section-text"><div class="prose">'
+                f"• {name}: {meaning}</div></div><div class=\"accessory\">"
+                f'<div class="button {greyed}"><span class="label">{name}</span>'
+                ) in page
+    assert page.count('class="v2-section"') == 3
+    # The text displays are message text; the other options (Discard, then the navigation)
+    # one keyboard of two rows under the prompt.
+    assert '<div class="v2-text"><div class="prose">Choose your move.</div></div>' in page
+    [keyboard] = re.findall(r'<div class="keyboard">(.*?)</div></div></div>', page)
+    assert keyboard.count('<div class="row">') == 2
+    assert "Discard" in keyboard and "💡" in keyboard and "AND→1" not in keyboard
+    assert page.index("Choose your move.") < page.index('<div class="keyboard">')
+    # No V2 message is drawn as content with rows of sections.
+    assert '<div class="row"><div class="button primary"><span class="label">AND→1' \
+        not in page
+
+
+def test_a_container_draws_its_components_inside_it() -> None:
+    container = {"type": 17, "accent_color": 0x5865F2,
+                 "components": [*v2_hand_components(), {"type": 14, "divider": True}]}
+    blocks = ux_screens.discord_blocks([container, {"type": 10, "content": "after"}], {})
+    assert [b.kind for b in blocks] == ["container", "text"]
+    assert [b.kind for b in blocks[0].children] == ["text", "section", "section", "section",
+                                                    "text", "row", "row", "separator"]
+    drawn = ux_screens.blocks_html(blocks)
+    assert drawn.startswith('<div class="v2"><div class="container" '
+                            'style="border-left-color: #5865f2">')
+    inside = drawn[:drawn.index("after")]
+    assert inside.count('class="v2-section"') == 3 and '<hr class="separator">' in inside
+    assert ux_screens.blocks_text(blocks).endswith("Choose your move.\nafter")
+
+
+async def test_a_discord_card_hand_is_captured_as_sections() -> None:
+    captured = await ux_screens.capture("discord", "booleo", seed=1, moves=3)
+    [screen] = captured.screens
+    [hand] = [bubble for bubble in screen.bubbles if bubble.private]
+    sections = [block for block in hand.blocks if block.kind == "section"]
+    assert len(sections) >= 3 and not hand.rows
+    page = ux_screens.page("discord", [captured], seed=1)
+    for section in sections:
+        # "• AND→1: goes where both inputs are 1" beside the button "AND→1".
+        found = re.fullmatch(r"• (\S+)(?: ×\d)?: (.+)", section.text)
+        assert found, section.text
+        [button] = section.controls
+        assert button.kind == "button" and found[1] in button.label
+        line = ux_screens.discord_markdown(section.text)
+        assert (f'<div class="v2-section-text">{line}</div><div class="accessory">'
+                f'<div class="button {button.style}') in page
+        assert ux_screens.emoji_spans(found[2]) in line
