@@ -22,6 +22,7 @@ import json
 import logging
 import secrets
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
@@ -66,16 +67,13 @@ POOL_SIZE = 20
 # which also serves the move's read and save, so the rest of the pool stays free for the
 # commands that take no lock (settings, rate buckets, lists).
 LOCK_CONNECTIONS = POOL_SIZE - 4
-# The connection of the game lock the current task holds (``game_lock``), with that task:
-# the move's read and save run on it, inside the lock's transaction. One connection and one
-# commit per move instead of three connections and two commits; at 1000 tables the lock's
-# idle connection, waiting for the others, had held every command up for seconds
-# (benchmarks/load.py --database: p50 2.3 s). A task started inside the lock (a background
-# job copies the context) does not use it: it is the lock holder's alone, and only for the
-# store that took it (two stores in one task, as tests open them, each keep their own).
-_HELD: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, PostgresStore,
-                                     PoolConnectionProxy[asyncpg.Record]] | None] = (
-    contextvars.ContextVar("logic_bot_held_game_connection", default=None))
+# The game lock the current task holds (``game_lock``): the move's read and save run on
+# its connection, inside its transaction, and the save commits it (``_HeldLock``). A task
+# started inside the lock (a background job copies the context) does not use it: it is
+# the lock holder's alone, and only for the store that took it (two stores in one task, as
+# tests open them, each keep their own).
+_HELD: contextvars.ContextVar[_HeldLock | None] = contextvars.ContextVar(
+    "logic_bot_held_game_lock", default=None)
 # Now in seconds since 1970 by the server's clock, so processes on machines whose clocks
 # differ agree on when a claim lapses.
 _EPOCH = "extract(epoch FROM clock_timestamp())::double precision"
@@ -110,6 +108,29 @@ def _count(status: str) -> int:
 
 def _game_row(row: asyncpg.Record) -> tuple[Any, ...]:
     return tuple(row)
+
+
+@dataclass
+class _HeldLock:
+    """A game lock being held: its task, store and connection, until the transaction ends.
+
+    The lock is for read-modify-save only, so the holder's save commits the transaction,
+    which releases the lock, the connection and its slot at once. What follows the save
+    inside the service's lock (the danger marks' worker job, the reply's rendering, the
+    finish listeners) then holds neither a connection nor another process's move back,
+    and the move is on disk before any of it, as on SQLite. At 1000 tables on this 2-core
+    machine each round trip inside the lock costs a turn of the busy event loop (10-15 ms
+    at the median), so a lock held a slot for 4 to 6 of them (``benchmarks/load.py
+    --database``; ``docs/performance.md``).
+    """
+
+    task: asyncio.Task[Any] | None
+    store: PostgresStore
+    connection: PoolConnectionProxy[asyncpg.Record] | None
+
+    def serves(self, store: PostgresStore) -> bool:
+        return (self.connection is not None and self.store is store
+                and self.task is asyncio.current_task())
 
 
 class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
@@ -199,8 +220,9 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
     def _game_connection(self) -> asyncpg.Pool | PoolConnectionProxy[asyncpg.Record]:
         """The held game lock's connection when this task holds one, else the pool."""
         held = _HELD.get()
-        if held is not None and held[0] is asyncio.current_task() and held[1] is self:
-            return held[2]
+        if held is not None and held.serves(self):
+            assert held.connection is not None
+            return held.connection
         return self._pool
 
     async def _fetch_games(self, where: str, *params: Any) -> list[GameRecord]:
@@ -232,14 +254,17 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
             move.action if move else None, record.id, record.version)
         if _count(status) != 1:
             return None
+        held = _HELD.get()
+        if held is not None and held.serves(self):
+            await self._end_lock(held, commit=True)  # the save is on disk before it returns
         return GameRecord(record.id, record.platform, record.channel, record.game,
                           record.options, record.seed, update.state, new_version,
                           update.players, update.status, record.board_ref, record.created_at,
                           stamp, record.server)
 
     async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None:
-        # On the held lock's connection when there is one: the lock's transaction may
-        # hold this row since its save, and another connection would wait for it forever.
+        # On the held lock's connection when there is one (before its save, which commits):
+        # another connection would wait for the lock's transaction to end.
         await self._game_connection().execute("UPDATE games SET board_ref=$1 WHERE id=$2",
                                  dumps(ref) if ref is not None else None, game_id)
 
@@ -542,11 +567,17 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         game id), released by the transaction's end even when the process dies. The lock
         holds a pooled connection, so at most ``LOCK_CONNECTIONS`` of this process's
         locks are held at once. The holder's reads of games and its save run on that
-        connection, in the lock's transaction (``_HELD``): the save is committed when the
-        lock is released, before the service answers, and a failure before then rolls the
-        whole move back."""
+        connection, in the lock's transaction; the save commits it (``_HeldLock``), and a
+        failure before the save rolls it back. Without a save it ends with the block."""
         key = int(game_id) % 2_147_483_647
-        async with self._lock_slots, self._pool.acquire() as connection:
+        await self._lock_slots.acquire()
+        try:
+            connection = await self._pool.acquire()
+        except BaseException:
+            self._lock_slots.release()
+            raise
+        held = _HeldLock(asyncio.current_task(), self, connection)
+        try:
             # BEGIN and the lock in one round trip: the simple query protocol runs both
             # (both numbers are ints, so nothing typed reaches the text).
             try:
@@ -561,21 +592,45 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
                 # the connection is closed, which ends any transaction.
                 connection.terminate()
                 raise
-            held = _HELD.set((asyncio.current_task(), self, connection))
+            token = _HELD.set(held)
             try:
                 yield
             except BaseException:
-                _HELD.reset(held)
-                await _roll_back(connection)
+                if held.connection is not None:
+                    await _roll_back(held.connection)
                 raise
-            _HELD.reset(held)
+            finally:
+                _HELD.reset(token)
+            await self._end_lock(held, commit=True)
+        finally:
+            await self._give_back(held)
+
+    async def _end_lock(self, held: _HeldLock, *, commit: bool) -> None:
+        """End the held lock's transaction (COMMIT, which releases the lock) and give its
+        connection and slot back; later statements of the holder use the pool."""
+        connection = held.connection
+        if connection is None:
+            return
+        if commit:
             try:
                 await connection.execute("COMMIT")
             except asyncpg.PostgresError:
+                await self._give_back(held)
                 raise  # the server has ended the transaction: it rolled it back
             except BaseException:
                 connection.terminate()  # cancelled mid-commit: close rather than guess
+                await self._give_back(held)
                 raise
+        await self._give_back(held)
+
+    async def _give_back(self, held: _HeldLock) -> None:
+        connection, held.connection = held.connection, None
+        if connection is None:
+            return
+        try:
+            await self._pool.release(connection)
+        finally:
+            self._lock_slots.release()
 
     async def claim_computer_turn(self, game_id: int, version: int, holder: str,
                                   seconds: float) -> bool:

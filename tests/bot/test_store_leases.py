@@ -137,33 +137,42 @@ async def test_a_lock_is_released_when_its_holder_fails(tmp_path: Path) -> None:
             pass
 
 
-async def test_a_move_saved_under_the_lock_commits_with_it_or_not_at_all(
+async def test_the_lock_covers_read_modify_save_and_the_save_commits_it(
         tmp_path: Path) -> None:
-    """The lock's transaction (BEGIN and the lock in one round trip, COMMIT at its end)
-    holds the save: a failure inside rolls the save back, and a success is seen by the
-    other process once the lock is released, not before."""
+    """The lock's transaction (BEGIN and the lock in one round trip) ends with the
+    holder's save: a failure before the save leaves nothing written; the save is seen by
+    the other process as soon as ``save_game`` returns, and the lock is free from then
+    on, while the holder still draws its reply."""
     async with two_processes("postgres", tmp_path) as (one, two):
         assert isinstance(one, PostgresStore) and isinstance(two, PostgresStore)
         record = await one.create_game("test", "c1", "lgame", {}, 1, {"n": 0}, [],
                                        "active")
         with pytest.raises(RuntimeError):
             async with one.game_lock(record.id):
-                assert await one.save_game(record, GameUpdate({"n": 1}, "active", [],
-                                                              MoveRecord(0, "action", "a")))
-                raise RuntimeError("the reply failed after the save")
+                assert await one.get_game(record.id) == record
+                raise RuntimeError("the move was refused before its save")
         unchanged = await two.get_game(record.id)
         assert unchanged is not None and unchanged.version == 1 and unchanged.state == {"n": 0}
-        assert await two.moves(record.id) == []
 
         async with one.game_lock(record.id):
-            saved = await one.save_game(record, GameUpdate({"n": 1}, "active", [],
-                                                           MoveRecord(0, "action", "b")))
+            read = await one.get_game(record.id)
+            assert read is not None
+            # Until the save the other process waits for the lock.
+            with pytest.raises(TimeoutError):
+                async with asyncio.timeout(0.3), two.game_lock(record.id):
+                    pass
+            saved = await one.save_game(read, GameUpdate({"n": 1}, "active", [],
+                                                         MoveRecord(0, "action", "b")))
             assert saved is not None
-            before_commit = await two.get_game(record.id)
-            assert before_commit is not None and before_commit.version == 1
+            seen = await two.get_game(record.id)
+            assert seen is not None and seen.version == 2 and seen.state == {"n": 1}
+            assert await two.moves(record.id) == [MoveRecord(0, "action", "b")]
+            async with asyncio.timeout(5), two.game_lock(record.id):
+                pass  # free although the holder's block goes on
+            # The holder's later statements use the pool, outside the ended transaction.
+            await one.set_board_ref(record.id, {"message": 1})
         after = await two.get_game(record.id)
-        assert after is not None and after.version == 2 and after.state == {"n": 1}
-        assert await two.moves(record.id) == [MoveRecord(0, "action", "b")]
+        assert after is not None and after.board_ref == {"message": 1} and after.version == 2
 
 
 async def test_a_waiter_cancelled_in_the_lock_leaves_no_transaction_behind(
