@@ -29,6 +29,7 @@ import cProfile
 import io
 import itertools
 import multiprocessing
+import os
 import pstats
 import random
 import secrets
@@ -231,6 +232,9 @@ def run_processes(database: str, processes: int, options: dict[str, Any]) -> dic
         print(f"  {processes} process(es) ready; playing {options['games']} tables",
               file=sys.stderr, flush=True)
         sampler.start()
+        machine_before, server_before = machine_cpu(), postgres_cpu()
+        server = ServerCpuWatch(server_before)
+        server.start()
         go.set()
         shares: dict[int, dict[str, Any]] = {}
         waited = 0
@@ -247,6 +251,9 @@ def run_processes(database: str, processes: int, options: dict[str, Any]) -> dic
             if "error" in result:
                 raise RuntimeError(f"bot process {share} failed: {result['error']}")
             shares[share] = result
+        machine_after = machine_cpu()
+        server.stop.set()
+        server.join()
         for child in children:
             child.join(timeout=60)
     finally:
@@ -259,7 +266,70 @@ def run_processes(database: str, processes: int, options: dict[str, Any]) -> dic
         asyncio.run(_drop_schema(database, schema))
     if sampler.failed is not None:
         raise RuntimeError(f"the commit sampler failed: {sampler.failed!r}")
-    return merge(list(shares.values()), sampler.timings, processes)
+    merged = merge(list(shares.values()), sampler.timings, processes)
+    merged["machine"] = machine_use(machine_before, machine_after, server_before,
+                                    server.latest, merged["moves"])
+    return merged
+
+
+def machine_cpu() -> tuple[int, int]:
+    """The machine's busy and total CPU time so far, in clock ticks (Linux's /proc/stat);
+    (0, 0) elsewhere."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(n) for n in stat.readline().split()[1:]]
+    except OSError:
+        return 0, 0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def postgres_cpu() -> dict[int, int]:
+    """CPU ticks used so far by each PostgreSQL server process on this machine (empty when
+    the server is elsewhere): its backends live as long as the pools' connections."""
+    used: dict[int, int] = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                text = stat.read()
+        except OSError:
+            continue
+        name = text[text.find("(") + 1:text.rfind(")")]
+        if name.startswith("postgres"):
+            fields = text[text.rfind(")") + 2:].split()
+            used[int(entry)] = int(fields[11]) + int(fields[12])  # utime + stime
+    return used
+
+
+class ServerCpuWatch(threading.Thread):
+    """The PostgreSQL processes' CPU ticks, read every half second while the tables play:
+    a pool's backends end when its bot process closes it, before the run's last reading."""
+
+    def __init__(self, first: dict[int, int]) -> None:
+        super().__init__(daemon=True)
+        self.latest = dict(first)
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.wait(0.5):
+            self.latest.update(postgres_cpu())
+
+
+def machine_use(before: tuple[int, int], after: tuple[int, int], server_before: dict[int, int],
+                server_after: dict[int, int], moves: int) -> dict[str, Any]:
+    """How busy the machine was while the tables played, and the database server's share:
+    whether the run was held back by the machine's cores rather than by the bot."""
+    busy, total = after[0] - before[0], after[1] - before[1]
+    cores = os.cpu_count() or 1
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    server = sum(used - server_before.get(pid, 0) for pid, used in server_after.items())
+    wall = total / cores / ticks if total else 0.0
+    return {"cores": cores,
+            "busy_share": round(busy / total, 3) if total else None,
+            "server_cores": round(server / ticks / wall, 2) if wall else None,
+            "server_ms_per_move": round(1000 * server / ticks / moves, 2) if moves else None}
 
 
 def merge(shares: list[dict[str, Any]], bare: list[float], processes: int
@@ -308,6 +378,11 @@ def print_result(result: dict[str, Any]) -> None:
     for name, row in result["commands"].items():
         print(f"  {name:<11} {row['n']:>7} {row['p50_ms']:>9.3f} {row['p99_ms']:>9.3f} "
               f"{row['max_ms']:>9.3f}")
+    machine = result.get("machine") or {}
+    if machine.get("busy_share") is not None:
+        print(f"  the machine's {machine['cores']} cores were {100 * machine['busy_share']:.0f}% "
+              f"busy; the PostgreSQL server used {machine['server_cores']} of them, "
+              f"{machine['server_ms_per_move']} ms per saved move")
     bare = result["bare_commit_during"]
     print(f"  bare synced commit during the run (n={bare['n']}): p50 {bare['p50_ms']:.3f} ms, "
           f"p99 {bare['p99_ms']:.3f} ms; press_move p99 / bare p99 = "
