@@ -128,7 +128,7 @@ class BoardDrawing:
         to_move = ([dict(record.players[s]) for s in state.to_move()]
                    if record.status == "active" else [])
         return Board(record.id, record.version, text, not place.emoji, buttons, navigation,
-                     prompt, to_move, hand_button)
+                     prompt, to_move, hand_button, grid=type(state).has_grid)
 
     def _end_buttons(self, place: Place, record: GameRecord) -> list[Button]:
         """An ended game's panel: play it again, the presser's results, the rules, and

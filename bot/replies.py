@@ -60,6 +60,9 @@ class Board:
     prompt: str
     to_move: list[dict[str, Any]]
     hand_button: Button | None = None
+    # The game's menu can turn into the board's grid (``GameState.has_grid``: the L-game,
+    # Rithmomachia), so Discord sends this board as Components V2 from the first message.
+    grid: bool = False
 
 
 @dataclass(frozen=True)

@@ -185,6 +185,11 @@ class GameState(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     schema_version: ClassVar[int] = 1
+    # The game's menu can be shown as its board's grid at some point (``offers_grid``),
+    # even where it cannot now (Rithmomachia's placement): a platform whose message kind
+    # cannot change afterwards (Discord's Components V2) draws the board in the kind that
+    # holds the grid from its first message.
+    has_grid: ClassVar[bool] = False
 
     @abstractmethod
     def to_dict(self) -> JSON: ...

@@ -349,6 +349,7 @@ def neutral_step_text(before: int, after: int) -> str:
 
 class LGameState(GameState):
     game_name = NAME
+    has_grid = True
     min_players = 2
     max_players = 2
     schema_version = 1

@@ -532,6 +532,7 @@ def _steps_text(shape: int) -> Message:
 
 class RithmomachiaState(GameState):
     game_name = NAME
+    has_grid = True
     min_players = SEATS
     max_players = SEATS
     schema_version = 1

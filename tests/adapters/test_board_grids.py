@@ -18,6 +18,7 @@ from engines.base import GRID_TOKEN, GameError
 from engines.lgame import LGameState
 from engines.rithmomachia import RithmomachiaState
 from tests.helpers.discord_play import board_message
+from tests.helpers.discord_text import as_dict, is_v2, text_displays, visible_text, walk
 from tests.helpers.discord_world import components_of, discord_world
 from tests.helpers.telegram_world import ALICE, BOB, GROUP, telegram_world
 
@@ -44,13 +45,20 @@ def planned_taps(state: LGameState) -> tuple[tuple[str, str], str, str, str]:
 
 
 def grid_rows_discord(message: Any) -> list[list[str]]:
-    rows = message.components if isinstance(message.components, list) else []
-    labels = []
-    for row in rows:
-        children = row.get("components", []) if isinstance(row, dict) else [
-            child.to_dict() for child in getattr(row, "children", [])]
-        labels.append([str(child.get("label", "")) for child in children])
-    return labels
+    """The labels of a message's action rows, in order (nested ones in a V2 message
+    too): the board's grid first, then the rows under it."""
+    rows = [as_dict(c) for c in walk(message.components) if as_dict(c).get("type") == 1]
+    return [[str(child.get("label", "")) for child in row.get("components", [])]
+            for row in rows]
+
+
+def assert_v2_board(message: Any) -> None:
+    """A board you tap on Discord: Components V2 (no content), the board in a text
+    display of its own above the one with the turn line or prompt, within V2's 40
+    components."""
+    assert is_v2(message) and not message.content
+    assert len(text_displays(message)) >= 2
+    assert len(list(walk(message.components))) <= 40
 
 
 def custom_id_for(message: Any, token: str) -> str:
@@ -74,14 +82,19 @@ async def test_an_l_game_move_tapped_on_the_discord_board(tmp_path: Path) -> Non
         other = world.bob if mover is world.alice else world.alice
 
         board = await board_message(world)
+        assert_v2_board(board)  # from its first message, which can never turn classic
+        board_id = board.id
         grid_button = next(c for c in components_of(board) if c.get("label") == GRID_LABEL)
         await mover.click(board, custom_id=grid_button["custom_id"])
         board = await board_message(world)
+        assert board.id == board_id, "the grid is the same message, edited in place"
+        assert_v2_board(board)
         rows = grid_rows_discord(board)
         # The board in its shape: four rows of four squares, then back.
-        assert [len(row) for row in rows[:4]] == [4, 4, 4, 4], rows
+        assert [len(row) for row in rows] == [4, 4, 4, 4, 1], rows
         assert all(label in "🟥🟦⚫⬜" for row in rows[:4] for label in row), rows
-        assert "Tap a square of your new L" in board.content
+        assert "Tap a square of your new L" in text_displays(board)[-1]
+        assert "🟥" in text_displays(board)[-2], "the board above the prompt"
 
         # The opponent cannot tap; a square no L covers is refused with the reason.
         refused = await other.click(board, custom_id=custom_id_for(board, first))
@@ -96,19 +109,26 @@ async def test_an_l_game_move_tapped_on_the_discord_board(tmp_path: Path) -> Non
         assert lgame_grid.POSSIBLE in "".join("".join(row) for row in grid_rows_discord(board)[:4])
         await mover.click(board, custom_id=custom_id_for(board, second))
         board = await board_message(world)
-        assert "Your new L is 🟩" in board.content
-        assert sum(row.count(lgame_grid.TAPPED) for row in grid_rows_discord(board)[:4]) == 4
+        assert "Your new L is 🟩" in visible_text(board)
+        rows = grid_rows_discord(board)
+        assert sum(row.count(lgame_grid.TAPPED) for row in rows[:4]) == 4
+        # With V2's room, "Neutrals stay" has a row of its own above the back row.
+        assert [len(row) for row in rows] == [4, 4, 4, 4, 1, 1], rows
+        assert rows[4] == ["Neutrals stay"] and rows[5] == ["↩ back"], rows
         await mover.click(board, custom_id=custom_id_for(board, source))
         board = await board_message(world)
-        assert "Tap the empty square" in board.content
+        assert "Tap the empty square" in visible_text(board)
         await mover.click(board, custom_id=custom_id_for(board, target))
 
         saved = await world.store.get_game(record.id)
         assert saved is not None and saved.version == record.version + 1
         moves = await world.store.moves(record.id)
         assert [m.action for m in moves if m.kind == "action"] == [action]
-        # The next player's menu starts from the list again, with the grid a tap away.
+        # The next player's menu starts from the list again, with the grid a tap away, on
+        # the same message, still V2.
         board = await board_message(world)
+        assert board.id == board_id
+        assert_v2_board(board)
         assert any(c.get("label") == GRID_LABEL for c in components_of(board))
 
 
@@ -181,8 +201,10 @@ async def test_a_rithmomachia_move_tapped_on_a_level_on_discord_and_telegram(
         grid_button = next(c for c in components_of(board) if c.get("label") == GRID_LABEL)
         await mover.click(board, custom_id=grid_button["custom_id"])
         board = await board_message(world)
+        assert_v2_board(board)
         rows = grid_rows_discord(board)
-        assert [len(row) for row in rows[:4]] == [5, 5, 5, 5], rows
+        # A rank of the level on view in each row, its key at the end, then back.
+        assert [len(row) for row in rows] == [5, 5, 5, 5, 1], rows
         assert [row[4] for row in rows[:4]] == ["L4", "L3", "L2", "[1]"]
         # Another level, and back: nothing is played by looking.
         await mover.click(board, custom_id=custom_id_for(board, "v3"))
@@ -192,10 +214,11 @@ async def test_a_rithmomachia_move_tapped_on_a_level_on_discord_and_telegram(
         board = await board_message(world)
         await mover.click(board, custom_id=custom_id_for(board, piece))
         board = await board_message(world)
-        assert f"Tap where {piece} goes" in board.content
+        assert f"Tap where {piece} goes" in visible_text(board)
         await mover.click(board, custom_id=custom_id_for(board, target))
         moves = await world.store.moves(record.id)
         assert [m.action for m in moves if m.kind == "action"] == [action]
+        assert_v2_board(await board_message(world))
 
     async with telegram_world(tmp_path / "telegram") as world:
         bob_line = await world.say(BOB, GROUP, "shall we?")

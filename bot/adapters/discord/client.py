@@ -50,6 +50,7 @@ from bot.adapters.discord.layout import (
     plain_layout,
     rendered,
     replay_view,
+    with_line,
 )
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.adapters.end_panel import end_choice, is_end_panel
@@ -295,9 +296,7 @@ class LogicBot(ChatAdapter, discord.Client):
                   header: list[str] | None = None) -> Layout:
         layout = board_layout(board, place.language, list(header or []))
         if ai_thinking:
-            thinking = inert(thinking_line(board, place.language))
-            layout = Layout(fit_content([layout.content, thinking]), layout.buttons,
-                            layout.selects, layout.overflow)
+            layout = with_line(layout, inert(thinking_line(board, place.language)))
         return layout
 
     async def remember_message(self, place: Place, game_id: int, message: discord.Message,
@@ -312,7 +311,7 @@ class LogicBot(ChatAdapter, discord.Client):
         channel = self.get_partial_messageable(int(place.channel))
         try:
             await channel.get_partial_message(message_id).edit(
-                content=layout.content, view=build_view(layout), allowed_mentions=NO_MENTIONS)
+                allowed_mentions=NO_MENTIONS, **message_fields(layout, edit=True))
             return True
         except discord.NotFound:
             return False  # deleted by someone: a fresh board is posted
@@ -323,11 +322,10 @@ class LogicBot(ChatAdapter, discord.Client):
     async def send_board(self, place: Place, board: Board,
                          ai_thinking: bool) -> dict[str, str] | None:
         layout = self.board_for(place, board, ai_thinking)
-        view = build_view(layout)
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
         channel = self.get_partial_messageable(int(place.channel))
         try:
-            message = await channel.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+            message = await channel.send(allowed_mentions=NO_MENTIONS,
+                                         **message_fields(layout, edit=False))
         except discord.HTTPException as error:
             # Usually a missing permission; /board, answered through the interaction,
             # still works, and the next change tries again.
@@ -336,16 +334,23 @@ class LogicBot(ChatAdapter, discord.Client):
             return None
         return {"channel": str(message.channel.id), "message": str(message.id)}
 
-    async def retire_board(self, place: Place, game_id: int, keep: int | None = None) -> None:
-        """Strip the buttons from the game's old board message, which a new one replaces."""
+    def moved_fields(self, place: Place, v2: bool) -> dict[str, Any]:
+        """An old board's edit to "this board moved", its buttons gone: in a text display
+        when the message is Components V2 (a board with a grid), which it stays."""
+        moved = Layout(self.t(place, "board.moved"), [], [])
+        return message_fields(as_v2(moved) if v2 else moved, edit=True)
+
+    async def retire_board(self, place: Place, game_id: int, keep: int | None = None, *,
+                           v2: bool = False) -> None:
+        """Strip the buttons from the game's old board message, which a new one replaces
+        (``v2``: the game's boards are Components V2, ``Board.grid``)."""
         message_id = await self.board_message_id(game_id)
         if message_id is None or message_id == keep:
             return
         channel = self.get_partial_messageable(int(place.channel))
         try:
             await channel.get_partial_message(message_id).edit(
-                content=self.t(place, "board.moved"), view=None,
-                allowed_mentions=NO_MENTIONS)
+                allowed_mentions=NO_MENTIONS, **self.moved_fields(place, v2))
         except discord.HTTPException:
             log.info("could not retire board message %s", message_id)
 
@@ -361,7 +366,7 @@ class LogicBot(ChatAdapter, discord.Client):
                 return
             async with self.boards.lock(board.game_id):
                 newer = self.boards.newer_shown(board.game_id, board.version)
-                await self.retire_board(place, board.game_id, keep=message.id)
+                await self.retire_board(place, board.game_id, keep=message.id, v2=board.grid)
                 await self.remember_message(place, board.game_id, message, board.version)
             # A game that starts between people cues whoever moves first, as on Telegram.
             await self.cue_turn(place, reply)
@@ -468,10 +473,9 @@ class LogicBot(ChatAdapter, discord.Client):
             return
         layout = self.board_for(game_place, reply.board, reply.ai_to_move,
                                 [*header, *reply.announcements])
-        view = build_view(layout)
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
-            message = await target.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+            message = await target.send(allowed_mentions=NO_MENTIONS,
+                                        **message_fields(layout, edit=False))
         except discord.HTTPException:
             # A game nobody can see would block the place; take it back and say why.
             log.warning("could not post a board in %s", game_place.channel, exc_info=True)
@@ -604,7 +608,8 @@ class LogicBot(ChatAdapter, discord.Client):
             if source is not None:
                 async with self.boards.lock(board.game_id):
                     if await self.board_message_id(board.game_id) != source.id:
-                        await self.retire_board(place, board.game_id, keep=source.id)
+                        await self.retire_board(place, board.game_id, keep=source.id,
+                                                v2=board.grid)
                         await self.remember_message(place, board.game_id, source, board.version)
             if reply.hand is not None:
                 shown = await self.send(interaction, hand_layout(reply.hand, place.language),
@@ -637,8 +642,8 @@ class LogicBot(ChatAdapter, discord.Client):
 
     async def retire_source(self, place: Place, source: discord.Message) -> None:
         try:
-            await source.edit(content=self.t(place, "board.moved"), view=None,
-                              allowed_mentions=NO_MENTIONS)
+            await source.edit(allowed_mentions=NO_MENTIONS,
+                              **self.moved_fields(place, source.flags.components_v2))
         except discord.HTTPException:
             log.info("could not retire message %s", source.id)
 
@@ -804,10 +809,9 @@ class LogicBot(ChatAdapter, discord.Client):
             await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
             return
         layout = self.board_for(private, reply.board, False, reply.announcements)
-        view = build_view(layout)
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
-            message = await dm.send(layout.content, allowed_mentions=NO_MENTIONS, **extra)
+            message = await dm.send(allowed_mentions=NO_MENTIONS,
+                                    **message_fields(layout, edit=False))
         except discord.HTTPException:
             await self.notify(interaction, self.t(place, "discord.daily.no_dm"))
             return

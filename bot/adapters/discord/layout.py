@@ -10,6 +10,12 @@ displays, one section per card (its line beside the button that plays it), then 
 other options in action rows. Such a message has no content, at most 40 components
 counting nested ones and 4000 characters of text; a hand that would not fit shows its
 cards as text above all of its buttons, still V2 (a V2 message stays V2 when edited).
+
+The public board of a game whose menu can turn into the board's grid (``Board.grid``: the
+L-game, Rithmomachia) is Components V2 from its first message to its end panel, since a
+message can never go back to classic: text displays for the header, the board and the
+prompt, then action rows. With V2's budget the grid keeps its rows (one a board row),
+and the options beside it and the navigation each get rows of their own.
 """
 
 from __future__ import annotations
@@ -198,11 +204,13 @@ def _menu_button(button: Button, row: int, primary: bool = True) -> MenuButton:
                       row, primary=primary and not button.disabled, disabled=button.disabled)
 
 
-def _grid_layout(buttons: list[Button], navigation: list[Button]
+def _grid_layout(buttons: list[Button], navigation: list[Button], v2: bool = False
                  ) -> tuple[list[MenuButton], list[Button]] | None:
     """A menu holding a board's grid (``Choice.group`` ``grid4``): the grid's rows as grey
-    buttons in the board's shape, then its other options; those that find no row of their
-    own join the navigation row. None when there is no grid, or it does not fit."""
+    buttons in the board's shape, then its other options; in a classic message those that
+    find no row of their own join the navigation row, in a V2 one (``v2``: no limit of
+    five rows) each gets rows of its own, and the navigation follows them. None when there
+    is no grid, or it does not fit."""
     runs = runs_of(buttons)
     if not any(grid_width(run[0].group) for run in runs):
         return None
@@ -221,24 +229,30 @@ def _grid_layout(buttons: list[Button], navigation: list[Button]
         for index, button in enumerate(run):
             menu_buttons.append(_menu_button(button, row + index // width, primary=False))
         row += -(-len(run) // width)
-    while spare and row < MENU_ROWS:
+    while spare and (v2 or row < MENU_ROWS):
         for button in spare[:ROW_WIDTH]:
             menu_buttons.append(_menu_button(button, row))
         spare, row = spare[ROW_WIDTH:], row + 1
+    if v2:
+        return menu_buttons, navigation
     if row > MENU_ROWS or len(spare) + len(navigation) > ROW_WIDTH:
         return None
     return menu_buttons, [*spare, *navigation]
 
 
 def _menu_layout(buttons: list[Button], navigation: list[Button], language: str,
-                 ) -> tuple[list[MenuButton], list[MenuSelect], bool]:
+                 v2: bool = False) -> tuple[list[MenuButton], list[MenuSelect], bool]:
+    """The menu's buttons and selects by row, navigation last. ``v2``: for a Components V2
+    message, whose grid may take more than Discord's five classic rows."""
     menu_buttons: list[MenuButton] = []
     selects: list[MenuSelect] = []
     overflow = False
-    grid = _grid_layout(buttons, navigation)
+    navigation_row = MENU_ROWS
+    grid = _grid_layout(buttons, navigation, v2)
     if grid is not None:
         menu_buttons, navigation = grid
         buttons = []
+        navigation_row = max([MENU_ROWS - 1, *(b.row for b in menu_buttons)]) + 1
     grouped = _grouped_layout(buttons, language) if len(buttons) > MAX_MENU_BUTTONS else None
     if grouped is not None:
         menu_buttons, selects = grouped
@@ -260,10 +274,9 @@ def _menu_layout(buttons: list[Button], navigation: list[Button], language: str,
                 [(shorten(b.label, SELECT_LABEL_LIMIT), _option_payload(b).last_token)
                  for b in group],
                 number))
-    row = MENU_ROWS
     for button in navigation[:ROW_WIDTH]:
         menu_buttons.append(MenuButton(shorten(button.label, BUTTON_LABEL_LIMIT),
-                                       BUTTON_PREFIX + button.payload, row))
+                                       BUTTON_PREFIX + button.payload, navigation_row))
     return menu_buttons, selects, overflow
 
 
@@ -287,7 +300,10 @@ def select_payload(prefix: str, value: str) -> str:
 
 
 def board_layout(board: Board, language: str, header: list[str] | None = None) -> Layout:
-    """The public board message."""
+    """The public board message: classic content and rows, or for a board with a grid
+    (``Board.grid``) Components V2 (``grid_board_layout``)."""
+    if board.grid:
+        return grid_board_layout(board, language, header)
     navigation = list(board.navigation)
     if board.hand_button is not None:
         navigation.append(board.hand_button)
@@ -297,6 +313,50 @@ def board_layout(board: Board, language: str, header: list[str] | None = None) -
         prompt += "\n" + translate(language, "menu.more")
     return Layout(fit_content([*map(inert, header or []), board_text(board), inert(prompt)]),
                   buttons, selects, overflow)
+
+
+def grid_board_layout(board: Board, language: str, header: list[str] | None = None
+                      ) -> Layout:
+    """The public board of a game that can be tapped, as Components V2 at every step (a
+    V2 message cannot become classic again): a text display for the header lines (if
+    any), one for the board, one for the turn line or prompt, then the menu and the
+    navigation in action rows. The grid takes its natural rows, its other options and
+    the navigation rows of their own; should that pass V2's 40 components, the menu is
+    laid out in Discord's five classic rows instead, which always fit."""
+    navigation = list(board.navigation)
+    if board.hand_button is not None:
+        navigation.append(board.hand_button)
+    head = shorten("\n".join(inert(line) for line in header or [] if line),
+                   V2_TEXT_LIMIT // 4)
+    prompt = turn_line(board, language)
+    for v2_rows in (True, False):
+        buttons, selects, overflow = _menu_layout(board.buttons, navigation, language,
+                                                  v2=v2_rows)
+        shown = prompt + ("\n" + translate(language, "menu.more") if overflow else "")
+        tail = inert(shown)
+        room = V2_TEXT_LIMIT - len(head) - len(tail)
+        parts = tuple(part for part in (head, shorten(board_text(board), max(room, 1)), tail)
+                      if part)
+        layout = Layout("\n".join(parts), buttons, selects, overflow, v2=True, parts=parts)
+        if layout.component_count() <= V2_COMPONENTS:
+            break
+    return layout
+
+
+def with_line(layout: Layout, line: str) -> Layout:
+    """``layout`` with a line of text (ready to show) under its text: in a V2 message at
+    the end of its last text display."""
+    if not layout.v2:
+        return Layout(fit_content([layout.content, line]), layout.buttons, layout.selects,
+                      layout.overflow)
+    parts = list(layout.parts)
+    if parts and isinstance(parts[-1], str):
+        parts[-1] = shorten(f"{parts[-1]}\n{line}",
+                            len(parts[-1]) + V2_TEXT_LIMIT - layout.text_length())
+    else:
+        parts.append(line)
+    return Layout("\n".join(p if isinstance(p, str) else p.text for p in parts),
+                  layout.buttons, layout.selects, layout.overflow, v2=True, parts=tuple(parts))
 
 
 def hand_layout(hand: Hand, language: str, notice: str | None = None) -> Layout:

@@ -34,6 +34,7 @@ from tests.helpers.discord_play import (
     message_by_id,
     play_one_move,
 )
+from tests.helpers.discord_text import visible_text
 from tests.helpers.discord_world import components_of, discord_world, stamp_requests
 from tests.helpers.menus import END_PANEL_LABELS
 
@@ -74,7 +75,7 @@ async def test_full_lgame_against_the_ai_with_buttons_only(tmp_path: Path) -> No
             raise AssertionError("the game did not end")
         final = await board_message(world)
         assert final.id == board_id, "the board is edited in place, never reposted"
-        assert "Game over" in final.content
+        assert "Game over" in visible_text(final)
         # No move is left to make: the end panel's buttons are all that remain.
         assert [c["label"] for c in components_of(final)] == [
             "🔁 Play again", "📊 My results", "📖 Rules", "🔎 Replay"]
@@ -144,7 +145,7 @@ async def test_long_menus_play_through_select_menus(tmp_path: Path,
         chosen = await world.alice.select(board, [value], custom_id=select["custom_id"])
         assert chosen.acknowledged and not chosen.ephemeral
         step = await board_message(world)
-        assert step.id == board.id and "so far" in step.content
+        assert step.id == board.id and "so far" in visible_text(step)
         carol = await world.carol.select(step, [next(
             c for c in components_of(step) if c["type"] == 3)["options"][0]["value"]],
             custom_id=next(c for c in components_of(step) if c["type"] == 3)["custom_id"])
@@ -349,7 +350,7 @@ async def test_move_autocomplete_offers_legal_moves_and_typed_move_edits_board(
         assert played.ephemeral
         board_after = await board_message(world)
         assert board_after.id == board_before.id
-        assert board_after.content != board_before.content
+        assert visible_text(board_after) != visible_text(board_before)
 
 
 async def test_join_button_resign_and_abandon(tmp_path: Path) -> None:
@@ -367,10 +368,10 @@ async def test_join_button_resign_and_abandon(tmp_path: Path) -> None:
         resigned = await world.bob.slash(world.channel, "resign")
         assert not resigned.ephemeral and "resigned" in resigned.response.content
         final = await board_message(world)
-        assert "Game over" in final.content
+        assert "Game over" in visible_text(final)
         assert [c["label"] for c in components_of(final)] == END_PANEL_LABELS
         assert "🏆 alice: rating 1200 → 1216 (+16)\nbob: rating 1200 → 1184 (−16)" \
-            in final.content
+            in visible_text(final)
 
 
 async def test_board_command_moves_the_board_down(tmp_path: Path) -> None:
@@ -439,7 +440,7 @@ async def test_slow_service_defers_then_answers(tmp_path: Path,
         result = await world.alice.click(board, custom_id=menu_items(board)[0]["custom_id"])
         assert result.deferred, "acknowledged before the work finished"
         after = await board_message(world)
-        assert after.id == board.id and "so far" in after.content, "then answered in place"
+        assert after.id == board.id and "so far" in visible_text(after), "then answered in place"
 
         slow_down(monkeypatch, service, "board")
         mark = len(world.env.http_requests)
@@ -449,7 +450,7 @@ async def test_slow_service_defers_then_answers(tmp_path: Path,
         assert callbacks == [5], "deferred with 'thinking…' (type 5), answered afterwards"
         assert shown.ephemeral and shown.response is not None
         new_board = await board_message(world)
-        assert not new_board.flags.ephemeral and "Choose" in new_board.content
+        assert not new_board.flags.ephemeral and "Choose" in visible_text(new_board)
         assert new_board.id != after.id, "/board posted the board anew, in public"
         assert menu_items(await board_message(world))
 

@@ -6,6 +6,7 @@ without its board; so the limits are checked over many positions and every menu 
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from bot.adapters.discord.layout import (
     BUTTON_TEMPLATE,
     SELECT_TEMPLATE,
+    V2_COMPONENTS,
     Layout,
     board_layout,
     build_view,
@@ -21,19 +23,33 @@ from bot.adapters.discord.layout import (
     select_payload,
 )
 from bot.service import Button, Place, Service
+from engines import rithmomachia, rithmomachia_grid
+from engines.base import GRID_TOKEN, GameError
 from tests.helpers import hidden_game
+from tests.helpers.discord_text import walk
 from tests.helpers.lgame_positions import random_states
 from tests.helpers.menus import record_for, walk_menus
 
 EMOJI = Place("discord", "1", emoji=True)
 TEXT = Place("discord", "1", emoji=False)
 def check_limits(layout: Layout, menu: list[Button]) -> None:
-    assert len(layout.content) <= 2000
+    """Discord's limits for ``layout``: a classic message's 2000 characters and five rows,
+    or a Components V2 message's 40 components (nested ones counted) and 4000 characters
+    of text; five buttons or one select in a row, ids and labels within theirs."""
     view = build_view(layout)
     components: list[dict[str, Any]] = view.to_components() if view is not None else []
-    assert len(components) <= 5
+    if layout.v2:
+        every = list(walk(components))
+        assert len(every) <= V2_COMPONENTS == 40
+        assert layout.component_count() == len(every)
+        assert sum(len(c["content"]) for c in every if c["type"] == 10) <= 4000
+        rows = [c for c in every if c["type"] == 1]
+    else:
+        assert len(layout.content) <= 2000
+        assert len(components) <= 5
+        rows = components
     custom_ids = []
-    for row in components:
+    for row in rows:
         children = row["components"]
         assert len(children) <= 5
         for child in children:
@@ -142,3 +158,97 @@ def test_a_group_of_options_gets_a_select_of_its_own() -> None:
     layout = board_layout(Board(1, 2, "b", False, more + pushes, [], "p", []), "en", [])
     assert [len(s.options) for s in layout.selects] == [17, 9] and not layout.buttons
     check_limits(layout, more + pushes)
+
+
+def grid_steps(service: Service, place: Place, record: Any, state: Any, seat: int,
+               path: tuple[str, ...] = (GRID_TOKEN,)) -> list[tuple[tuple[str, ...],
+                                                                     list[Button]]]:
+    """Every step of the board's grid reachable from ``path`` by taps the grid takes (a
+    refused tap leads nowhere); a level switch is a step of its own, not walked on."""
+    try:
+        buttons, _, _ = service._menu(place, record, state, seat, path)
+    except GameError:
+        return []
+    found = [(path, buttons)]
+    for choice in state.menu(seat, path):
+        if choice.action is not None:
+            continue
+        if choice.token.startswith(rithmomachia_grid.SWITCH_PREFIX):
+            switched = (*path, choice.token)
+            found.append((switched, service._menu(place, record, state, seat, switched)[0]))
+        else:
+            found += grid_steps(service, place, record, state, seat, (*path, choice.token))
+    return found
+
+
+def check_grid_board(service: Service, place: Place, record: Any, state: Any,
+                     path: tuple[str, ...], menu: list[Button], width: int) -> None:
+    """A grid step's board: Components V2 within its limits, the grid's rows each a row of
+    ``width`` buttons, the options beside the grid and the navigation rows of their own."""
+    board = service.render_board(place, record, state, path)
+    layout = board_layout(board, place.language, ["x" * 200])
+    assert layout.v2 and not layout.selects
+    check_limits(layout, menu)
+    rows: dict[int, list[str]] = {}
+    for button in layout.buttons:
+        rows.setdefault(button.row, []).append(button.custom_id)
+    cells = [b.payload for b in menu if b.group]
+    spare = [b.payload for b in menu if not b.group]
+    grid_rows = [rows[row] for row in sorted(rows)[:len(cells) // width]]
+    assert [len(row) for row in grid_rows] == [width] * (len(cells) // width)
+    assert [i[len("lb:"):] for row in grid_rows for i in row] == cells
+    rest = [i[len("lb:"):] for row in sorted(rows)[len(grid_rows):] for i in rows[row]]
+    assert rest[:len(spare)] == spare and len(rest) > len(spare), "navigation follows"
+    if spare:
+        assert max(rows) == len(grid_rows) + 1, "the options and the navigation apart"
+
+
+@pytest.mark.parametrize("sudden_death", [False, True])
+def test_every_lgame_grid_step_is_a_v2_board_within_its_limits(sudden_death: bool) -> None:
+    """Seeded random playouts, every step of the grid each position offers (every L tapped
+    square by square, every neutral step): 16 squares in four rows of four, "Neutrals
+    stay" on a row of its own above back, at most 40 components."""
+    service = Service(store=None)  # type: ignore[arg-type]
+    steps = with_spare = 0
+    # Sudden death's second neutral step multiplies the paths: fewer positions suffice.
+    for state in random_states(sudden_death, 2 if sudden_death else 6,
+                               seed=5 if sudden_death else 11):
+        record = record_for("lgame", state)
+        for path, menu in grid_steps(service, EMOJI, record, state, state.turn):
+            check_grid_board(service, EMOJI, record, state, path, menu, 4)
+            steps += 1
+            with_spare += any(not b.group for b in menu)
+    assert steps > 2000 and with_spare > 1000, (steps, with_spare)
+
+
+def test_every_rithmomachia_grid_step_is_a_v2_board_within_its_limits() -> None:
+    """Seeded random playouts of Rithmomachia (standard and placed setups), every step of
+    the grid (each piece, each push, each level on view): four rows of a level's four
+    cells and its key, then the navigation, at most 40 components; the board before the
+    grid and during placement is V2 as well, for its message can never change kind."""
+    service = Service(store=None)  # type: ignore[arg-type]
+    rng = random.Random(3)
+    steps = 0
+    for setup in ("standard", "placement"):
+        for _ in range(3):
+            state = rithmomachia.new_game({"setup": setup}, 2, rng.getrandbits(32))
+            for _ in range(rng.randrange(0, 60)):
+                if state.outcome() is not None:
+                    break
+                seat = state.to_move()[0]
+                state.apply(seat, rng.choice(state.legal_actions(seat)))
+            if state.outcome() is not None:
+                continue
+            record = record_for("rithmomachia", state)
+            seat = state.to_move()[0]
+            first = service.render_board(EMOJI, record, state)
+            assert board_layout(first, "en").v2
+            for path, menu in walk_menus(service, EMOJI, record, state, seat)[:30]:
+                check_limits(board_layout(service.render_board(EMOJI, record, state, path),
+                                          "en", ["x" * 200]), menu)
+            if not state.offers_grid():
+                continue
+            for path, menu in grid_steps(service, EMOJI, record, state, seat):
+                check_grid_board(service, EMOJI, record, state, path, menu, 5)
+                steps += 1
+    assert steps > 100, steps

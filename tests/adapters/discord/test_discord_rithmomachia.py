@@ -10,6 +10,7 @@ from pathlib import Path
 
 from engines import rithmomachia
 from tests.helpers.discord_play import board_message, menu_items, play_one_move
+from tests.helpers.discord_text import visible_text
 from tests.helpers.discord_world import components_of, discord_world
 from tests.helpers.menus import END_PANEL_LABELS
 
@@ -31,8 +32,8 @@ async def test_a_whole_game_against_the_strong_computer(tmp_path: Path,
             raise AssertionError("the game did not end")
         final = await board_message(world)
         assert final.id == board_id, "the board is edited in place"
-        assert "Game over" in final.content and "Victories:" in final.content
-        assert "Level 4 (Black's home)" in final.content
+        assert "Game over" in visible_text(final) and "Victories:" in visible_text(final)
+        assert "Level 4 (Black's home)" in visible_text(final)
         assert [c["label"] for c in components_of(final)] == END_PANEL_LABELS
         record = (await world.store.games_with_status("finished"))[0]
         state = rithmomachia.RithmomachiaState.from_dict(record.state)

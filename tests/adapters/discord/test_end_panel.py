@@ -11,6 +11,7 @@ import discord
 
 from bot.adapters.discord.layout import BUTTON_PREFIX, Layout, MenuButton, build_view
 from tests.helpers.discord_play import board_message, message_by_id
+from tests.helpers.discord_text import visible_text
 from tests.helpers.discord_world import World, components_of, discord_world
 from tests.helpers.menus import END_PANEL_LABELS
 
@@ -33,8 +34,8 @@ async def finished_lgame(world: World) -> discord.Message:
 async def test_the_final_board_celebrates_and_offers_the_next_steps(tmp_path: Path) -> None:
     async with discord_world(tmp_path) as world:
         final = await finished_lgame(world)
-        assert "Game over: alice wins (bob resigned)." in final.content
-        assert "🏆 alice: rating 1200 → 1216 (+16)" in final.content
+        assert "Game over: alice wins (bob resigned)." in visible_text(final)
+        assert "🏆 alice: rating 1200 → 1216 (+16)" in visible_text(final)
         assert [c["label"] for c in components_of(final)] == END_PANEL_LABELS
         assert button(final, "🔁 Play again")["style"] == discord.ButtonStyle.primary.value
         assert button(final, "📖 Rules")["style"] == discord.ButtonStyle.secondary.value
