@@ -289,13 +289,14 @@ def _option_payload(button: Button) -> Payload:
 
 def select_payload(prefix: str, value: str) -> str:
     """The button payload a select choice stands for: the select's step plus the chosen
-    token. A forged prefix or value gives a payload the service refuses."""
+    token. A forged prefix or value gives a payload the service refuses ("" for one that
+    cannot even be encoded: too long, or a lone surrogate from a forged request)."""
     parent = Payload.parse(prefix)
     if parent is None:
         return ""
     try:
         return parent.child(value).encode()
-    except PayloadTooLong:
+    except (PayloadTooLong, UnicodeEncodeError):
         return ""
 
 

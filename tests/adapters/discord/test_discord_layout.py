@@ -252,3 +252,11 @@ def test_every_rithmomachia_grid_step_is_a_v2_board_within_its_limits() -> None:
                 check_grid_board(service, EMOJI, record, state, path, menu, 5)
                 steps += 1
     assert steps > 100, steps
+
+
+def test_a_forged_select_value_that_cannot_be_encoded_is_refused_not_raised() -> None:
+    """A lone surrogate (JSON allows "\\udc80") in a forged select's value: no payload,
+    which the service refuses, rather than a UnicodeEncodeError in the select's callback
+    (found by test_fuzz_discord)."""
+    assert select_payload("m:1:2:", "\udc80") == ""
+    assert select_payload("m:1:2:", "c2NE") == "m:1:2:c2NE"
