@@ -65,6 +65,7 @@ try:
     from simcord.results import ResponseMessage
 
     from bot.adapters.discord.layout import BUTTON_PREFIX, SELECT_PREFIX, select_payload
+    from tests.helpers.discord_text import visible_text
     from tests.helpers.discord_world import World as DiscordWorld
     from tests.helpers.discord_world import components_of, discord_world
     from tests.helpers.telegram_fake import Person, Sent, group_chat
@@ -300,13 +301,15 @@ class DiscordTable:
         def committed(message: Any, *args: Any, **kwargs: Any) -> Any:
             stored = commit(message, *args, **kwargs)
             if stored.channel_id == channel_id and stored.author_id == self.bot_id:
-                self.events.append(("post", bool(stored.is_ephemeral), stored.content))
+                # A Components V2 message (a board you tap, a card hand) has its text
+                # in text displays, not its content.
+                self.events.append(("post", bool(stored.is_ephemeral), visible_text(stored)))
             return stored
 
         def edited(channel: int, message_id: int, fields: dict[str, Any]) -> Any:
             stored = edit(channel, message_id, fields)
             if channel == channel_id:
-                self.events.append(("edit", bool(stored.is_ephemeral), stored.content))
+                self.events.append(("edit", bool(stored.is_ephemeral), visible_text(stored)))
             return stored
 
         def deleted(channel: int, message_id: int) -> None:
