@@ -17,7 +17,7 @@ import sys
 import time
 from dataclasses import replace
 
-import bot.service
+import bot.service_turns
 from bot.limits import Limits
 from bot.service import Place, Service, User
 from bot.store.postgres import PostgresStore
@@ -30,7 +30,7 @@ BUSY = translate("en", "error.busy")
 
 
 async def drive(url: str, seed: int, seconds: float) -> None:
-    bot.service.AI_LEASE_MARGIN_SECONDS = LEASE_MARGIN_SECONDS
+    bot.service_turns.AI_LEASE_MARGIN_SECONDS = LEASE_MARGIN_SECONDS
     store = await PostgresStore.open(url)
     limits = replace(Limits.unlimited(), computer_move_seconds=1.0)
     service = Service(store, limits=limits)
