@@ -260,3 +260,23 @@ def test_a_forged_select_value_that_cannot_be_encoded_is_refused_not_raised() ->
     (found by test_fuzz_discord)."""
     assert select_payload("m:1:2:", "\udc80") == ""
     assert select_payload("m:1:2:", "c2NE") == "m:1:2:c2NE"
+
+
+def test_a_grid_past_forty_components_falls_back_to_the_classic_rows() -> None:
+    """A board with a grid is V2 whatever its menu; a grid whose own rows would pass V2's
+    40 components (five rows of five, six other options, back and hint: 43) is laid out
+    as Discord's classic five rows would hold it, still V2, every option reachable."""
+    from bot.service import Board
+    cells = [Button(f"c{n}", f"m:1:2:G.c{n}", "grid5") for n in range(25)]
+    spare = [Button(f"s{n}", f"m:1:2:G.s{n}") for n in range(6)]
+    navigation = [Button("back", "m:1:2:"), Button("hint", "i:1:2:")]
+    board = Board(1, 2, "b", False, cells + spare, navigation, "p", [], grid=True)
+    layout = board_layout(board, "en", ["started"])
+    assert layout.v2 and layout.component_count() <= 40
+    assert layout.selects, "the classic rows could not hold the grid: selects"
+    check_limits(layout, cells + spare)
+    small = Board(1, 2, "b", False, cells[:20] + spare[:1], navigation, "p", [], grid=True)
+    layout = board_layout(small, "en", ["started"])
+    assert layout.v2 and not layout.selects
+    assert sorted({b.row for b in layout.buttons}) == [0, 1, 2, 3, 4, 5]
+    check_limits(layout, cells[:20] + spare[:1])
