@@ -1,4 +1,4 @@
-"""The L-game's ladder of computer players (``engines/lgame.py``'s agent section)."""
+"""The L-game's ladder of computer players (``engines/lgame_agent.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engines import lgame
+from engines import lgame, lgame_agent
 from engines.lgame import (
     LEVELS,
     LOSS,
@@ -109,7 +109,8 @@ def test_easy_never_reads_the_solved_table(monkeypatch: pytest.MonkeyPatch) -> N
     def no_table(sudden_death: bool = False) -> None:
         raise AssertionError("easy read the solved table")
 
-    monkeypatch.setattr(lgame, "solved_table", no_table)
+    # The agents read the table where they live (engines/lgame_agent.py).
+    monkeypatch.setattr(lgame_agent, "solved_table", no_table)
     for state in positions(games=3, plies=20):
         for seed in range(3):
             make_agent("easy", random.Random(seed)).choose(state, state.turn)
