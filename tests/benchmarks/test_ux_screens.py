@@ -106,8 +106,12 @@ async def test_a_discord_scene_is_captured_from_the_fake() -> None:
     board = screen.bubbles[0]
     # The second player's turn: the board with its move buttons, then the cue naming them.
     assert captured.viewer == "bob" and captured.moves == 1
-    assert board.header == "alice used /play" and board.rows and board.edited
-    assert any(c.style == "primary" for row in board.rows for c in row)
+    # The L-game's board is a Components V2 message: its text in text displays, its
+    # buttons in action-row blocks (a classic board would have them in ``rows``).
+    assert board.header == "alice used /play" and board.edited and not board.rows
+    assert "Last move by alice" in board.text
+    rows = [block.controls for block in board.blocks if block.kind == "row"]
+    assert rows and any(c.style == "primary" for row in rows for c in row)
     assert screen.bubbles[-1].text.startswith("🔔 <@") and ":bob>" in screen.bubbles[-1].text
     assert '<section id="lgame">' in ux_screens.page("discord", [captured], seed=1)
 

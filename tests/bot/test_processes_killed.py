@@ -42,9 +42,15 @@ async def start_games(url: str) -> list[int]:
         await store.close()
 
 
+# Between two presses of one process: without a pause the first process to start could
+# finish all four games before the other had saved the moves the test waits for.
+PRESS_PAUSE_SECONDS = 0.02
+
+
 async def run_driver(url: str, seed: int, seconds: float) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.helpers.process_driver", url, str(seed), str(seconds),
+        str(PRESS_PAUSE_SECONDS),
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
 

@@ -29,7 +29,10 @@ LEASE_MARGIN_SECONDS = 0.5
 BUSY = translate("en", "error.busy")
 
 
-async def drive(url: str, seed: int, seconds: float) -> None:
+async def drive(url: str, seed: int, seconds: float, pause: float = 0.0) -> None:
+    """Play the database's active games at random for ``seconds`` (or until none is left),
+    printing each saved move; ``pause`` between presses keeps the games going long enough
+    for a second process to play its share (without it one process can end them all)."""
     bot.service_turns.AI_LEASE_MARGIN_SECONDS = LEASE_MARGIN_SECONDS
     store = await PostgresStore.open(url)
     limits = replace(Limits.unlimited(), computer_move_seconds=1.0)
@@ -57,10 +60,11 @@ async def drive(url: str, seed: int, seconds: float) -> None:
                 # A current press lost a race for the save: what the database's game lock
                 # exists to prevent.
                 print(f"busy {record.id} {record.version}", flush=True)
-            await asyncio.sleep(0)
+            await asyncio.sleep(pause)
     finally:
         await store.close()
 
 
 if __name__ == "__main__":
-    asyncio.run(drive(sys.argv[1], int(sys.argv[2]), float(sys.argv[3])))
+    asyncio.run(drive(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]),
+                      float(sys.argv[4]) if len(sys.argv) > 4 else 0.0))
