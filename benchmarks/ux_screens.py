@@ -275,10 +275,10 @@ async def prepare_view(table: ux_walk.DiscordTable | ux_walk.TelegramTable, seed
             if depth > len(path) - 1:
                 break  # the next tap would make the move
             shown = [o for o in table.menu(seat, record) or [] if o.version == version]
-            step = next((o for o in shown if o.path == path[:depth]), None)
-            if step is None:
+            tapped = next((o for o in shown if o.path == path[:depth]), None)
+            if tapped is None:
                 break
-            await table.press(seat, step)
+            await table.press(seat, tapped)
     return seat
 
 
