@@ -20,11 +20,11 @@ import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from bot.service import Button, Opponent, Place, Reply, Service, User
 from bot.store import GameRecord, SQLiteStore
-from engines.base import GameState
+from engines.base import Choice, GameState
 from engines.registry import get_game
 
 GAMES = ("lgame", "turing", "booleo", "digitalo", "rithmomachia")
@@ -71,6 +71,16 @@ class Table:
     moves: int = 0  # saved moves, the people's and the computer's
     games: int = 0  # games started or resumed here
     resumed: bool = False  # the last ``open`` found a running game (after a restart)
+    # The mirror's menus for its current position, (seat, path) -> options: a move's
+    # random walks and its press loop ask for the same ones many times (``menu``).
+    menus: dict[tuple[int, tuple[str, ...]], list[Choice]] = field(default_factory=dict)
+
+    def menu(self, seat: int, path: tuple[str, ...]) -> list[Choice]:
+        assert self.mirror is not None
+        choices = self.menus.get((seat, path))
+        if choices is None:
+            choices = self.menus[(seat, path)] = self.mirror.menu(seat, path)
+        return choices
 
     @property
     def finished(self) -> bool:
@@ -120,6 +130,7 @@ class ScriptedPlayer:
             raise PlayError(f"game {game_id} of {table.place.channel} is not stored")
         table.record = record
         table.mirror = get_game(record.game).State.from_dict(record.state)
+        table.menus.clear()
         return record
 
     async def open(self, table: Table) -> None:
@@ -196,7 +207,7 @@ class ScriptedPlayer:
             raise PlayError(f"{table.place.channel}: seat {seat} to move without a move")
         for _ in range(MENU_WALKS):
             path: tuple[str, ...] = ()
-            while choices := mirror.menu(seat, path):
+            while choices := table.menu(seat, path):
                 choice = table.rng.choice(choices)
                 path = (*path, choice.token)
                 if choice.action is not None:
@@ -240,7 +251,7 @@ class ScriptedPlayer:
                     raise PlayError(f"{table.place.channel}: no button for {wanted!r}")
                 # The press that makes the move: the last step, or one whose later steps
                 # all have a single option.
-                final = all(len(mirror.menu(seat, path[:later])) == 1
+                final = all(len(table.menu(seat, path[:later])) == 1
                             for later in range(depth, len(path)))
                 await self._pause(table, self.click, False)
                 reply = await self._press(table, user, "press_move" if final else "press",
@@ -249,6 +260,7 @@ class ScriptedPlayer:
         if not reply.ok or not reply.moved or reply.board is None:
             raise PlayError(f"{table.place.channel}: {action!r} refused: {reply.notice}")
         mirror.apply(seat, action)
+        table.menus.clear()
         version = record.version + 1
         if reply.board.version != version or reply.finished != (mirror.outcome() is not None):
             raise PlayError(f"{table.place.channel}: service and mirror disagree after "

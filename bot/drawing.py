@@ -21,8 +21,13 @@ from renderers.i18n import localise, translate
 
 class BoardDrawing:
     # The texts last drawn per game: (seat or None for the board, language, emoji) ->
-    # (record, state, text); made by ``Service.__init__``.
-    _texts: dict[int, dict[tuple[int | None, str, bool], tuple[GameRecord, GameState, str]]]
+    # (record, state, text, view); made by ``Service.__init__``.
+    _texts: dict[int, dict[tuple[int | None, str, bool],
+                           tuple[GameRecord, GameState, str, dict[str, Any]]]]
+    # The move menus built per game, for one record and state at a time: (record, state,
+    # {(seat, path): options}); made by ``Service.__init__``.
+    _menus: dict[int, tuple[GameRecord, GameState, dict[tuple[int, tuple[str, ...]],
+                                                        list[Choice]]]]
     dangers: DangerMarks  # the learner's danger marks drawn into the view (``bot.dangers``)
 
     def _t(self, place: Place, key: str, default: str | None = None, **params: Any) -> str:
@@ -57,6 +62,22 @@ class BoardDrawing:
         own = state.seat_version(seat)
         return record.version if own is None else own
 
+    def menu_at(self, record: GameRecord, state: GameState, seat: int,
+                path: tuple[str, ...]) -> list[Choice]:
+        """``state.menu(seat, path)``, built once per record and state. A reply draws the
+        menu, the press that follows resolves its path through the same menus (every step
+        from the first), and a card game's menu judges each card in the hand against each
+        slot: without this a move built each of its menus three to five times. The lists
+        are shared: callers read them and never change them."""
+        held = self._menus.get(record.id)
+        if held is None or held[0] is not record or held[1] is not state:
+            held = self._menus[record.id] = (record, state, {})
+        menus = held[2]
+        choices = menus.get((seat, path))
+        if choices is None:
+            choices = menus[(seat, path)] = state.menu(seat, path)
+        return choices
+
     def _choice_label(self, place: Place, record: GameRecord, choice: Choice) -> str:
         # A label with run-time parts is a Message with its own key; a fixed one is
         # looked up by the key the extraction gives it.
@@ -69,7 +90,7 @@ class BoardDrawing:
         buttons = [Button(self._choice_label(place, record, c),
                           self.payload(record, (*path, c.token), version=version), c.group,
                           disabled=c.unavailable is not None)
-                   for c in state.menu(seat, path)]
+                   for c in self.menu_at(record, state, seat, path)]
         if not path:
             # A practice game (against the computer, or a puzzle) offers a hint at the
             # menu's first step; a game that counts has none (``bot.hints``).
@@ -86,7 +107,7 @@ class BoardDrawing:
         told = state.menu_prompt(seat, path)
         prompt = (localise(place.language, told) if told is not None
                   else self._t(place, "menu.choose_step",
-                               path=" · ".join(self._path_labels(state, seat, path,
+                               path=" · ".join(self._path_labels(record, state, seat, path,
                                                                    place.language))))
         return buttons, back, prompt
 
@@ -160,8 +181,6 @@ class BoardDrawing:
             # (``Hand.cards``); at a later step no card is pressable, so none.
             cards = []
             if not path and buttons:
-                if view is None:  # the text was drawn before; its view was not kept
-                    view = {**state.view(seat), **self.dangers.view_extra(record)}
                 by_token = {self._last_token(b): b for b in buttons}
                 cards = [CardLine(line, by_token.get(token))
                          for token, line in private_cards(view, place.language)]
@@ -174,14 +193,14 @@ class BoardDrawing:
         return self._drawn(place, record, state, seat)[0]
 
     def _drawn(self, place: Place, record: GameRecord, state: GameState, seat: int | None
-               ) -> tuple[str, dict[str, Any] | None]:
-        """``_text``, with the view it was drawn from when it was drawn now (None when the
-        text was kept from before)."""
+               ) -> tuple[str, dict[str, Any]]:
+        """``_text``, with the view it was drawn from (kept with it: a hand's card lines
+        read it again at every press)."""
         texts = self._texts.setdefault(record.id, {})
         key = (seat, place.language, place.emoji)
         drawn = texts.get(key)
         if drawn is not None and drawn[0] is record and drawn[1] is state:
-            return drawn[2], None
+            return drawn[2], drawn[3]
         renderer = renderer_for(record.game)
         names = self.names(record)
         render_private = getattr(renderer, "render_private", None) if seat is not None else None
@@ -189,7 +208,7 @@ class BoardDrawing:
         text = (render_private(view, names, place.language, place.emoji)
                 if render_private is not None
                 else renderer.render(view, names, place.language, place.emoji))
-        texts[key] = (record, state, text)
+        texts[key] = (record, state, text, view)
         return text, view
 
     @staticmethod
@@ -198,14 +217,14 @@ class BoardDrawing:
         parsed = Payload.parse(button.payload)
         return parsed.last_token if parsed is not None else ""
 
-    @staticmethod
-    def _path_labels(state: GameState, seat: int, path: tuple[str, ...],
-                     language: str) -> list[str]:
+    def _path_labels(self, record: GameRecord, state: GameState, seat: int,
+                     path: tuple[str, ...], language: str) -> list[str]:
         """The labels of the choices along ``path`` in ``language``, as ``_choice_label``
         shows them."""
         labels = []
         for depth, token in enumerate(path):
-            offered = {c.token: c.label for c in state.menu(seat, path[:depth])}
+            offered = {c.token: c.label
+                       for c in self.menu_at(record, state, seat, path[:depth])}
             label = offered.get(token, token)
             labels.append(localise(language, label, f"{state.game_name}.choice.{label}"))
         return labels

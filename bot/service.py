@@ -270,7 +270,7 @@ class Service(GameOpening, ComputerAndTimers):
             # The first step, as the list or as the board's grid (``drawing._menu``).
             return self._step_reply(place, record, state, seat, path, private)
         try:
-            offered = {c.token: c for c in state.menu(seat, path[:-1])}
+            offered = {c.token: c for c in self.menu_at(record, state, seat, path[:-1])}
         except GameError:
             offered = {}
         choice: Choice | None = offered.get(path[-1])
@@ -279,7 +279,7 @@ class Service(GameOpening, ComputerAndTimers):
         if choice.unavailable is not None:
             raise ServiceError(localise(place.language, choice.unavailable), record)
         while choice.action is None:
-            following = state.menu(seat, path)
+            following = self.menu_at(record, state, seat, path)
             if len(following) != 1:
                 return self._step_reply(place, record, state, seat, path, private)
             # A step with one option costs no tap: it is taken, and when it completes
