@@ -6,6 +6,8 @@ and is the only caller.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.dangers import DangerMarks
@@ -18,16 +20,29 @@ from engines.registry import game_info, get_game
 from renderers import renderer_for
 from renderers.i18n import localise, translate
 
+# Games whose menus and views stay built (``BoardDrawing._built_for``). At 430 moves a
+# second about a hundred games are between the first and the last press of a move.
+GAMES_BUILT_KEPT = 256
+
+
+@dataclass(eq=False)
+class Built:
+    """The menus and views built from one record and state (identity, not equality: any
+    save makes a new record object)."""
+
+    record: GameRecord
+    state: GameState
+    menus: dict[tuple[int, tuple[str, ...]], list[Choice]] = field(default_factory=dict)
+    views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+
 
 class BoardDrawing:
     # The texts last drawn per game: (seat or None for the board, language, emoji) ->
-    # (record, state, text, view); made by ``Service.__init__``.
-    _texts: dict[int, dict[tuple[int | None, str, bool],
-                           tuple[GameRecord, GameState, str, dict[str, Any]]]]
-    # The move menus built per game, for one record and state at a time: (record, state,
-    # {(seat, path): options}); made by ``Service.__init__``.
-    _menus: dict[int, tuple[GameRecord, GameState, dict[tuple[int, tuple[str, ...]],
-                                                        list[Choice]]]]
+    # (record, state, text); made by ``Service.__init__``.
+    _texts: dict[int, dict[tuple[int | None, str, bool], tuple[GameRecord, GameState, str]]]
+    # The menus and views built for the games moved last (``menu_at``); made by
+    # ``Service.__init__``.
+    _built: OrderedDict[int, Built]
     dangers: DangerMarks  # the learner's danger marks drawn into the view (``bot.dangers``)
 
     def _t(self, place: Place, key: str, default: str | None = None, **params: Any) -> str:
@@ -62,6 +77,19 @@ class BoardDrawing:
         own = state.seat_version(seat)
         return record.version if own is None else own
 
+    def _built_for(self, record: GameRecord, state: GameState) -> Built:
+        """What was built for this record and state, kept for the last ``GAMES_BUILT_KEPT``
+        games: enough for every move in progress, without holding a thousand games' menus
+        (that cost 28 MB and doubled the young collections at 1000 tables)."""
+        built = self._built.get(record.id)
+        if built is None or built.record is not record or built.state is not state:
+            built = self._built[record.id] = Built(record, state)
+            if len(self._built) > GAMES_BUILT_KEPT:
+                self._built.popitem(last=False)
+        else:
+            self._built.move_to_end(record.id)
+        return built
+
     def menu_at(self, record: GameRecord, state: GameState, seat: int,
                 path: tuple[str, ...]) -> list[Choice]:
         """``state.menu(seat, path)``, built once per record and state. A reply draws the
@@ -69,14 +97,20 @@ class BoardDrawing:
         from the first), and a card game's menu judges each card in the hand against each
         slot: without this a move built each of its menus three to five times. The lists
         are shared: callers read them and never change them."""
-        held = self._menus.get(record.id)
-        if held is None or held[0] is not record or held[1] is not state:
-            held = self._menus[record.id] = (record, state, {})
-        menus = held[2]
+        menus = self._built_for(record, state).menus
         choices = menus.get((seat, path))
         if choices is None:
             choices = menus[(seat, path)] = state.menu(seat, path)
         return choices
+
+    def _view(self, record: GameRecord, state: GameState, seat: int | None) -> dict[str, Any]:
+        """``seat``'s view (None: the public one) with the danger marks, built once per
+        record and state like the menus: a hand's card lines read it at every press."""
+        views = self._built_for(record, state).views
+        view = views.get(seat)
+        if view is None:
+            view = views[seat] = {**state.view(seat), **self.dangers.view_extra(record)}
+        return view
 
     def _choice_label(self, place: Place, record: GameRecord, choice: Choice) -> str:
         # A label with run-time parts is a Message with its own key; a fixed one is
@@ -181,6 +215,8 @@ class BoardDrawing:
             # (``Hand.cards``); at a later step no card is pressable, so none.
             cards = []
             if not path and buttons:
+                if view is None:  # the text was drawn before
+                    view = self._view(record, state, seat)
                 by_token = {self._last_token(b): b for b in buttons}
                 cards = [CardLine(line, by_token.get(token))
                          for token, line in private_cards(view, place.language)]
@@ -193,22 +229,22 @@ class BoardDrawing:
         return self._drawn(place, record, state, seat)[0]
 
     def _drawn(self, place: Place, record: GameRecord, state: GameState, seat: int | None
-               ) -> tuple[str, dict[str, Any]]:
-        """``_text``, with the view it was drawn from (kept with it: a hand's card lines
-        read it again at every press)."""
+               ) -> tuple[str, dict[str, Any] | None]:
+        """``_text``, with the view it was drawn from when it was drawn now (None when the
+        text was kept from before)."""
         texts = self._texts.setdefault(record.id, {})
         key = (seat, place.language, place.emoji)
         drawn = texts.get(key)
         if drawn is not None and drawn[0] is record and drawn[1] is state:
-            return drawn[2], drawn[3]
+            return drawn[2], None
         renderer = renderer_for(record.game)
         names = self.names(record)
         render_private = getattr(renderer, "render_private", None) if seat is not None else None
-        view = {**state.view(seat), **self.dangers.view_extra(record)}
+        view = self._view(record, state, seat)
         text = (render_private(view, names, place.language, place.emoji)
                 if render_private is not None
                 else renderer.render(view, names, place.language, place.emoji))
-        texts[key] = (record, state, text, view)
+        texts[key] = (record, state, text)
         return text, view
 
     @staticmethod

@@ -13,6 +13,7 @@ import logging
 import os
 import secrets
 import socket
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -82,13 +83,13 @@ class ServiceCore(BoardDrawing):
         self._cache: dict[int, tuple[GameRecord, GameState]] = {}
         self._channel_games: dict[tuple[str, str], int] = {}
         # The texts last drawn per game: (seat or None for the board, language, emoji) ->
-        # (record, state, text, the view it was drawn from). A menu step or a hand press
-        # changes neither the record nor the state object, so it reuses the text instead of
-        # rendering the whole board again; most presses are such steps. Any save makes a
-        # new record object, so a hit needs the very objects the text was drawn from.
+        # (record, state, text). A menu step or a hand press changes neither the record nor
+        # the state object, so it reuses the text instead of rendering the whole board
+        # again; most presses are such steps. Any save makes a new record object, so a hit
+        # needs the very objects the text was drawn from.
         self._texts: dict[int, dict[tuple[int | None, str, bool],
-                                    tuple[GameRecord, GameState, str, dict[str, Any]]]] = {}
-        self._menus = {}  # see ``BoardDrawing.menu_at``
+                                    tuple[GameRecord, GameState, str]]] = {}
+        self._built = OrderedDict()  # see ``BoardDrawing.menu_at``
         # Called after a game is saved finished or abandoned, such as the daily challenge's
         # result keeping; a failing listener is logged and never undoes the move.
         self.finish_listeners: list[Callable[[GameRecord, GameState],
@@ -272,7 +273,7 @@ class ServiceCore(BoardDrawing):
             self._cache.clear()
             self._channel_games.clear()
             self._texts.clear()
-            self._menus.clear()
+            self._built.clear()
             return Reply(ok=False, notice=self._t(place, "error.internal"))
 
     async def _resign_seats(self, place: Place, record: GameRecord, state: GameState,
@@ -417,5 +418,5 @@ class ServiceCore(BoardDrawing):
     def _forget(self, record: GameRecord) -> None:
         self._cache.pop(record.id, None)
         self._texts.pop(record.id, None)
-        self._menus.pop(record.id, None)
+        self._built.pop(record.id, None)
         self._channel_games.pop((record.platform, record.channel), None)
