@@ -73,7 +73,26 @@ class GameError(Exception):
         self.key = key
         self.default = default
         self.params = params
-        super().__init__(self.render())
+        # No message argument: the English text is formatted only when something reads it
+        # (``str``, ``args``, ``repr``), for a refusal is often built and dropped unread.
+        super().__init__()
+        self._given_args: tuple[Any, ...] | None = None
+
+    @property
+    def args(self) -> tuple[Any, ...]:
+        """``(text,)`` as BaseException's would be, unless something set other args."""
+        return (self.render(),) if self._given_args is None else self._given_args
+
+    @args.setter
+    def args(self, value: tuple[Any, ...]) -> None:
+        self._given_args = tuple(value)
+
+    # BaseException reads the args it was given, not the property: shown as it shows them.
+    def __str__(self) -> str:
+        return str(BaseException(*self.args))
+
+    def __repr__(self) -> str:
+        return type(self).__name__ + repr(BaseException(*self.args)).removeprefix("BaseException")
 
     def render(self, template: str | None = None) -> str:
         try:
