@@ -7,7 +7,7 @@ an action and the turn flow. Menus, views and storage build on this class in
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from engines.base import (
     JSON,
@@ -31,6 +31,7 @@ from engines.booleo_cards import (
     TOP_LESSON,
     complete_and_valid,
     deck_cards,
+    gate_fits,
     is_invalid,
     resolve_flip,
     settle,
@@ -47,7 +48,6 @@ from engines.pyramid import (
     blocked_input,
     card_label,
     fed_slots,
-    gate_gives,
     gate_of,
     gate_refusal,
     inactive_gates,
@@ -277,46 +277,59 @@ class BooleoRules(GameState):
                               "resolves.", slot=slot_name(slot))
 
     def _check_gate(self, player: int, pyramid: Pyramid, move: Move) -> None:
+        refusal = self._gate_refusal(player, pyramid, move, inactive_gates(pyramid, self.n),
+                                     self.row(player))
+        if refusal is not None:
+            raise refusal
+
+    def _gate_refusal(self, player: int, pyramid: Pyramid, move: Move, inactive: set[Slot],
+                      row: list[int]) -> IllegalMove | None:
+        """Why ``move`` may not go on ``pyramid`` (whose inactive gates are ``inactive``;
+        ``row`` is ``player``'s reading of the bits), or None. Returned, not raised, so that
+        the menus can judge every card and slot without raising for each refusal."""
         slot, card, n = move.slot, move.card, self.n
         if not slot_exists(n, slot):
-            raise IllegalMove("booleo.error.no_such_slot",
-                              "Your pyramid has no slot {slot}: rows run from 1 to {rows}, "
-                              "and row r has {n} − r slots.", slot=slot_name(slot),
-                              rows=n - 1, n=n)
+            return IllegalMove("booleo.error.no_such_slot",
+                               "Your pyramid has no slot {slot}: rows run from 1 to {rows}, "
+                               "and row r has {n} − r slots.", slot=slot_name(slot),
+                               rows=n - 1, n=n)
         old = pyramid.get(slot)
         if move.verb == "place" and old is not None:
-            raise IllegalMove("booleo.error.slot_taken",
-                              "Slot {slot} already holds {old}: a gate is placed on an empty "
-                              "slot (to swap it, replace it).",
-                              slot=slot_name(slot), old=card_label(old))
+            return IllegalMove("booleo.error.slot_taken",
+                               "Slot {slot} already holds {old}: a gate is placed on an empty "
+                               "slot (to swap it, replace it).",
+                               slot=slot_name(slot), old=card_label(old))
         if move.verb == "replace" and old is None:
-            raise IllegalMove("booleo.error.nothing_to_replace",
-                              "Slot {slot} is empty, so there is nothing to replace: place "
-                              "the gate there instead.", slot=slot_name(slot))
+            return IllegalMove("booleo.error.nothing_to_replace",
+                               "Slot {slot} is empty, so there is nothing to replace: place "
+                               "the gate there instead.", slot=slot_name(slot))
         if old == card:
-            raise IllegalMove("booleo.error.same_gate",
-                              "Slot {slot} already holds {card}; replacing it with the same "
-                              "card changes nothing.", slot=slot_name(slot), card=card_label(card))
-        blocked = blocked_input(pyramid, slot, inactive_gates(pyramid, n))
+            return IllegalMove("booleo.error.same_gate",
+                               "Slot {slot} already holds {card}; replacing it with the same "
+                               "card changes nothing.", slot=slot_name(slot),
+                               card=card_label(card))
+        blocked = blocked_input(pyramid, slot, inactive)
         if blocked is not None and blocked[0] == "missing":
-            raise IllegalMove("booleo.error.missing_input",
-                              "Slot {slot} needs both inputs first: slot {below} below it is "
-                              "still empty.", slot=slot_name(slot), below=slot_name(blocked[1]))
+            return IllegalMove("booleo.error.missing_input",
+                               "Slot {slot} needs both inputs first: slot {below} below it is "
+                               "still empty.", slot=slot_name(slot), below=slot_name(blocked[1]))
         if blocked is not None:
-            raise IllegalMove("booleo.error.inactive_input",
-                              "Slot {slot} would take an input from the inactive gate on "
-                              "{below}; fill the missing slot beneath it first.",
-                              slot=slot_name(slot), below=slot_name(blocked[1]))
+            return IllegalMove("booleo.error.inactive_input",
+                               "Slot {slot} would take an input from the inactive gate on "
+                               "{below}; fill the missing slot beneath it first.",
+                               slot=slot_name(slot), below=slot_name(blocked[1]))
         if not self.referee:
-            return
-        a, b = input_values(pyramid, self.row(player), slot)
+            return None
+        a, b = input_values(pyramid, row, slot)
         assert a is not None and b is not None
+        top = slot == (n - 1, 1)
+        if gate_fits(card, a, b, top, row[-1]):
+            return None
         out = output_of(card)
-        if slot == (n - 1, 1) and out != self.slot_bit(player):
-            raise IllegalMove("booleo.error.top_slot_bit", TOP_LESSON,
-                              slot_bit=self.slot_bit(player), out=out, slot=slot_name(slot))
-        if not gate_gives(card, a, b):
-            raise gate_refusal(NAME, card, a, b, slot_name(slot))
+        if top and out != row[-1]:
+            return IllegalMove("booleo.error.top_slot_bit", TOP_LESSON,
+                               slot_bit=row[-1], out=out, slot=slot_name(slot))
+        return gate_refusal(NAME, card, a, b, slot_name(slot))
 
     # -- contract --
     def to_move(self) -> list[int]:
@@ -337,9 +350,11 @@ class BooleoRules(GameState):
         if self.phase == "discard":
             return discards
         pyramid = self.resolved_pyramids()[0][player]
+        open_targets = self._open_targets(pyramid)
+        fits = self._fitness(player, pyramid)
         actions = [f"{card} {slot_name(slot)}" for card in kinds if card != NOT_CARD
-                   for slot, _ in self._targets(pyramid, card)
-                   if self._fits(player, pyramid, card, slot)]
+                   for slot, _ in self._targets(pyramid, card, open_targets)
+                   if fits(card, slot)]
         if NOT_CARD in hand:
             actions += [f"NOT {pos}" for pos in range(1, self.n + 1)]
         return actions + discards + self._challenges(player)
@@ -351,9 +366,11 @@ class BooleoRules(GameState):
         if not self.referee:
             return None
         pyramid = self.resolved_pyramids()[0][seat]
+        open_targets = self._open_targets(pyramid)
+        fits = self._fitness(seat, pyramid)
         return [card for card in dict.fromkeys(self.hands[seat])
-                if card == NOT_CARD or any(self._fits(seat, pyramid, card, slot)
-                                           for slot, _ in self._targets(pyramid, card))]
+                if card == NOT_CARD or any(fits(card, slot) for slot, _
+                                           in self._targets(pyramid, card, open_targets))]
 
     def _challenges(self, player: int) -> list[Action]:
         return [f"challenge {slot_name(slot)}" for slot in self._challenge_targets(player)]
@@ -364,21 +381,37 @@ class BooleoRules(GameState):
         pyramids, _ = self.resolved_pyramids()
         return [slot for slot in pyramid_slots(self.n) if slot in pyramids[1 - player]]
 
-    def _targets(self, pyramid: Pyramid, card: str) -> list[tuple[Slot, str | None]]:
-        """Slots of the (resolved) ``pyramid`` where ``card`` physically fits, valid or not,
-        with the gate it would replace."""
+    def _open_targets(self, pyramid: Pyramid) -> list[Slot]:
+        """The slots of the (resolved) ``pyramid`` a gate physically fits on, empty or not:
+        whichever card is played, only the slot holding that very card drops out."""
         inactive = inactive_gates(pyramid, self.n)
-        return [(slot, pyramid.get(slot)) for slot in pyramid_slots(self.n)
-                if pyramid.get(slot) != card and blocked_input(pyramid, slot, inactive) is None]
+        return [slot for slot in pyramid_slots(self.n)
+                if blocked_input(pyramid, slot, inactive) is None]
 
-    def _fits(self, player: int, pyramid: Pyramid, card: str, slot: Slot) -> bool:
+    def _targets(self, pyramid: Pyramid, card: str,
+                 open_targets: list[Slot] | None = None) -> list[tuple[Slot, str | None]]:
+        """Slots of the (resolved) ``pyramid`` where ``card`` physically fits, valid or not,
+        with the gate it would replace; ``open_targets`` are ``_open_targets(pyramid)``,
+        computed once for a whole hand."""
+        if open_targets is None:
+            open_targets = self._open_targets(pyramid)
+        return [(slot, pyramid.get(slot)) for slot in open_targets if pyramid.get(slot) != card]
+
+    def _fitness(self, player: int, pyramid: Pyramid) -> Callable[[str, Slot], bool]:
+        """Whether a card validly fits a slot ``_targets`` offers on ``player``'s (resolved)
+        ``pyramid``. Those slots pass every check ``_gate_refusal`` makes before the
+        referee's, so what is left is the referee's judge, ``gate_fits``, which
+        ``_gate_refusal`` asks too; asked here without building a refusal for each card
+        and slot that does not fit."""
         if not self.referee:
-            return True
-        try:
-            self._check_gate(player, pyramid, Move("gate", card, slot))
-        except IllegalMove:
-            return False
-        return True
+            return lambda card, slot: True
+        row, top = self.row(player), (self.n - 1, 1)
+
+        def fits(card: str, slot: Slot) -> bool:
+            a, b = input_values(pyramid, row, slot)
+            return (a is not None and b is not None
+                    and gate_fits(card, a, b, slot == top, row[-1]))
+        return fits
 
     def parse_action(self, text: str, player: int) -> Action:
         self._check_turn(player)
