@@ -39,10 +39,11 @@ class DigitaloMenus(DigitaloRules):
                                "counter")] if INVERTER in hand else [])
             return [*counter, Choice("OK", "Accept the flip", "accept")]
         counts = Counter(hand)
-        fitting = self.fitting_cards(player)
+        placeable = self._placeable_now(player)
+        fitting = self._fitting_of(player, placeable)
         # A card that fits nowhere is marked; unless it may be discarded (its step holds
         # the discard), nothing under it can be played, so it is also unavailable.
-        discard = self.may_discard(player)
+        discard = self._may_discard_given(placeable)
         return [Choice(CARD_TOKENS[card],
                        ("" if card in fitting else f"{NO_PLACE_MARK} ") + card_label(card)
                        + (f" ×{counts[card]}" if counts[card] > 1 else ""),

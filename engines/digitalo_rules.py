@@ -197,30 +197,43 @@ class DigitaloRules(GameState):
         return threats
 
     def _placeable(self, player: int, pyramid: Pyramid) -> list[tuple[str, Slot]]:
-        """Every (card kind, slot) of the hand that fits validly on ``pyramid`` now."""
+        """Every (card kind, slot) of the hand that fits validly on ``pyramid`` now, by card
+        kind in hand order, then slot."""
         row = self.row(player)
+        # Which slots are open and what they take is the same for every card of the hand.
+        inputs = [(slot, input_values(pyramid, row, slot)) for slot in open_slots(pyramid, self.n)]
         found = []
         kinds = [card for card in dict.fromkeys(self.hands[player]) if card != INVERTER]
         for card in kinds:
-            for slot in open_slots(pyramid, self.n):
-                a, b = input_values(pyramid, row, slot)
+            for slot, (a, b) in inputs:
                 assert a is not None and b is not None
                 if gate_gives(card, a, b):
                     found.append((card, slot))
         return found
 
+    def _placeable_now(self, player: int) -> list[tuple[str, Slot]]:
+        """``_placeable`` on ``player``'s pyramid as it will be once a pending flip resolves."""
+        return self._placeable(player, self.resolved_pyramids()[0][player])
+
     def fitting_cards(self, seat: int) -> list[str]:
         """The kinds of ``seat``'s cards that fit validly somewhere on their pyramid now
         (an inverter always may be played), for the hand's "no place now" marks."""
-        pyramid = self.resolved_pyramids()[0][seat]
-        fitting = {card for card, _ in self._placeable(seat, pyramid)}
+        return self._fitting_of(seat, self._placeable_now(seat))
+
+    def _fitting_of(self, seat: int, placeable: list[tuple[str, Slot]]) -> list[str]:
+        """``fitting_cards`` given ``seat``'s ``_placeable_now``."""
+        fitting = {card for card, _ in placeable}
         return [card for card in dict.fromkeys(self.hands[seat])
                 if card == INVERTER or card in fitting]
 
     def may_discard(self, player: int) -> bool:
         if self.options["free_discard"]:
-            return True
-        return not self._placeable(player, self.resolved_pyramids()[0][player])
+            return True  # without working out what fits
+        return self._may_discard_given(self._placeable_now(player))
+
+    def _may_discard_given(self, placeable: list[tuple[str, Slot]]) -> bool:
+        """``may_discard`` given the player's ``_placeable_now``."""
+        return bool(self.options["free_discard"]) or not placeable
 
     # -- turn flow --
     def _draw_for(self, seat: int) -> list[Event]:
@@ -279,7 +292,7 @@ class DigitaloRules(GameState):
         elif move.kind == "gate":
             self._check_gate(player, self.resolved_pyramids()[0][player], move)
         elif move.kind == "discard" and not self.may_discard(player):
-            fits, slot = self._placeable(player, self.resolved_pyramids()[0][player])[0]
+            fits, slot = self._placeable_now(player)[0]
             raise IllegalMove("digitalo.error.must_place",
                               "You may discard only when none of your cards can be placed: "
                               "{card} fits on position {position}.", card=card_label(fits),
@@ -323,11 +336,11 @@ class DigitaloRules(GameState):
         hand = self.hands[player]
         if self.phase == "answer":
             return ["counter", "accept"] if INVERTER in hand else ["accept"]
-        actions = [f"{card} {position_at(self.n, slot)}"
-                   for card, slot in self._placeable(player, self.resolved_pyramids()[0][player])]
+        placeable = self._placeable_now(player)
+        actions = [f"{card} {position_at(self.n, slot)}" for card, slot in placeable]
         if INVERTER in hand:
             actions += [self._inverter_action(player, pos) for pos in range(1, self.n + 1)]
-        if self.may_discard(player):
+        if self._may_discard_given(placeable):
             actions += [f"discard {card}" for card in dict.fromkeys(hand)]
         return actions
 
