@@ -90,8 +90,19 @@ def gate_token(card: str) -> str:
     return GATE_TOKENS[gate_of(card)] + card[-1]
 
 
+# Every card's answer on every pair of input bits, worked out once: menus ask it for each
+# card of a hand on each open slot.
+_GIVES: dict[tuple[str, int, int], bool] = {
+    (f"{gate}{out}", a, b): function(a, b) == out
+    for gate, function in GATE_FUNCTIONS.items() for out in (0, 1) for a in (0, 1) for b in (0, 1)
+}
+
+
 def gate_gives(card: str, a: int, b: int) -> bool:
-    return GATE_FUNCTIONS[gate_of(card)](a, b) == output_of(card)
+    gives = _GIVES.get((card, a, b))
+    if gives is None:  # not a card and bits of the table: worked out (or refused) as ever
+        return GATE_FUNCTIONS[gate_of(card)](a, b) == output_of(card)
+    return gives
 
 
 def fits_inputs(slot: Slot, card: str, a: int, b: int) -> bool:
