@@ -18,9 +18,10 @@ from engines.rithmomachia_board import (
     piece_label,
     value_of,
 )
+from engines.rithmomachia_equations import occupancy
 from engines.rithmomachia_moves import (
     encode_move,
-    make_move,
+    move_captures,
     move_text,
 )
 from engines.rithmomachia_notation import (
@@ -54,6 +55,7 @@ class RithmomachiaMenus(RithmomachiaRules):
         mine = by_source[source]
         if len(path) == 1:
             choices = []
+            masks = occupancy(self.board)
             for dest in dict.fromkeys((m >> 6) & 63 for m in mine):
                 occupant = self.board[dest]
                 if occupant:
@@ -62,7 +64,7 @@ class RithmomachiaMenus(RithmomachiaRules):
                         cell=CELL_NAMES[dest], piece=code_label(occupant))))
                 else:
                     move = encode_move(source, dest)
-                    choices.append(Choice(CELL_NAMES[dest], self._move_label(move, dest),
+                    choices.append(Choice(CELL_NAMES[dest], self._move_label(move, dest, masks),
                                           move_text(move)))
             return choices
         if len(path) > 2:
@@ -95,13 +97,16 @@ class RithmomachiaMenus(RithmomachiaRules):
         pushes = [m for m in moves if (m >> 6) & 63 == dest and m >> 12]
         if not pushes:
             raise not_in_menu()
-        return [Choice(CELL_NAMES[(m >> 12) - 1], self._move_label(m, (m >> 12) - 1, push=True),
-                       move_text(m)) for m in pushes]
+        masks = occupancy(self.board)
+        return [Choice(CELL_NAMES[(m >> 12) - 1],
+                       self._move_label(m, (m >> 12) - 1, masks, push=True), move_text(m))
+                for m in pushes]
 
-    def _move_label(self, move: int, cell: int, push: bool = False) -> str:
+    def _move_label(self, move: int, cell: int, masks: tuple[int, int],
+                    push: bool = False) -> str:
         """``→ 2d1``, or ``push → 2d1`` for where a pushed piece goes, with how many pieces
-        the move takes."""
-        taken = bin(make_move(self.board, move, self.turn, self.rules)[1]).count("1")
+        the move takes; ``masks`` is ``occupancy(self.board)``."""
+        taken = bin(move_captures(self.board, move, self.turn, self.rules, masks)).count("1")
         where = (Message("rithmomachia.menu.push_to", "push → {cell}", cell=CELL_NAMES[cell])
                  if push else f"→ {CELL_NAMES[cell]}")
         if not taken:

@@ -23,6 +23,7 @@ from engines.rithmomachia_board import (
 from engines.rithmomachia_equations import (
     Rules,
     captured_cells,
+    captures,
 )
 
 SEATS = 2
@@ -81,6 +82,27 @@ def make_move(board: list[int], move: int, player: int, rules: Rules) -> tuple[l
         v = (c - 1) & 15
         after[t] = EMPTY if v == 0 or v == 15 else c + 16 if c <= 16 else c - 16
     return after, captured
+
+
+def move_captures(board: list[int], move: int, player: int, rules: Rules,
+                  masks: tuple[int, int]) -> int:
+    """The captured mask of ``make_move(board, move, player, rules)``, the captures not
+    made: ``masks`` is ``occupancy(board)``, worked out once for all the moves a menu
+    labels with what they take, and moved along with the pieces here."""
+    after = board.copy()
+    source, dest, push = move & 63, (move >> 6) & 63, (move >> 12) - 1
+    own, enemy = masks[player] & ~(1 << source), masks[1 - player]
+    piece = after[source]
+    after[source] = EMPTY
+    if push >= 0:
+        pushed = after[dest]
+        after[push] = pushed
+        if owner_of(pushed) == player:
+            own = own & ~(1 << dest) | 1 << push
+        else:
+            enemy = enemy & ~(1 << dest) | 1 << push
+    after[dest] = piece
+    return captures(after, own | 1 << dest, enemy, dest, rules)
 
 
 def counts(board: list[int]) -> list[JSON]:
