@@ -90,8 +90,14 @@ from benchmarks.service_latency import (  # noqa: E402
     filesystem_of,
 )
 from benchmarks.timing import summary  # noqa: E402
+from bot.config import EVENT_LOOPS  # noqa: E402
 from bot.limits import Limits  # noqa: E402
-from bot.runtime import FULL_SECONDS, collect_garbage, prepare_interpreter  # noqa: E402
+from bot.runtime import (  # noqa: E402
+    FULL_SECONDS,
+    collect_garbage,
+    prepare_interpreter,
+    run_on_loop,
+)
 from bot.service import Service  # noqa: E402
 from bot.store import MIGRATIONS, SQLiteStore, sql_statements  # noqa: E402
 
@@ -380,6 +386,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the interpreter as python -m bot runs it (bot.runtime: a short "
                              "thread switch, frozen start-up, young collections on a timer) "
                              "or Python's defaults")
+    parser.add_argument("--loop", choices=EVENT_LOOPS, default=EVENT_LOOPS[0],
+                        help="the event loop, as the bot's EVENT_LOOP setting chooses it "
+                             "(uvloop where installed, the bot's default)")
     parser.add_argument("--workers", choices=("process", "thread"), default="process",
                         help="computer moves in worker processes, as the bot runs them, or "
                              "in threads of this process")
@@ -419,9 +428,9 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         folder = Path(name)
         if profiler is not None:
             profiler.enable()
-        played = asyncio.run(load_run(folder, args.games, args.moves, args.seed, args.think,
+        played = run_on_loop(load_run(folder, args.games, args.moves, args.seed, args.think,
                                       args.click, args.ramp, args.workers == "process",
-                                      args.runtime == "bot", args.sync))
+                                      args.runtime == "bot", args.sync), args.loop)
         if profiler is not None:
             profiler.disable()
         rss = peak_rss_mb()  # before the bare commits, which would only add their own
@@ -436,6 +445,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             "games": args.games, "moves": args.moves, "seed": args.seed,
             "think_s": args.think, "click_s": args.click, "ramp_s": args.ramp,
             "runtime": args.runtime, "workers": args.workers, "sync": args.sync,
+            "loop": args.loop,
             "mix": dict(Counter(f"{s.game}{' vs AI' if s.versus_ai else ''}"
                                 for s in map(table_spec, range(args.games)))),
             "cpus": os.cpu_count(), "filesystem": filesystem,
@@ -469,7 +479,7 @@ def print_human(result: dict[str, Any]) -> None:
           f"think {config['think_s']} s, click {config['click_s']} s, ramp {config['ramp_s']} s; "
           f"{config['cpus']} CPUs, "
           f"{config['filesystem']} ({config['tmpdir']}), Python {config['python']}, "
-          f"SQLite {config['sqlite']}")
+          f"SQLite {config['sqlite']}, event loop {config['loop']}")
     print("tables: " + ", ".join(f"{n} {k}" for k, n in config["mix"].items()))
     print(f"{result['moves']} moves ({result['ai_moves']} by the computer) in "
           f"{result['wall_s']:.1f} s: {result['moves_per_s']:.1f} moves/s, "
@@ -520,7 +530,7 @@ def main_postgres(args: argparse.Namespace) -> int:
     the most processes over one and the targets of issue 26."""
     options = {"games": args.games, "moves": args.moves, "seed": args.seed,
                "think": args.think, "click": args.click, "ramp": args.ramp,
-               "profile": args.profile}
+               "profile": args.profile, "loop": args.loop}
     results = []
     for processes in args.process_counts:
         print(f"PostgreSQL run with {processes} bot process(es)...", file=sys.stderr,

@@ -46,7 +46,7 @@ import asyncpg
 from benchmarks.scripted_play import ScriptedPlayer, make_table, play_table
 from benchmarks.timing import summary
 from bot.limits import Limits
-from bot.runtime import prepare_interpreter
+from bot.runtime import prepare_interpreter, run_on_loop
 from bot.service import Service
 from bot.store.postgres import PostgresStore
 
@@ -146,8 +146,8 @@ def _process_main(url: str, share: int, processes: int, options: dict[str, Any],
                   ready: Any, go: ProcessEvent, results: Any) -> None:
     prepare_interpreter()  # as ``python -m bot`` sets up its interpreter
     try:
-        results.put((share, asyncio.run(_play_share(url, share, processes, options, ready,
-                                                    go))))
+        results.put((share, run_on_loop(_play_share(url, share, processes, options, ready,
+                                                    go), options.get("loop", "uvloop"))))
     except BaseException as error:  # the parent must hear of it, not wait forever
         results.put((share, {"error": repr(error)}))
         raise
@@ -269,6 +269,7 @@ def run_processes(database: str, processes: int, options: dict[str, Any]) -> dic
     merged = merge(list(shares.values()), sampler.timings, processes)
     merged["machine"] = machine_use(machine_before, machine_after, server_before,
                                     server.latest, merged["moves"])
+    merged["loop"] = options.get("loop", "uvloop")
     return merged
 
 
@@ -368,7 +369,8 @@ def merge(shares: list[dict[str, Any]], bare: list[float], processes: int
 
 
 def print_result(result: dict[str, Any]) -> None:
-    print(f"PostgreSQL, {result['processes']} bot process(es): {result['moves']} moves in "
+    print(f"PostgreSQL, {result['processes']} bot process(es) on {result.get('loop', '?')}: "
+          f"{result['moves']} moves in "
           f"{result['wall_s']} s: {result['moves_per_s']} moves/s; while every table played: "
           f"{result['steady_moves_per_s']} moves/s")
     print(f"  event loop lag p99 per process: {result['loop_lag_p99_ms']} ms; CPU per "

@@ -14,7 +14,7 @@ import sys
 
 from bot.app import App
 from bot.config import Settings, load_settings
-from bot.runtime import collect_garbage, prepare_interpreter
+from bot.runtime import collect_garbage, prepare_interpreter, run_on_loop
 from bot.store import NewerSchema, StoreUnavailable, open_store
 
 log = logging.getLogger("bot")
@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     prepare_interpreter()  # here, not in ``run``, which tests call in their own process
     try:
-        return asyncio.run(run_until_stopped(settings))
+        return run_on_loop(run_until_stopped(settings), settings.event_loop)
     except KeyboardInterrupt:
         return 130
 

@@ -26,12 +26,16 @@ DEFAULT_DATABASE = "data/logic-bot.sqlite3"
 # "full" keeps it through a power cut, "normal" through a crash of the bot only, and
 # answers faster on a slow disk (docs/performance.md).
 DATABASE_SYNCS = ("full", "normal")
+# The event loop the bot runs on (``bot.runtime.run_on_loop``): uvloop, libuv's loop for
+# asyncio, where it is installed (not on Windows), else Python's own.
+EVENT_LOOPS = ("uvloop", "asyncio")
 
 
 @dataclass(frozen=True)
 class Settings:
     database_path: str = DEFAULT_DATABASE
     database_sync: str = "full"
+    event_loop: str = "uvloop"
     # ``postgresql://user:password@host/db`` runs on PostgreSQL (several bot processes);
     # empty keeps the SQLite file at ``database_path`` (bot.store.open_store).
     database_url: str = ""
@@ -212,6 +216,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
         shard_ids=shard_ids,
         database_path=merged.get("DATABASE_PATH") or DEFAULT_DATABASE,
         database_sync=check.choice("DATABASE_SYNC", DATABASE_SYNCS, DATABASE_SYNCS[0]),
+        event_loop=check.choice("EVENT_LOOP", EVENT_LOOPS, EVENT_LOOPS[0]),
         database_url=merged.get("DATABASE_URL", "").strip(),
         discord_token=check.text("DISCORD_TOKEN").strip(),
         discord_dev_guild=check.digits("DISCORD_DEV_GUILD"),
