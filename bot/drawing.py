@@ -83,6 +83,7 @@ class BoardDrawing:
         (that cost 28 MB and doubled the young collections at 1000 tables)."""
         built = self._built.get(record.id)
         if built is None or built.record is not record or built.state is not state:
+            self._built.pop(record.id, None)  # a new version goes to the back of the line
             built = self._built[record.id] = Built(record, state)
             if len(self._built) > GAMES_BUILT_KEPT:
                 self._built.popitem(last=False)
