@@ -23,6 +23,9 @@ _MODULES: dict[str, str] = {
     "rithmomachia": "engines.rithmomachia",
 }
 _aliases: dict[str, str] | None = None
+# Modules already found, by game name: ``get_game`` runs dozens of times a move, and
+# ``importlib.import_module`` costs about 0.8 us even for a loaded module.
+_loaded: dict[str, GameModule] = {}
 
 
 def register_game(name: str, module_path: str) -> None:
@@ -30,12 +33,14 @@ def register_game(name: str, module_path: str) -> None:
     global _aliases
     _MODULES[name] = module_path
     _aliases = None
+    _loaded.pop(name, None)
 
 
 def unregister_game(name: str) -> None:
     global _aliases
     _MODULES.pop(name, None)
     _aliases = None
+    _loaded.pop(name, None)
 
 
 def game_names() -> list[str]:
@@ -65,7 +70,11 @@ def resolve_name(name: str) -> str:
 
 
 def get_game(name: str) -> GameModule:
-    return cast(GameModule, importlib.import_module(_MODULES[resolve_name(name)]))
+    module = _loaded.get(name)
+    if module is None:
+        key = resolve_name(name)  # only game names are kept, not what a person typed
+        module = _loaded[key] = cast(GameModule, importlib.import_module(_MODULES[key]))
+    return module
 
 
 class _AgentMaker(Protocol):
