@@ -77,6 +77,7 @@ class ServiceCore(BoardDrawing):
                                processes=self.limits.cpu_processes)
         self._seed_source = seed_source or (lambda: secrets.randbits(31))
         self.dangers = DangerMarks(self.workers)
+        self.dangers.arrived_late = self._drop_drawn
         # Names this process in the database's computer-turn leases (several processes).
         self.process_id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._locks: dict[int, asyncio.Lock] = {}
@@ -414,6 +415,12 @@ class ServiceCore(BoardDrawing):
             self._forget(record)
             self._locks.pop(record.id, None)
         return saved
+
+    def _drop_drawn(self, game_id: int) -> None:
+        """Forget what was drawn of a game, so that its next board and hand are drawn
+        again (its danger marks came after them)."""
+        self._texts.pop(game_id, None)
+        self._built.pop(game_id, None)
 
     def _forget(self, record: GameRecord) -> None:
         self._cache.pop(record.id, None)

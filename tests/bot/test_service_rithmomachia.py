@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
+import time
 from pathlib import Path
+
+import pytest
 
 from bot.service import Opponent, Place, Reply, Service
 from bot.store import SQLiteStore
@@ -131,6 +135,9 @@ async def test_danger_marks_show_a_learner_what_the_opponent_could_take(
     would take it; exactly the pieces ``threats`` finds, worked out in the pool. A game
     against a stronger level, or with ``danger=off``, shows none."""
     from engines.rithmomachia_analysis import threats
+    # Every reply here waits for its marks, however slow this machine is (a reply waits
+    # only ``DANGER_WAIT_SECONDS`` in the bot: see the next test).
+    service.dangers.wait_seconds = 30.0
     rng = random.Random(5)
     reply = await service.start_game(PLACE, ALICE, "rithmomachia", Opponent("ai", "easy"))
     record = await service.store.running_game(PLACE.platform, PLACE.channel)
@@ -164,3 +171,48 @@ async def test_danger_marks_show_a_learner_what_the_opponent_could_take(
                              "danger=off")
     record = await service.store.running_game(PLACE.platform, PLACE.channel)
     assert record is not None and record.options["danger"] is False
+
+
+async def test_a_reply_never_waits_long_for_its_danger_marks(
+        service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Marks that take longer than ``DANGER_WAIT_SECONDS`` (the workers busy with other
+    jobs) do not hold the reply: it comes without them, and the next board drawn of that
+    version shows them once they are there."""
+    from bot import dangers as danger_module
+    from engines.rithmomachia_analysis import threats
+
+    release = threading.Event()
+    real = danger_module.dangers
+
+    def slow_dangers(*args: object) -> object:
+        release.wait(10)  # a worker busy with something else first
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(danger_module, "dangers", slow_dangers)
+    rng = random.Random(5)
+    reply = await service.start_game(PLACE, ALICE, "rithmomachia", Opponent("ai", "easy"))
+    # Until a position with a threat: each reply comes at once, unmarked.
+    for _ in range(40):
+        if reply.ai_to_move:
+            started = time.perf_counter()
+            reply = await service.play_ai_turn(PLACE)
+            assert time.perf_counter() - started < 1.0  # the wait is 0.15 s
+            assert reply.board is not None and render.DANGER_MARK not in reply.board.text
+            state = await current_state(service, PLACE)
+            if threats(state, 0):
+                break
+            release.set()  # let this version's job end before the next move
+            await asyncio.sleep(0.05)
+            release.clear()
+            continue
+        reply = await press_one_move(service, PLACE, ALICE, reply, rng)
+    expected = threats(await current_state(service, PLACE), 0)
+    assert expected, "some position of this game has a piece in danger"
+    release.set()
+    for _ in range(200):  # the job ends in a worker thread; the board is drawn again
+        board = await service.board(PLACE)
+        assert board.board is not None
+        if render.DANGER_MARK in board.board.text:
+            break
+        await asyncio.sleep(0.02)
+    assert board.board.text.count(render.DANGER_MARK) == len(expected) + 1
