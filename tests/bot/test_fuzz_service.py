@@ -83,7 +83,14 @@ def harness(tmp_path: Path) -> Iterator[Harness]:
 
 def check_reply(reply: Reply, what: object, language: str) -> None:
     """Any answer is readable; a refusal says why in the user's language, and no answer
-    is the crash apology."""
+    is the crash apology.
+
+    A press that acted on a game elsewhere (``Reply.place``: a hand's button pressed in a
+    private chat, which these server-less test channels count as) is answered in that
+    game's language, the one its hand was drawn in (``place_of_record``), so that the
+    notice reads in the language of the message it pops up over."""
+    if reply.place is not None:
+        language = reply.place.language
     if not reply.ok:
         hostile.assert_clear(reply.notice, what, language)
     else:

@@ -282,6 +282,17 @@ def press_may_change(record: GameRecord | None, user: User, payload: str) -> boo
             return False
         if choice.action is not None:
             return depth == len(path) - 1
+    # A step whose following steps have one option each completes the move: the service
+    # takes those steps without a tap (``Service._resolve_press``).
+    try:
+        following = state.menu(seat, path)
+        while len(following) == 1:
+            if following[0].action is not None:
+                return True
+            path = (*path, following[0].token)
+            following = state.menu(seat, path)
+    except GameError:
+        return False
     return False
 
 
