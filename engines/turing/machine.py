@@ -45,15 +45,8 @@ from typing import Any
 
 from engines.base import JSON
 from engines.turing.cards import CODES, Code, code_text
-from engines.turing.machine_exact import (
-    _BIG,
-    NODE_BUDGET,
-    Machine,
-    Score,
-    SearchBudgetExceeded,
-    Step,
-    _unpack,
-)
+from engines.turing.machine_costs import _BIG, NODE_BUDGET, Score, _unpack
+from engines.turing.machine_exact import Machine, SearchBudgetExceeded, Step
 from engines.turing.machine_heuristic import HeuristicMachine
 from engines.turing.puzzle import LETTERS, MAX_TESTS_PER_ROUND, Candidate, Puzzle
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
-from engines.turing.machine_exact import (
+from engines.turing.machine_costs import (
     _BIG,
     _DELEGATE_MAX,
     _HEURISTIC_EXACT_BUDGET,
@@ -18,9 +18,8 @@ from engines.turing.machine_exact import (
     _SHORTLIST,
     _SHORTLIST_LARGE,
     _SUBSEARCH_BUDGET,
-    Machine,
-    SearchBudgetExceeded,
 )
+from engines.turing.machine_exact import Machine, SearchBudgetExceeded
 from engines.turing.puzzle import MAX_TESTS_PER_ROUND
 
 _Found = TypeVar("_Found")

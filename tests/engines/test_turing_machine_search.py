@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from engines.turing import machine_exact, machine_heuristic
 from engines.turing.generator import generate
 from engines.turing.machine import HeuristicMachine, Machine, play, solve
-from engines.turing.machine_exact import _BIG, _rounds_bound
+from engines.turing.machine_costs import _BIG, _rounds_bound
 from engines.turing.puzzle import Candidate
 from tests.helpers.turing_plans import (
     check_heuristic,
