@@ -48,12 +48,10 @@ from bot.adapters.discord.layout import (
     inert,
     message_fields,
     plain_layout,
-    rendered,
-    replay_view,
     with_line,
 )
+from bot.adapters.discord.presses import DAILY_PAYLOAD, BoardPresses
 from bot.adapters.discord.translator import CatalogueTranslator
-from bot.adapters.end_panel import end_choice, is_end_panel
 from bot.app import App
 from bot.daily import PostOutcome
 from bot.names import clean_display_name
@@ -72,9 +70,6 @@ ACK_SECONDS = 1.5
 def guild_key(guild_id: int) -> str:
     return f"guild:{guild_id}"
 
-
-# A daily post's Play button: ``daily:<server id>``, handled here, not by the service.
-DAILY_PAYLOAD = "daily:"
 
 # The bot never joins voice, so discord.py's warnings about missing voice libraries are
 # noise in every operator's log.
@@ -111,6 +106,7 @@ class LogicBot(ChatAdapter, discord.Client):
         self._resumed = False
         self.synced_scopes: list[str] = []
         self.live_hands = LiveHands()
+        self.presses = BoardPresses(self)  # buttons and selects pressed (``presses.py``)
         # The ids of dynamic items that command modules add (the lessons' buttons), which
         # ``on_interaction`` must not answer as foreign.
         self.own_component_templates: list[re.Pattern[str]] = []
@@ -496,139 +492,21 @@ class LogicBot(ChatAdapter, discord.Client):
 
     # ---------------------------------------------------------------- components
     async def handle_component(self, interaction: discord.Interaction, payload: str) -> None:
+        """A board button or select, answered by ``BoardPresses`` (``presses.py``)."""
         try:
-            await self._component(interaction, payload)
+            await self.presses.press(interaction, payload)
         except Exception:
             log.exception("button %r failed", payload)
             await self.apologise(interaction)
 
-    async def _component(self, interaction: discord.Interaction, payload: str) -> None:
-        place = await self.place_for(interaction)
-        user = self.actor(interaction)
-        if payload.startswith(DAILY_PAYLOAD):
-            await self.play_daily(interaction, place, user, payload[len(DAILY_PAYLOAD):])
-            return
-        if is_end_panel(payload):
-            await self.end_panel(interaction, place, user, payload)
-            return
-        source = interaction.message
-        reply = await self.within_deadline(interaction,
-                                           self.service.press(place, user, payload),
-                                           component=True)
-        if payload.startswith("i:"):  # the hint button: for the presser's eyes only
-            await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
-            if reply.ok:
-                await self.after_change(reply.place or place, reply, wake_ai=False)
-                await self.announce((reply.place or place).channel, reply.announcements)
-            return
-        try:
-            if source is not None and source.flags.ephemeral:
-                await self._answer_in_hand(interaction, place, reply)
-            else:
-                await self._answer_on_board(interaction, place, reply, source)
-            await self.announce(place.channel, reply.announcements)
-        finally:
-            # Whatever happened to the answer, a saved move must not leave the computer
-            # waiting for a turn nobody will give it.
-            if reply.ai_to_move:
-                self.spawn(self.run_ai(place))
-
-    async def end_panel(self, interaction: discord.Interaction, place: Place, user: User,
-                        payload: str) -> None:
-        """A button of an ended game's panel: the game again as a new board below, or the
-        presser's results, the rules or the replay, for them alone."""
-        choice = await end_choice(self.app, place, user, payload)
-        if choice.action == "again":
-            reply = await self.within_deadline(
-                interaction, self.service.rematch(place, user, choice.game_id),
-                component=False)
-            if not reply.ok or reply.board is None:
-                await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
-                return
-            await self.post_board(interaction, place, reply, reply.announcements)
-        elif choice.action == "replay":
-            step = await self.within_deadline(interaction, self.app.replays.step(
-                choice.game_id, 0, place.language, place.emoji, place=place, user=user),
-                component=False)
-            await self.send(interaction, Layout(fit_content([rendered(step.text)]), [], []),
-                            ephemeral=True, view=replay_view(step))
-        else:
-            await self.notify(interaction, choice.text)
-
     async def handle_replay(self, interaction: discord.Interaction, game_id: int,
                             index: int) -> None:
-        """A replay's start, back, forward or end: the step replaces the message."""
+        """A replay's start, back, forward or end (``BoardPresses.replay``)."""
         try:
-            place = await self.place_for(interaction)
-            step = await self.within_deadline(interaction, self.app.replays.step(
-                game_id, index, place.language, place.emoji, place=place,
-                user=self.actor(interaction)), component=True)
-            await self.edit_source(interaction, Layout(fit_content([rendered(step.text)]), [],
-                                                       []), view=replay_view(step))
+            await self.presses.replay(interaction, game_id, index)
         except Exception:
             log.exception("replay %s failed", game_id)
             await self.apologise(interaction)
-
-    async def _answer_in_hand(self, interaction: discord.Interaction, place: Place,
-                              reply: Reply) -> None:
-        """A click inside a private hand message: the hand is redrawn where it is."""
-        if reply.hand is not None:
-            await self.edit_source(interaction, hand_layout(reply.hand, place.language,
-                                                            reply.notice))
-            if reply.board is not None:
-                self.live_hands.remember(reply.board.game_id, str(interaction.user.id),
-                                         interaction)
-        else:
-            await self.edit_source(interaction, plain_layout(reply.notice or ""))
-        if reply.moved:
-            await self.after_change(place, reply, wake_ai=False,
-                                    actor=str(interaction.user.id))
-
-    async def _answer_on_board(self, interaction: discord.Interaction, place: Place,
-                               reply: Reply, source: discord.Message | None) -> None:
-        board = reply.board
-        if reply.hand is not None and not reply.moved:
-            # The hand button on the public board: the hand opens privately.
-            shown = await self.send(interaction, hand_layout(reply.hand, place.language,
-                                                             reply.notice), ephemeral=True)
-            if board is not None:
-                self.live_hands.remember(board.game_id, str(interaction.user.id), interaction,
-                                         shown.id if shown is not None else None)
-            return
-        if reply.ok and board is not None:
-            if self.boards.newer_shown(board.game_id, board.version):
-                # A newer board is already drawn (the AI answered first): keep it.
-                await interaction.response.defer()
-            else:
-                # No lock around the answer: waiting behind another edit could miss
-                # Discord's deadline. The version check above keeps boards in order.
-                await self.edit_source(interaction, self.board_for(place, board,
-                                                                   reply.ai_to_move))
-                self.boards.show(board.game_id, board.version)
-            if source is not None:
-                async with self.boards.lock(board.game_id):
-                    if await self.board_message_id(board.game_id) != source.id:
-                        await self.retire_board(place, board.game_id, keep=source.id,
-                                                v2=board.grid)
-                        await self.remember_message(place, board.game_id, source, board.version)
-            if reply.hand is not None:
-                shown = await self.send(interaction, hand_layout(reply.hand, place.language),
-                                        ephemeral=True)
-                self.live_hands.remember(board.game_id, str(interaction.user.id), interaction,
-                                         shown.id if shown is not None else None)
-            if reply.moved:  # the board is drawn above; the rest of a change is shared
-                await self.after_change(place, reply, update=False, wake_ai=False,
-                                        actor=str(interaction.user.id))
-            elif reply.finished:
-                self.forget_game(board.game_id)
-            return
-        await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
-        if board is not None and self.boards.shown(board.game_id) != board.version:
-            # A stale or refused click: show the current board where the game lives, and
-            # leave no second live board behind.
-            if source is not None and source.id != await self.board_message_id(board.game_id):
-                await self.retire_source(place, source)
-            await self.update_board(place, board, reply.ai_to_move)
 
     @staticmethod
     def board_link(record: GameRecord) -> str:
@@ -639,13 +517,6 @@ class LogicBot(ChatAdapter, discord.Client):
             return (f"https://discord.com/channels/{record.server}/{ref['channel']}/"
                     f"{ref['message']}")
         return f"<#{record.channel}>"
-
-    async def retire_source(self, place: Place, source: discord.Message) -> None:
-        try:
-            await source.edit(allowed_mentions=NO_MENTIONS,
-                              **self.moved_fields(place, source.flags.components_v2))
-        except discord.HTTPException:
-            log.info("could not retire message %s", source.id)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer component clicks that no dynamic item will: forged or foreign ids.
@@ -793,32 +664,6 @@ class LogicBot(ChatAdapter, discord.Client):
         except discord.HTTPException as error:
             log.info("could not tell %s that its daily post stopped: %s", schedule.server,
                      error)
-
-    async def play_daily(self, interaction: discord.Interaction, place: Place, user: User,
-                         server: str) -> None:
-        """The Play button of a daily post: the attempt opens in the player's DMs."""
-        try:
-            dm = await interaction.user.create_dm()
-        except discord.HTTPException:
-            await self.notify(interaction, self.t(place, "discord.daily.no_dm"))
-            return
-        private = Place(PLATFORM, str(dm.id), place.language, place.emoji)
-        reply = await self.within_deadline(
-            interaction, self.daily.start_attempt(private, user, server), component=False)
-        if not reply.ok or reply.board is None:
-            await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
-            return
-        layout = self.board_for(private, reply.board, False, reply.announcements)
-        try:
-            message = await dm.send(allowed_mentions=NO_MENTIONS,
-                                    **message_fields(layout, edit=False))
-        except discord.HTTPException:
-            await self.notify(interaction, self.t(place, "discord.daily.no_dm"))
-            return
-        await self.remember_message(private, reply.board.game_id, message,
-                                    reply.board.version)
-        await self.notify(interaction, self.t(place, "discord.daily.in_dm",
-                                              link=message.jump_url))
 
     # -------------------------------------------------------------------- errors
     async def apologise(self, interaction: discord.Interaction) -> None:
