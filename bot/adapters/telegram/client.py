@@ -7,10 +7,12 @@ same board, hand and menu handling.
   it, so AI moves and commands can update it, and a restart can find it again.
 * Inline buttons carry the service payload as callback data, so buttons on messages sent
   before a restart keep working.
-* Telegram has no ephemeral messages: hands go to the player's private chat with the bot.
-  A player who never opened that chat gets a ``t.me/<bot>?start=hand-<game>`` link, and
-  the hand arrives as soon as they press Start. In a private chat the hand is shown inside
-  the board, as nobody else is there.
+* Telegram has no ephemeral messages: hands go to the player's private chat with the bot
+  (``hands.py``). A player who never opened that chat gets a
+  ``t.me/<bot>?start=hand-<game>`` link, and the hand arrives as soon as they press Start.
+  In a private chat the hand is shown inside the board, as nobody else is there.
+* Requests are paced by a click-friendly rate limiter, and a send Telegram's server failed
+  is tried again (``pacing.py``).
 * Every callback query is answered exactly once; refusals come as a short alert.
 """
 
@@ -20,9 +22,9 @@ import asyncio
 import datetime as dt
 import html
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlparse
 
 from telegram import (
@@ -44,12 +46,9 @@ from telegram.error import (
     Forbidden,
     InvalidToken,
     NetworkError,
-    RetryAfter,
     TelegramError,
-    TimedOut,
 )
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     BaseRateLimiter,
     ContextTypes,
@@ -63,7 +62,6 @@ from bot.adapters.common import (
 )
 from bot.adapters.telegram.chats import (
     DAILY_LINK_PREFIX,
-    HAND_LINK_PREFIX,
     PLATFORM,
     api_base_url,
     channel_of,
@@ -71,17 +69,18 @@ from bot.adapters.telegram.chats import (
     is_private,
     topic_of,
 )
+from bot.adapters.telegram.hands import PrivateHands
 from bot.adapters.telegram.layout import (
     Key,
     Message,
     ShownMessages,
     alert_text,
     board_message,
-    hand_message,
     neutral,
     split_text,
     text_message,
 )
+from bot.adapters.telegram.pacing import ClickFriendlyRateLimiter, retry_server_errors
 from bot.adapters.telegram.updates import TolerantBot
 from bot.adapters.telegram.webhook import WebhookServer, start_worker
 from bot.app import App
@@ -134,89 +133,8 @@ CELEBRATION_EFFECT = "5046509860389126442"
 WINNER_MARK = "🏆"
 # Telegram's longest forum topic name.
 TOPIC_NAME_LIMIT = 128
-T = TypeVar("T")
-# Tries of a send or a callback answer that Telegram's server failed (a 5xx), 0.5, 1 s apart.
-SEND_TRIES = 3
-
-
-async def retry_server_errors(call: Callable[[], Awaitable[T]]) -> T:
-    """``call()``, tried again when Telegram failed it (a 5xx, a dropped connection: PTB's
-    ``NetworkError``): such a message was not delivered, and the player would otherwise
-    have nothing until /board. A timeout is not tried again, since the message may have
-    arrived; nor is a refusal (400, 403) or a flood wait (the rate limiter's)."""
-    for attempt in range(SEND_TRIES):
-        try:
-            return await call()
-        except TimedOut:
-            raise
-        except NetworkError as error:
-            if attempt == SEND_TRIES - 1:
-                raise
-            log.info("Telegram failed (%s); trying again", error)
-            await asyncio.sleep(0.5 * 2 ** attempt)
-    raise AssertionError("unreachable")
-
-
 # Tries of Telegram's start-up calls (getMe, deleteWebhook, setWebhook), 1, 2, 4… s apart.
 STARTUP_TRIES = 5
-
-
-class ClickFriendlyRateLimiter(AIORateLimiter):
-    """PTB's limiter, with two changes for a bot that lives on clicks.
-
-    * Telegram's per-chat limits (one message a second, twenty a minute in a group) are
-      for messages that notify people. Edits and callback answers are what a click
-      produces; queueing them behind the group limit would make a menu take seconds per
-      step. They still count toward the overall limit. (Callback answers carry no chat
-      id, so they are never held back by chat.)
-    * A flood wait (``RetryAfter``) holds only the chat it was given for. Telegram's flood
-      limits are per chat, but AIORateLimiter pauses every request while any chat waits:
-      one group's 20 s wait held a button answer in an unrelated private chat for 19.7 s.
-    """
-
-    EDITS = frozenset({"editMessageText", "editMessageReplyMarkup"})
-
-    def __init__(self, max_retries: int = 3) -> None:
-        super().__init__(max_retries=max_retries)
-        self._max_tries = max_retries
-        self._resume_at: dict[str, float] = {}  # chat id → loop time its wait ends
-
-    async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Any]],
-                              args: Any, kwargs: dict[str, Any], endpoint: str,
-                              data: dict[str, Any], rate_limit_args: int | None) -> Any:
-        tries = rate_limit_args or self._max_tries
-        chat_id = data.get("chat_id")
-        chat = str(chat_id) if chat_id is not None else None
-        group: int | str | bool = False
-        if chat is not None and endpoint not in self.EDITS and (
-                chat.startswith("-") or not chat.lstrip("-").isdigit()):
-            group = int(chat) if chat.lstrip("-").isdigit() else chat
-        loop = asyncio.get_running_loop()
-        for attempt in range(tries + 1):
-            if chat is not None:
-                wait = self._resume_at.get(chat, 0.0) - loop.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-            try:
-                return await self._run_request(
-                    chat=chat is not None, group=group,
-                    allow_paid_broadcast=bool(data.get("allow_paid_broadcast", False)),
-                    callback=callback, args=args, kwargs=kwargs)
-            except RetryAfter as error:
-                if attempt == tries:
-                    raise
-                # As AIORateLimiter reads it: the public attribute's type is changing
-                # (an int now, a timedelta in a later PTB) and warns when read.
-                seconds = error._retry_after.total_seconds() + 0.1
-                log.info("flood wait of %.1f s in chat %s", seconds, chat)
-                if chat is None:
-                    await asyncio.sleep(seconds)
-                else:
-                    now = loop.time()
-                    if len(self._resume_at) > 10_000:  # forget waits long over
-                        self._resume_at = {k: v for k, v in self._resume_at.items() if v > now}
-                    self._resume_at[chat] = max(self._resume_at.get(chat, 0.0), now + seconds)
-        raise AssertionError("unreachable")
 
 
 class TelegramBot(ChatAdapter):
@@ -245,10 +163,8 @@ class TelegramBot(ChatAdapter):
         self.webhook_worker: WebhookServer | None = None
         self._open_queries: dict[str, bool] = {}
         self._polling_errors: set[str] = set()
-        # (game, player) → their latest hand message, and whether it still has buttons
-        self._hand_messages: dict[tuple[int, str], tuple[int, bool]] = {}
         self.shown = ShownMessages()
-        self._linked: set[tuple[int, str]] = set()
+        self.hands = PrivateHands(self)  # hands in private chats (``hands.py``)
         self.synced_commands = 0
 
     @property
@@ -545,9 +461,6 @@ class TelegramBot(ChatAdapter):
             return f"https://t.me/c/{str(chat_id)[4:]}/{message}"
         return here
 
-    def hand_link(self, game_id: int) -> str:
-        return f"https://t.me/{self.username}?start={HAND_LINK_PREFIX}{game_id}"
-
     # ------------------------------------------------------------------ messages
     async def send(self, channel: str, message: Message,
                    reply_to: int | None = None) -> TgMessage | None:
@@ -678,92 +591,22 @@ class TelegramBot(ChatAdapter):
                 translate(place.language, "telegram.celebrate", "🎉 You won! Well played."),
                 effect=CELEBRATION_EFFECT))
         if new_game:
-            await self.push_hands(place, reply.board, reply.board.to_move, skip=actor)
+            await self.hands.push_hands(place, reply.board, reply.board.to_move, skip=actor)
         elif reply.moved:
-            await self.push_hands(place, reply.board, reply.turn_began, skip=actor)
+            await self.hands.push_hands(place, reply.board, reply.turn_began, skip=actor)
 
     def forget_game(self, game_id: int) -> None:
         super().forget_game(game_id)
-        for key in [key for key in self._hand_messages if key[0] == game_id]:
-            del self._hand_messages[key]
-        self._linked = {key for key in self._linked if key[0] != game_id}
-
-    # --------------------------------------------------------------------- hands
-    async def hand_title(self, place: Place, game_id: int) -> str:
-        title = str((await self.board_ref(game_id)).get("title") or "")
-        return self.t(place, "telegram.hand.title", chat=title or self.t(
-            place, "telegram.hand.your_group"))
-
-    async def private_hand(self, place: Place, game_id: int, hand: Hand) -> Message:
-        """A hand for the player's private chat, with a one-tap way back to the group's
-        board where Telegram gives its messages links (supergroups)."""
-        ref = await self.board_ref(game_id)
-        chat, message = str(ref.get("chat", "")), str(ref.get("message", ""))
-        back = None
-        if chat.startswith("-100") and message.isdigit():
-            title = str(ref.get("title") or "") or self.t(place, "telegram.hand.your_group")
-            back = Key(self.t(place, "telegram.hand.back", chat=title)[:40],
-                       url=f"https://t.me/c/{chat[4:]}/{message}")
-        return hand_message(hand, place.language, title=await self.hand_title(place, game_id),
-                            back=back)
+        self.hands.forget(game_id)
 
     async def send_hand(self, place: Place, user_id: str, game_id: int,
                         hand: Hand) -> bool | None:
-        """The hand as a new message in the player's private chat. False when the player
-        never opened that chat (Telegram forbids bots to start one); None when sending
-        failed for another reason, which a deep link would not cure."""
-        message = await self.private_hand(place, game_id, hand)
-        try:
-            sent = await self.bot.send_message(int(user_id), message.html,
-                                               reply_markup=message.markup())
-        except Forbidden:
-            return False
-        except BadRequest as error:
-            if "chat not found" in str(error).lower():
-                return False
-            log.warning("could not send a hand to %s: %s", user_id, error)
-            return None
-        except TelegramError as error:
-            log.warning("could not send a hand to %s: %s", user_id, error)
-            return None
-        self.shown.remember(int(user_id), sent.message_id, message)
-        previous = self._hand_messages.get((game_id, user_id))
-        self._hand_messages[(game_id, user_id)] = (sent.message_id, bool(message.rows))
-        if previous is not None and previous[1]:
-            # The older hand's buttons would only answer "out of date" now.
-            self.shown.forget(int(user_id), previous[0])
-            try:
-                await self.bot.edit_message_reply_markup(int(user_id), previous[0])
-            except TelegramError as error:
-                log.info("could not retire hand message %s: %s", previous[0], error)
-        return True
-
-    async def push_hands(self, place: Place, board: Board, players: list[dict[str, Any]],
-                         skip: str | None) -> None:
-        """In a group game with hidden hands, each of ``players`` gets their hand and menu
-        privately; one who never opened a chat with the bot gets a link, once."""
-        if board.hand_button is None or is_private(place.channel):
-            return
-        for player in players:
-            user_id = str(player.get("id", ""))
-            if (player.get("kind") != "human" or player.get("platform") != PLATFORM
-                    or user_id == skip):
-                continue
-            reply = await self.service.hand(place, User(PLATFORM, user_id, ""))
-            if reply.hand is None:
-                continue
-            if await self.send_hand(place, user_id, board.game_id, reply.hand) is not False:
-                continue
-            if (board.game_id, user_id) not in self._linked:
-                self._linked.add((board.game_id, user_id))
-                await self.send(place.channel, self.start_me(place, str(player.get("name")),
-                                                             board.game_id))
+        """``PrivateHands.send_hand``, kept here as the commands (``commands.py``) call it."""
+        return await self.hands.send_hand(place, user_id, game_id, hand)
 
     def start_me(self, place: Place, name: str, game_id: int) -> Message:
-        """A group message with a deep link for a player the bot cannot write to yet."""
-        return text_message(self.t(place, "telegram.hand.start_me", name=name),
-                            ((Key(self.t(place, "telegram.hand.open_chat"),
-                                  url=self.hand_link(game_id)),),))
+        """``PrivateHands.start_me``, kept here as the commands (``commands.py``) call it."""
+        return self.hands.start_me(place, name, game_id)
 
     # ----------------------------------------------------------------- callbacks
     async def answer(self, query: CallbackQuery, text: str | None = None, *,

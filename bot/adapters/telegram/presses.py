@@ -80,7 +80,7 @@ class BoardPresses:
     async def _answer_in_hand(self, query: CallbackQuery, source: TgMessage, place: Place,
                               user: User, reply: Reply) -> None:
         """A click in a private hand message: the hand is redrawn where it is."""
-        message = (await self.client.private_hand(place, reply.board.game_id, reply.hand)
+        message = (await self.client.hands.private_hand(place, reply.board.game_id, reply.hand)
                    if reply.hand is not None and reply.board is not None else None)
         if not reply.ok:
             await self.client.answer(query, reply.notice, alert=not reply.light)
@@ -94,7 +94,7 @@ class BoardPresses:
             await self.client.answer(query)
         if message is not None and reply.board is not None:
             await self.client.edit(source.chat.id, source.message_id, message)
-            self.client._hand_messages[(reply.board.game_id, user.id)] = (source.message_id,
+            self.client.hands.messages[(reply.board.game_id, user.id)] = (source.message_id,
                                                                    bool(message.rows))
         elif reply.finished or reply.board is None:
             await self.client.edit(source.chat.id, source.message_id,
@@ -176,12 +176,12 @@ class BoardPresses:
         """"My hand" on a group board: the hand goes to the private chat, and a short hand
         also shows in an alert only the presser sees. Without a private chat yet, the
         answer opens one through a deep link."""
-        sent = await self.client.send_hand(place, user.id, game_id, hand)
+        sent = await self.client.hands.send_hand(place, user.id, game_id, hand)
         if sent is None:
             await self.client.answer(query, self.client.t(place, "error.internal"), alert=True)
             return
         if not sent:
-            await self.client.answer(query, url=self.client.hand_link(game_id))
+            await self.client.answer(query, url=self.client.hands.hand_link(game_id))
             return
         if len(hand.text) <= 200:
             await self.client.answer(query, hand.text, alert=True)

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from telegram.error import Conflict
 
-from bot.adapters.telegram.client import ClickFriendlyRateLimiter, TelegramBot
+from bot.adapters.telegram.client import TelegramBot
+from bot.adapters.telegram.pacing import ClickFriendlyRateLimiter
 from tests.helpers.clock import FakeClock
 from tests.helpers.forged import whole_move
 from tests.helpers.telegram_fake import Fault, bot_removed

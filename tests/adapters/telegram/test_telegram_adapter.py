@@ -12,11 +12,9 @@ import aiohttp
 import pytest
 from telegram import Chat
 
-from bot.adapters.telegram.client import (
-    ADMIN_COMMANDS,
-    HAND_LINK_PREFIX,
-    ClickFriendlyRateLimiter,
-)
+from bot.adapters.telegram.chats import HAND_LINK_PREFIX
+from bot.adapters.telegram.client import ADMIN_COMMANDS
+from bot.adapters.telegram.pacing import ClickFriendlyRateLimiter
 from bot.service import Reply, User
 from renderers.i18n import CATALOGUE
 from tests.helpers.telegram_fake import BOT_USERNAME, Person, Sent
