@@ -48,9 +48,6 @@ from engines.turing.machine_costs import (
     _within_bound,
 )
 from engines.turing.machine_sets import CandidateSets
-
-# Re-exported: tests reach ``_groups`` through this module, where it used to live.
-from engines.turing.machine_sets import _groups as _groups
 from engines.turing.puzzle import LETTERS, MAX_TESTS_PER_ROUND, Candidate
 
 _RELAX_ALL_BELOW = 17  # codes up to which a proposal's bound looks at its whole round

@@ -9,7 +9,7 @@ import random
 import pytest
 from hypothesis import given, settings
 
-from engines.turing import machine_exact, machine_heuristic
+from engines.turing import machine_exact, machine_heuristic, machine_sets
 from engines.turing.generator import generate
 from engines.turing.machine import HeuristicMachine, Machine, play, solve
 from engines.turing.machine_costs import _BIG, _rounds_bound
@@ -226,8 +226,8 @@ def test_tables_match_their_plain_definitions(mode: str) -> None:
         assert machine.members(s) == members
         assert machine.subset(members) == s
     # Past 255 options, bits are set one by one.
-    column = [machine.candidates[i].masks[0] for i in range(machine.count)]
-    many = {mask: 300 + index for index, mask in enumerate(dict.fromkeys(column))}
-    few = {mask: index for index, mask in enumerate(dict.fromkeys(column))}
-    assert {option - 300: bits for option, bits in machine_exact._groups(column, many).items()} \
-        == machine_exact._groups(column, few)
+    masks = [machine.candidates[i].masks[0] for i in range(machine.count)]
+    many = {mask: 300 + index for index, mask in enumerate(dict.fromkeys(masks))}
+    few = {mask: index for index, mask in enumerate(dict.fromkeys(masks))}
+    assert {option - 300: bits for option, bits in machine_sets._groups(masks, many).items()} \
+        == machine_sets._groups(masks, few)
