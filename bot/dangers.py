@@ -4,13 +4,15 @@ Digitalo's gates a flip would break, the L-game's moves after which their L can 
 
 A game asks for them with its ``danger`` option (set by default against the computer's
 easiest level, ``GameInfo.beginner_options``). After each saved change, when a person is to
-move, their threatened pieces are worked out in the CPU pool (about 12 ms a Rithmomachia
+move, their threatened pieces are worked out in the CPU pool (about 15 ms a Rithmomachia
 position, too much for the event loop; the L-game's by trying the opponent's replies,
 ``quick``, a few ms, rather than from its solved table, whose first use in each worker
 took 1.1 s, the wait of that move's reply) and kept with the game's version; the board drawn
 for that version carries them in its view as ``threats``, which the game's renderer marks.
 Nothing is marked when the pool is busy or slow: the aid may miss a turn, a move never
-waits long for it. A move's reply waits at most ``DANGER_WAIT_SECONDS`` for its marks,
+waits long for it. The marks hold at most all but one of the pool's workers
+(``Workers.background``), so computer moves and new puzzles never queue behind them.
+A move's reply waits at most ``DANGER_WAIT_SECONDS`` for its marks,
 queueing for a worker included (behind new Turing puzzles and computer moves the marks'
 job waited up to 0.6 s at 1000 tables, and held every bOOleO learner's reply as long):
 marks that come later are kept for their version, and the caches of what was drawn
@@ -69,10 +71,15 @@ class DangerMarks:
 
     async def _work_out(self, game_id: int, version: int, game: str, state: JSON,
                         seat: int) -> bool:
-        """The marks of one version, kept unless a newer version asked for its own."""
+        """The marks of one version, kept unless a newer version asked for its own. They
+        wait for a turn of the pool's background lane, and a version that a newer one
+        replaced meanwhile is never worked out."""
         try:
-            found = await self.workers.run(dangers, game, state, seat, True,
-                                           refuse_when_busy=True, timeout=DANGER_SECONDS)
+            async with self.workers.background():
+                if self._wanted.get(game_id) != version:
+                    return False
+                found = await self.workers.run(dangers, game, state, seat, True,
+                                               refuse_when_busy=True, timeout=DANGER_SECONDS)
         except Exception as error:  # busy, slow or crashed: this turn goes unmarked
             log.info("no danger marks for game %s: %r", game_id, error)
             return False

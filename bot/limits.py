@@ -18,7 +18,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import CancelledError, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -185,6 +185,10 @@ class Workers:
     (``WEDGED_AFTER_SECONDS``), or that pebble gave up on, is replaced by a new one, and
     its jobs go to the new pool. So a thread never waits past its job's budget for long,
     and no worker stalls the computer's next moves.
+
+    Work nobody waits for (danger marks) goes through ``background``, which lets it hold
+    at most all but one of the workers, so that a computer move, a new puzzle or a hint
+    never queues behind it.
     """
 
     def __init__(self, workers: int, queue_limit: int | None, *,
@@ -201,6 +205,8 @@ class Workers:
         self._answered_pool: ProcessPool | None = None  # the last pool that answered
         self.queue_limit = queue_limit
         self.pending = 0
+        # Made at first use, on the loop of the work it admits.
+        self._background_lane: asyncio.Semaphore | None = None
 
     def _pool(self) -> ProcessPool:
         with self._process_lock:
@@ -297,6 +303,17 @@ class Workers:
         if self._processes:
             for _ in range(self._size):
                 self._executor.submit(self._in_process, int, (), None)
+
+    @contextlib.asynccontextmanager
+    async def background(self) -> AsyncIterator[None]:
+        """A turn for work that nobody waits on, to ``run`` within: at most all but one of
+        the workers do such work at once. Marks of a Rithmomachia position take 15 ms (57
+        at p99) in a worker; with both workers on them, computer moves and new Turing
+        puzzles waited up to 60 ms at 100 tables (``docs/performance.md``)."""
+        if self._background_lane is None:
+            self._background_lane = asyncio.Semaphore(max(1, self._size - 1))
+        async with self._background_lane:
+            yield
 
     @property
     def busy(self) -> bool:

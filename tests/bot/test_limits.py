@@ -310,3 +310,25 @@ def test_every_quick_level_is_a_level_of_its_game() -> None:
     for name in game_names():
         module = get_game(name)
         assert set(module.INFO.quick_levels) <= set(module.LEVELS), name
+
+
+async def test_work_nobody_waits_for_leaves_a_worker_free() -> None:
+    """Two workers: background work (danger marks) holds one of them at most, so that a
+    computer move is taken at once while the marks of two games are still wanted."""
+    workers = Workers(2, queue_limit=None)
+    release = threading.Event()
+    started: list[int] = []
+
+    async def background(job: int) -> bool:
+        async with workers.background():
+            started.append(job)
+            return await workers.run(release.wait)
+
+    marks = [asyncio.ensure_future(background(job)) for job in (1, 2)]
+    await asyncio.sleep(0.05)
+    assert started == [1], "the second background job waits for the lane"
+    assert await asyncio.wait_for(workers.run(sum, [1, 2]), 5) == 3
+    release.set()
+    assert await asyncio.gather(*marks) == [True, True]
+    assert started == [1, 2]
+    workers.shutdown()
