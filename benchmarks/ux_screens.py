@@ -52,22 +52,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import ux_walk
 from benchmarks.progress import Progress
-
-# The pieces are in their own modules; the names the tests use are kept here as well.
-from benchmarks.ux_capture import blocks_text as blocks_text
-from benchmarks.ux_capture import capture as capture
-from benchmarks.ux_capture import discord_blocks as discord_blocks
-from benchmarks.ux_capture import with_names as with_names
-from benchmarks.ux_markup import discord_markdown as discord_markdown
-from benchmarks.ux_markup import emoji_spans as emoji_spans
-from benchmarks.ux_markup import telegram_markup as telegram_markup
-from benchmarks.ux_pages import PHONE_WIDTH
-from benchmarks.ux_pages import blocks_html as blocks_html
-from benchmarks.ux_pages import page as page
-from benchmarks.ux_scene import Bubble as Bubble
-from benchmarks.ux_scene import Control as Control
-from benchmarks.ux_scene import Scene as Scene
-from benchmarks.ux_scene import Screen as Screen
+from benchmarks.ux_capture import capture
+from benchmarks.ux_pages import PHONE_WIDTH, page
+from benchmarks.ux_scene import Scene
 
 # Moves played before the capture: early enough that the boards are still busy with
 # choices, late enough that each game has a last move and a cue to show.

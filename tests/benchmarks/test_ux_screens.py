@@ -11,8 +11,8 @@ from typing import Any
 
 import discord
 
-from benchmarks import ux_screens
-from benchmarks.ux_screens import Bubble, Control, Scene, Screen
+from benchmarks import ux_capture, ux_markup, ux_pages
+from benchmarks.ux_scene import Bubble, Control, Scene, Screen
 from bot.adapters.discord.layout import build_view, hand_layout
 from bot.replies import Button, CardLine, Hand
 
@@ -20,7 +20,7 @@ from bot.replies import Button, CardLine, Hand
 def test_discord_markdown_keeps_code_blocks_and_the_escaped_prose_literal() -> None:
     content = ("```\n4 ■1011 <b> .\n  a   b\n```\nA \\| B \\* moved \\_x\\_ · **bold** *it*\n"
                "🔔 <@42:alice>, it is your turn.")
-    drawn = ux_screens.discord_markdown(content)
+    drawn = ux_markup.discord_markdown(content)
     # The fenced block is a monospace block, verbatim: spaces, HTML escaped, no emoji spans.
     assert '<pre class="code">4 ■1011 &lt;b&gt; .\n  a   b</pre>' in drawn
     # The adapter's escapes show as the characters; real Markdown is set.
@@ -30,13 +30,13 @@ def test_discord_markdown_keeps_code_blocks_and_the_escaped_prose_literal() -> N
 
 
 def test_discord_mentions_get_the_names_of_the_people() -> None:
-    assert ux_screens.with_names("🔔 <@7>, go", {7: "bob"}) == "🔔 <@7:bob>, go"
+    assert ux_capture.with_names("🔔 <@7>, go", {7: "bob"}) == "🔔 <@7:bob>, go"
 
 
 def test_telegram_html_keeps_its_pre_blocks_and_tags() -> None:
     text = ('<pre>Level 4\n1 □1110 &lt; .</pre>\n○ Circle &amp; co\n<b>▶ Ben: Choose.</b>\n'
             '🔔 <a href="tg://user?id=3002">Ben</a>, <i>it is</i> your turn.')
-    drawn = ux_screens.telegram_markup(text)
+    drawn = ux_markup.telegram_markup(text)
     # The line break after the block is the block's edge, not an empty line.
     assert '<pre class="code">Level 4\n1 □1110 &lt; .</pre>○ Circle &amp; co\n' in drawn
     assert "<b>▶ Ben: Choose.</b>" in drawn and "<i>it is</i>" in drawn
@@ -45,7 +45,7 @@ def test_telegram_html_keeps_its_pre_blocks_and_tags() -> None:
 
 def test_emoji_are_found_as_the_apps_draw_them() -> None:
     spans = re.findall(r'<span class="e">(.*?)</span>',
-                       ux_screens.emoji_spans("4️⃣⬜🟦 🇦\u200b🇧 ▶️ ▶ ○ ■ 🂠 🃏 ∧ 👍🏽"))
+                       ux_markup.emoji_spans("4️⃣⬜🟦 🇦\u200b🇧 ▶️ ▶ ○ ■ 🂠 🃏 ∧ 👍🏽"))
     assert spans == ["4️⃣", "⬜", "🟦", "🇦", "🇧", "▶️", "🃏", "👍🏽"]
 
 
@@ -73,7 +73,7 @@ def scene(platform: str) -> Scene:
 
 
 def test_a_discord_page_draws_rows_selects_and_ephemeral_messages() -> None:
-    page = ux_screens.page("discord", [scene("discord")], seed=1)
+    page = ux_pages.page("discord", [scene("discord")], seed=1)
     assert page.startswith("<!DOCTYPE html>") and "width: 360px" in page
     assert '<section id="lgame">' in page and "after 2 moves, as alice sees it" in page
     # The adapter's rows stay rows: two buttons, then a select showing its placeholder.
@@ -91,7 +91,7 @@ def test_a_discord_page_draws_rows_selects_and_ephemeral_messages() -> None:
 
 
 def test_a_telegram_page_draws_the_keyboard_rows_and_the_private_chat() -> None:
-    page = ux_screens.page("telegram", [scene("telegram")], seed=1)
+    page = ux_pages.page("telegram", [scene("telegram")], seed=1)
     assert '<section id="rithmomachia">' in page
     assert page.count('<div class="row">') == 3
     assert page.count('class="button primary"') == 4
@@ -101,7 +101,7 @@ def test_a_telegram_page_draws_the_keyboard_rows_and_the_private_chat() -> None:
 
 
 async def test_a_discord_scene_is_captured_from_the_fake() -> None:
-    captured = await ux_screens.capture("discord", "lgame", seed=1, moves=1)
+    captured = await ux_capture.capture("discord", "lgame", seed=1, moves=1)
     [screen] = captured.screens
     board = screen.bubbles[0]
     # The second player's turn: the board with its move buttons, then the cue naming them.
@@ -113,7 +113,7 @@ async def test_a_discord_scene_is_captured_from_the_fake() -> None:
     rows = [block.controls for block in board.blocks if block.kind == "row"]
     assert rows and any(c.style == "primary" for row in rows for c in row)
     assert screen.bubbles[-1].text.startswith("🔔 <@") and ":bob>" in screen.bubbles[-1].text
-    assert '<section id="lgame">' in ux_screens.page("discord", [captured], seed=1)
+    assert '<section id="lgame">' in ux_pages.page("discord", [captured], seed=1)
 
 
 def v2_hand_components() -> list[dict[str, Any]]:
@@ -137,9 +137,9 @@ def v2_hand_components() -> list[dict[str, Any]]:
 def test_a_discord_v2_hand_draws_each_card_beside_its_button() -> None:
     components = v2_hand_components()
     assert [c["type"] for c in components] == [10, 9, 9, 9, 10, 1, 1]
-    blocks = ux_screens.discord_blocks(components, {})
-    hand = Bubble("Logic Bot", ux_screens.blocks_text(blocks), blocks=blocks, private=True)
-    page = ux_screens.page("discord", [Scene("discord", "digitalo", "alice", 3,
+    blocks = ux_capture.discord_blocks(components, {})
+    hand = Bubble("Logic Bot", ux_capture.blocks_text(blocks), blocks=blocks, private=True)
+    page = ux_pages.page("discord", [Scene("discord", "digitalo", "alice", 3,
                                              [Screen("# digitalo-0", "Class 3B", [hand])])],
                            seed=1)
     assert "🂠 Your hand (South):" in hand.text and "Choose your move." in hand.text
@@ -168,32 +168,32 @@ def test_a_discord_v2_hand_draws_each_card_beside_its_button() -> None:
 def test_a_container_draws_its_components_inside_it() -> None:
     container = {"type": 17, "accent_color": 0x5865F2,
                  "components": [*v2_hand_components(), {"type": 14, "divider": True}]}
-    blocks = ux_screens.discord_blocks([container, {"type": 10, "content": "after"}], {})
+    blocks = ux_capture.discord_blocks([container, {"type": 10, "content": "after"}], {})
     assert [b.kind for b in blocks] == ["container", "text"]
     assert [b.kind for b in blocks[0].children] == ["text", "section", "section", "section",
                                                     "text", "row", "row", "separator"]
-    drawn = ux_screens.blocks_html(blocks)
+    drawn = ux_pages.blocks_html(blocks)
     assert drawn.startswith('<div class="v2"><div class="container" '
                             'style="border-left-color: #5865f2">')
     inside = drawn[:drawn.index("after")]
     assert inside.count('class="v2-section"') == 3 and '<hr class="separator">' in inside
-    assert ux_screens.blocks_text(blocks).endswith("Choose your move.\nafter")
+    assert ux_capture.blocks_text(blocks).endswith("Choose your move.\nafter")
 
 
 async def test_a_discord_card_hand_is_captured_as_sections() -> None:
-    captured = await ux_screens.capture("discord", "booleo", seed=1, moves=3)
+    captured = await ux_capture.capture("discord", "booleo", seed=1, moves=3)
     [screen] = captured.screens
     [hand] = [bubble for bubble in screen.bubbles if bubble.private]
     sections = [block for block in hand.blocks if block.kind == "section"]
     assert len(sections) >= 3 and not hand.rows
-    page = ux_screens.page("discord", [captured], seed=1)
+    page = ux_pages.page("discord", [captured], seed=1)
     for section in sections:
         # "• AND→1: goes where both inputs are 1" beside the button "AND→1".
         found = re.fullmatch(r"• (\S+)(?: ×\d)?: (.+)", section.text)
         assert found, section.text
         [button] = section.controls
         assert button.kind == "button" and found[1] in button.label
-        line = ux_screens.discord_markdown(section.text)
+        line = ux_markup.discord_markdown(section.text)
         assert (f'<div class="v2-section-text">{line}</div><div class="accessory">'
                 f'<div class="button {button.style}') in page
-        assert ux_screens.emoji_spans(found[2]) in line
+        assert ux_markup.emoji_spans(found[2]) in line
