@@ -8,11 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Service
-from bot.store import SQLiteStore, Store
-from engines.registry import register_game, unregister_game
-from renderers import register_renderer
-from tests.helpers.databases import DATABASES, STORE_SWITCH, open_test_store
+# The shared checks in tests/helpers assert too; registered before their first import, their
+# failures show the compared values as a test's own asserts do.
+pytest.register_assert_rewrite("tests.helpers")
+
+from bot.service import Service  # noqa: E402
+from bot.store import SQLiteStore, Store  # noqa: E402
+from engines.registry import register_game, unregister_game  # noqa: E402
+from renderers import register_renderer  # noqa: E402
+from tests.helpers.databases import DATABASES, STORE_SWITCH, open_test_store  # noqa: E402
 
 
 @pytest.fixture
