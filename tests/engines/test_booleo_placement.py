@@ -28,8 +28,8 @@ from tests.helpers.booleo_positions import (
     gates,
     not_position,
     position,
-    snapshot,
 )
+from tests.helpers.refusals import snapshot
 
 # A South pyramid on ROW: XOR(1) at 1.1 with an XOR(1) on it at 2.1, and more above.
 SOUTH_PYRAMID = {"1.1": "XOR1", "1.2": "OR0", "1.3": "OR1", "1.4": "AND1",

@@ -31,8 +31,8 @@ from tests.helpers.booleo_positions import (
     claim_position,
     not_position,
     position,
-    snapshot,
 )
+from tests.helpers.refusals import snapshot
 
 # --- deck and set-up ------------------------------------------------------------------------
 

@@ -23,8 +23,8 @@ from tests.helpers.digitalo_positions import (
     inactive,
     inverter_example,
     position,
-    refusal,
 )
+from tests.helpers.refusals import refusal
 
 # --- placing: the seed's first examples -----------------------------------------------------
 

@@ -26,8 +26,8 @@ from tests.helpers.digitalo_positions import (
     gates,
     inactive,
     position,
-    refusal,
 )
+from tests.helpers.refusals import refusal
 
 # --- the equal-moves ending, scoring and rounds ---------------------------------------------
 

@@ -41,9 +41,8 @@ from tests.helpers.digitalo_positions import (
     ending,
     inverter_example,
     position,
-    refusal,
-    snapshot,
 )
+from tests.helpers.refusals import refusal, snapshot
 
 # --- deck, deal, readings -------------------------------------------------------------------
 

@@ -19,7 +19,8 @@ from engines import rithmomachia as r
 from engines.base import InvalidMove
 from engines.rithmomachia import RithmomachiaState, new_game
 from tests.helpers import rithmomachia_reference as ref
-from tests.helpers.rithmomachia_checks import captures, pieces_of, refusal
+from tests.helpers.refusals import refusal
+from tests.helpers.rithmomachia_checks import captures, pieces_of
 from tests.helpers.rithmomachia_positions import BLACK, WHITE, Pieces, position
 
 

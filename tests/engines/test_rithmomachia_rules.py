@@ -22,7 +22,8 @@ from engines.base import GameError, IllegalMove, InvalidMove, NotYourTurn, State
 from engines.rithmomachia import RithmomachiaState, new_game, replay
 from engines.rithmomachia_agent import RithmomachiaAgent, make_agent
 from tests.helpers import rithmomachia_reference as ref
-from tests.helpers.rithmomachia_checks import captures, pieces_of, refusal
+from tests.helpers.refusals import refusal
+from tests.helpers.rithmomachia_checks import captures, pieces_of
 from tests.helpers.rithmomachia_positions import BLACK, WHITE, Pieces, position
 
 # --- the field and the set-up ---------------------------------------------------------------

@@ -9,7 +9,6 @@ files play from: the NOT scene, the referee=off challenge scene and the claim sc
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 
@@ -52,10 +51,6 @@ def position(start: list[int], south: dict[str, str] | None = None,
         "reshuffles": 0, "actions": [], "last_events": [], "outcome": None,
     }
     return BooleoState.from_dict(data)
-
-
-def snapshot(state: BooleoState) -> str:
-    return json.dumps(state.to_dict(), sort_keys=True)
 
 
 def gates(state: BooleoState, seat: int) -> dict[str, str]:

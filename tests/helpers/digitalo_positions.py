@@ -10,13 +10,9 @@ position one gate before the equal-moves ending.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 
-import pytest
-
-from engines.base import GameError
 from engines.digitalo import DigitaloState, deck_cards, sort_cards
 
 DEFAULTS: dict[str, Any] = {"bits": 4, "inverters": True, "free_discard": False,
@@ -68,10 +64,6 @@ def position(bits: list[int], south: dict[str, str] | None = None,
     return DigitaloState.from_dict(data)
 
 
-def snapshot(state: DigitaloState) -> str:
-    return json.dumps(state.to_dict(), sort_keys=True)
-
-
 def gates(state: DigitaloState, seat: int) -> dict[int, str]:
     return {g["position"]: g["card"] for g in state.view(None)["pyramids"][seat]}
 
@@ -86,14 +78,6 @@ def all_cards(state: DigitaloState) -> Counter[str]:
     for pyramid in state.pyramids:
         total += Counter(pyramid.values())
     return total
-
-
-def refusal(state: DigitaloState, seat: int, action: str) -> GameError:
-    before = snapshot(state)
-    with pytest.raises(GameError) as caught:
-        state.apply(seat, action)
-    assert snapshot(state) == before
-    return caught.value
 
 
 # Player 1 (South) reads 1 1 0 1: position 1 sees 1 and 1, position 2 sees 1 and 0,
