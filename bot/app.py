@@ -12,6 +12,7 @@ share them.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,10 @@ from bot.replays import Replays
 from bot.service import Service
 from bot.store import Store
 from bot.tournaments import Tournaments
+
+# How long the bot waits, as it exits, for its worker processes to be gone: a SIGTERM ends
+# one within milliseconds, and pebble kills one that ignores it after 3 s.
+WORKERS_STOP_SECONDS = 5.0
 
 
 @dataclass
@@ -62,5 +67,8 @@ class App:
 
     async def close(self) -> None:
         """Stop the workers and close the store; adapters are stopped before this."""
-        self.service.workers.shutdown()
+        # Off the loop: the wait is a few milliseconds, or up to pebble's 3 s for a frozen
+        # worker before it kills it.
+        await asyncio.to_thread(self.service.workers.shutdown,
+                                wait_seconds=WORKERS_STOP_SECONDS)
         await self.store.close()

@@ -136,6 +136,9 @@ TAKEN_WITHIN_SECONDS = 10.0
 STARTING_POOL_SECONDS = 30.0
 # How often a thread waiting for a worker looks whether its pool was replaced meanwhile.
 POOL_CHECK_SECONDS = 0.1
+# How long a stopping pool waits for its terminated workers to end, all together, before
+# pebble kills those still there (a worker stopped by SIGSTOP ignores SIGTERM).
+WORKERS_TERMINATE_SECONDS = 1.0
 
 
 class _PoolReplaced(Exception):
@@ -164,11 +167,38 @@ def _usable(pool: ProcessPool) -> bool:
         return False
 
 
-def _stop_in_background(pool: ProcessPool) -> None:
-    """Stop a pool without waiting: pebble terminates each worker and waits up to 3 s for
-    a frozen one before killing it, which no caller should sit through."""
+def _stop_workers_then_pool(pool: ProcessPool) -> None:
+    """Stop a pool, ending its workers before pebble closes its channels.
+
+    pebble 5's ``join`` unlinks the channels' semaphores first and terminates the workers
+    after. A worker still starting then (spawned workers take a second to import the
+    engines on a busy machine) fails to open them and prints a traceback into the
+    terminal of someone who only pressed Ctrl-C, before its SIGTERM arrives. So this
+    waits for the loop that starts workers to end, terminates them, then lets pebble
+    close the rest. It reads two of pebble's private attributes, and falls back to
+    pebble's own order when they are missing."""
     pool.stop()  # type: ignore[no-untyped-call]  # pebble 5 leaves stop() unannotated
-    threading.Thread(target=pool.join, name="logic-bot-pool-stop", daemon=True).start()
+    starter = getattr(pool, "_pool_manager_loop", None)
+    manager = getattr(getattr(pool, "_pool_manager", None), "worker_manager", None)
+    processes = getattr(manager, "workers", None)
+    if isinstance(starter, threading.Thread) and isinstance(processes, dict):
+        starter.join()  # it checks the pool's state every tenth of a second
+        for process in list(processes.values()):
+            process.terminate()
+        deadline = time.monotonic() + WORKERS_TERMINATE_SECONDS
+        for process in list(processes.values()):  # pebble kills those still alive
+            process.join(max(0.0, deadline - time.monotonic()))
+    pool.join()
+
+
+def _stop_in_background(pool: ProcessPool) -> threading.Thread:
+    """Stop a pool without waiting: a frozen worker may take seconds to die, which no
+    caller should sit through. Returns the thread that does it, for a caller that must
+    know when the workers are gone."""
+    stopping = threading.Thread(target=_stop_workers_then_pool, args=(pool,),
+                                name="logic-bot-pool-stop", daemon=True)
+    stopping.start()
+    return stopping
 
 
 class Workers:
@@ -221,6 +251,10 @@ class Workers:
                 pool = ProcessPool(max_workers=self._size,
                                    initializer=_settle_worker_process,
                                    context=multiprocessing.get_context("spawn"))
+                # Start its workers here, under the lock, not at its first job: then a
+                # ``shutdown`` never stops a pool while another thread is still starting
+                # workers that the stop would miss.
+                _usable(pool)
                 self._process_pool = pool
             return pool
 
@@ -365,11 +399,17 @@ class Workers:
     def _finished(self) -> None:
         self.pending -= 1
 
-    def shutdown(self) -> None:
-        # Queued work is dropped: a computer move left undone is resumed after a restart.
+    def shutdown(self, *, wait_seconds: float = 0.0) -> None:
+        """Drop the queued work (a computer move left undone is resumed after a restart)
+        and stop the worker processes, waiting up to ``wait_seconds`` until they are gone.
+
+        The bot waits when it exits: a worker still starting when its parent exits reads
+        the parent's semaphores after Python's exit removed them, and prints a traceback
+        into the terminal of someone who only pressed Ctrl-C. Python terminates the
+        children only after removing them."""
         self._executor.shutdown(wait=False, cancel_futures=True)
         with self._process_lock:
             self._closed = True
             pool, self._process_pool = self._process_pool, None
         if pool is not None:
-            _stop_in_background(pool)
+            _stop_in_background(pool).join(wait_seconds)

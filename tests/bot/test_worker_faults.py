@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pebble.pool.process import WorkerManager
 
 from bot.limits import WEDGED_AFTER_SECONDS, Limits, WorkerCrashed, Workers
 from bot.service import Opponent, Place, Reply, Service
@@ -210,3 +211,29 @@ async def test_a_worker_dying_on_every_try_ends_in_an_announced_random_move(
         assert await asyncio.wait_for(service.workers.run(sum, [1, 2]), 10) == 3
     finally:
         service.workers.shutdown()
+
+
+async def test_a_shut_down_pool_ends_its_workers_before_it_closes_their_channel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """pebble's own stop unlinks the channel's semaphores and only then terminates the
+    workers, so a worker still starting on a loaded machine woke to a missing semaphore
+    and printed a traceback into the terminal of someone who pressed Ctrl-C (CI saw it).
+    The bot terminates them first, and waits for them when it exits."""
+    alive_at_close: list[int] = []
+    pebble_close = WorkerManager.close_channels
+
+    def close_channels(manager: WorkerManager) -> None:
+        alive_at_close.extend(pid for pid, process in manager.workers.items()
+                              if process.is_alive())
+        pebble_close(manager)
+
+    monkeypatch.setattr(WorkerManager, "close_channels", close_channels)
+    before = worker_pids()
+    workers = Workers(2, queue_limit=None, processes=True)
+    try:
+        workers.start()
+        pids = await pool_pids(before, 2)
+    finally:
+        await asyncio.to_thread(workers.shutdown, wait_seconds=10)
+    assert alive_at_close == []
+    assert not pids & worker_pids(), "the workers are gone when shutdown returns"
