@@ -68,7 +68,10 @@ class App:
     async def close(self) -> None:
         """Stop the workers and close the store; adapters are stopped before this."""
         # Off the loop: the wait is a few milliseconds, or up to pebble's 3 s for a frozen
-        # worker before it kills it.
-        await asyncio.to_thread(self.service.workers.shutdown,
-                                wait_seconds=WORKERS_STOP_SECONDS)
-        await self.store.close()
+        # worker before it kills it. The store closes whatever happens meanwhile (a second
+        # Ctrl-C): its open connection's thread would keep the process from ever exiting.
+        try:
+            await asyncio.to_thread(self.service.workers.shutdown,
+                                    wait_seconds=WORKERS_STOP_SECONDS)
+        finally:
+            await self.store.close()

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
 from pathlib import Path
+
+import pytest
 
 from bot.adapters.discord import LogicBot
 from bot.adapters.telegram import TelegramBot
@@ -65,3 +70,27 @@ async def test_the_console_on_the_app_adds_no_second_listener(tmp_path: Path) ->
         assert app.service.finish_listeners == listeners
     finally:
         await store.close()
+
+
+async def test_closing_closes_the_store_even_when_cancelled_while_workers_stop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's connection runs in a thread that keeps the process alive until it is
+    closed: a second Ctrl-C while the worker processes stop must not skip it, or the bot
+    never exits."""
+    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+    app = App.build(Settings(database_path=str(tmp_path / "bot.sqlite3")), store)
+    workers_stopping = threading.Event()
+
+    def slow_shutdown(*, wait_seconds: float = 0.0) -> None:
+        workers_stopping.set()
+        time.sleep(0.3)  # the workers take their time to end
+
+    monkeypatch.setattr(app.service.workers, "shutdown", slow_shutdown)
+    closing = asyncio.create_task(app.close())
+    while not workers_stopping.is_set():
+        await asyncio.sleep(0.01)
+    closing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await closing
+    with pytest.raises(ValueError, match="no active connection"):
+        await store.get_setting("test", "room", "language")
