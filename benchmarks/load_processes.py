@@ -46,7 +46,7 @@ import asyncpg
 from benchmarks.scripted_play import ScriptedPlayer, make_table, play_table
 from benchmarks.timing import summary
 from bot.limits import Limits
-from bot.runtime import prepare_interpreter, run_on_loop
+from bot.runtime import collect_garbage, prepare_interpreter, run_on_loop
 from bot.service import Service
 from bot.store.postgres import PostgresStore
 
@@ -104,6 +104,9 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
         lags: list[float] = []
         stop = asyncio.Event()
         sampler = asyncio.create_task(_lag(lags, stop))
+        # As ``python -m bot`` runs: ``prepare_interpreter`` switched the automatic
+        # collector off, so without this the process would never collect at all.
+        collector = asyncio.ensure_future(collect_garbage())
 
         async def play(table: Any) -> None:
             pause = random.Random(f"{seed}-{table.place.channel}").uniform(0, options["ramp"])
@@ -123,6 +126,7 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
             if profiler is not None:
                 profiler.disable()
             stop.set()
+            collector.cancel()
             service.workers.shutdown()
         ended = time.perf_counter()
         cpu_used = time.process_time() - cpu_started
