@@ -68,7 +68,7 @@ POOL_SIZE = 20
 # commands that take no lock (settings, rate buckets, lists).
 LOCK_CONNECTIONS = POOL_SIZE - 4
 # The game lock the current task holds (``game_lock``): the move's read and save run on
-# its connection, inside its transaction, and the save commits it (``_HeldLock``). A task
+# its connection, and the save lets it go (``_HeldLock``). A task
 # started inside the lock (a background job copies the context) does not use it: it is
 # the lock holder's alone, and only for the store that took it (two stores in one task, as
 # tests open them, each keep their own).
@@ -80,6 +80,8 @@ _EPOCH = "extract(epoch FROM clock_timestamp())::double precision"
 # Prepared statements kept per connection (asyncpg's default is 100; the store has ~50).
 STATEMENT_CACHE = 256
 
+_LOCK_AND_READ = f"SELECT {GAME_COLUMNS} FROM logic_bot_lock_game($1, $2, $3)"
+_UNLOCK = "SELECT pg_advisory_unlock($1, $2)"
 _SAVE = ("UPDATE games SET state=$1, version=$2, players=$3, status=$4, updated_at=$5, "
          "last_seat=$6, last_kind=$7, last_action=$8 WHERE id=$9 AND version=$10")
 
@@ -95,8 +97,9 @@ async def _keep_session(connection: asyncpg.Connection[asyncpg.Record]) -> None:
     """How a connection is reset when it goes back to the pool: not at all. asyncpg rolls
     back an open transaction in any case; its default reset (unlisten, reset all, unlock
     advisory locks, close cursors) is one more round trip on every release, for session
-    state this store never makes: it listens to nothing, sets nothing, and its advisory
-    locks are transaction-scoped. That round trip was one in four of a move's
+    state this store never makes: it listens to nothing and sets nothing, and a game lock
+    lets its advisory lock go, or closes the connection, before it gives the connection
+    back (``_end_lock``). That round trip was one in four of a move's
     (``benchmarks/load.py --database``)."""
 
 
@@ -112,21 +115,27 @@ def _game_row(row: asyncpg.Record) -> tuple[Any, ...]:
 
 @dataclass
 class _HeldLock:
-    """A game lock being held: its task, store and connection, until the transaction ends.
+    """A game lock being held: its task, store, connection and key, until it is let go.
 
-    The lock is for read-modify-save only, so the holder's save commits the transaction,
-    which releases the lock, the connection and its slot at once. What follows the save
-    inside the service's lock (the danger marks' worker job, the reply's rendering, the
-    finish listeners) then holds neither a connection nor another process's move back,
-    and the move is on disk before any of it, as on SQLite. At 1000 tables on this 2-core
-    machine each round trip inside the lock costs a turn of the busy event loop (10-15 ms
-    at the median), so a lock held a slot for 4 to 6 of them (``benchmarks/load.py
-    --database``; ``docs/performance.md``).
+    The lock is for read-modify-save only, so the holder's save lets it go, which frees
+    the connection and its slot at once. What follows the save inside the service's lock
+    (the danger marks' worker job, the reply's rendering, the finish listeners) then holds
+    neither a connection nor another process's move back, and the move is on disk before
+    any of it, as on SQLite. At 1000 tables on this 2-core machine each round trip inside
+    the lock costs a turn of the busy event loop (10-15 ms at the median), so the lock
+    takes three: lock and read, save, unlock (``benchmarks/load.py --database``;
+    ``docs/performance.md``).
     """
 
     task: asyncio.Task[Any] | None
     store: PostgresStore
     connection: PoolConnectionProxy[asyncpg.Record] | None
+    key: int
+    # The game as the lock's own round trip read it, for the holder's first read of it.
+    read_ahead: tuple[int, GameRecord | None] | None = None
+    # Whether the server may still hold the lock for the connection's session: then the
+    # connection is closed rather than pooled (``_give_back``).
+    locked: bool = True
 
     def serves(self, store: PostgresStore) -> bool:
         return (self.connection is not None and self.store is store
@@ -236,6 +245,12 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         return found[0] if found else None
 
     async def get_game(self, game_id: int) -> GameRecord | None:
+        held = _HELD.get()
+        if held is not None and held.serves(self) and held.read_ahead is not None:
+            read_for, record = held.read_ahead
+            held.read_ahead = None  # read once: the holder's own writes follow it
+            if read_for == game_id:
+                return record
         found = await self._fetch_games("id=$1", game_id)
         return found[0] if found else None
 
@@ -256,15 +271,16 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
             return None
         held = _HELD.get()
         if held is not None and held.serves(self):
-            await self._end_lock(held, commit=True)  # the save is on disk before it returns
+            await self._end_lock(held)  # committed, so on disk: the lock can go
         return GameRecord(record.id, record.platform, record.channel, record.game,
                           record.options, record.seed, update.state, new_version,
                           update.players, update.status, record.board_ref, record.created_at,
                           stamp, record.server)
 
     async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None:
-        # On the held lock's connection when there is one (before its save, which commits):
-        # another connection would wait for the lock's transaction to end.
+        held = _HELD.get()
+        if held is not None and held.serves(self):
+            held.read_ahead = None  # the lock's read no longer shows the row
         await self._game_connection().execute("UPDATE games SET board_ref=$1 WHERE id=$2",
                                  dumps(ref) if ref is not None else None, game_id)
 
@@ -563,12 +579,15 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
     # ------------------------------------------------- computer turns, game locks
     @contextlib.asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
-        """Across every process: a transaction-scoped advisory lock on (GAME_LOCK_SPACE,
-        game id), released by the transaction's end even when the process dies. The lock
-        holds a pooled connection, so at most ``LOCK_CONNECTIONS`` of this process's
-        locks are held at once. The holder's reads of games and its save run on that
-        connection, in the lock's transaction; the save commits it (``_HeldLock``), and a
-        failure before the save rolls it back. Without a save it ends with the block."""
+        """Across every process: a session-level advisory lock on (GAME_LOCK_SPACE, game
+        id), held on a pooled connection, so at most ``LOCK_CONNECTIONS`` of this
+        process's locks are held at once, and released when the session ends if the
+        process dies. One round trip takes the lock and reads the game
+        (``logic_bot_lock_game``), which the holder's first ``get_game`` of it returns;
+        its other reads of games and its save run on that connection. Each statement
+        commits on its own, the save included, which then lets the lock go
+        (``_HeldLock``); without a save it goes at the end of the block. The version
+        guard of the save stays the safety net."""
         key = int(game_id) % 2_147_483_647
         await self._lock_slots.acquire()
         try:
@@ -576,58 +595,52 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         except BaseException:
             self._lock_slots.release()
             raise
-        held = _HeldLock(asyncio.current_task(), self, connection)
+        held = _HeldLock(asyncio.current_task(), self, connection, key)
         try:
-            # BEGIN and the lock in one round trip: the simple query protocol runs both
-            # (both numbers are ints, so nothing typed reaches the text).
             try:
-                await connection.execute(
-                    f"BEGIN; SELECT pg_advisory_xact_lock({int(GAME_LOCK_SPACE)}, {key})")
-            except asyncpg.PostgresError:
-                await _roll_back(connection)
-                raise
+                rows = await connection.fetch(_LOCK_AND_READ, GAME_LOCK_SPACE, key, game_id)
             except BaseException:
-                # Cancelled (a timeout) while it waited for the lock: whether the server
-                # has begun the transaction cannot be known until the cancel settles, so
-                # the connection is closed, which ends any transaction.
-                connection.terminate()
+                # Failed or cancelled (a timeout) while it waited: whether the server has
+                # granted the lock cannot be known until the cancel settles, so the
+                # connection is closed, which ends the session and every lock it holds.
+                await self._give_back(held)  # closes it: ``locked`` is still true
                 raise
+            found = loadable_games(_game_row(row) for row in rows)
+            held.read_ahead = (game_id, found[0] if found else None)
             token = _HELD.set(held)
             try:
                 yield
-            except BaseException:
-                if held.connection is not None:
-                    await _roll_back(held.connection)
-                raise
             finally:
                 _HELD.reset(token)
-            await self._end_lock(held, commit=True)
         finally:
-            await self._give_back(held)
+            await self._end_lock(held)
 
-    async def _end_lock(self, held: _HeldLock, *, commit: bool) -> None:
-        """End the held lock's transaction (COMMIT, which releases the lock) and give its
-        connection and slot back; later statements of the holder use the pool."""
+    async def _end_lock(self, held: _HeldLock) -> None:
+        """Let the held lock go and give its connection and slot back; later statements
+        of the holder use the pool. A connection that could not unlock is closed instead
+        (``_give_back``): the session's end releases the lock just as surely, and the pool
+        opens a new one. Connections go back without a reset (``_keep_session``), so none
+        may keep a lock."""
         connection = held.connection
         if connection is None:
             return
-        if commit:
-            try:
-                await connection.execute("COMMIT")
-            except asyncpg.PostgresError:
-                await self._give_back(held)
-                raise  # the server has ended the transaction: it rolled it back
-            except BaseException:
-                connection.terminate()  # cancelled mid-commit: close rather than guess
-                await self._give_back(held)
-                raise
-        await self._give_back(held)
+        try:
+            await connection.execute(_UNLOCK, GAME_LOCK_SPACE, held.key)
+            held.locked = False
+        except Exception as error:  # the connection was lost: its session is gone
+            log.warning("closing a connection that could not let game lock %d go: %s",
+                        held.key, error)
+        finally:  # cancelled too: then ``locked`` is still true and the connection closed
+            await self._give_back(held)
 
     async def _give_back(self, held: _HeldLock) -> None:
         connection, held.connection = held.connection, None
+        held.read_ahead = None
         if connection is None:
             return
         try:
+            if held.locked and not connection.is_closed():
+                connection.terminate()  # the session's end lets the lock go; never pooled
             await self._pool.release(connection)
         finally:
             self._lock_slots.release()
@@ -676,18 +689,6 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         return [ExportRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]),
                           None if r[5] is None else float(r[5]))
                 for r in rows]
-
-
-async def _roll_back(connection: PoolConnectionProxy[asyncpg.Record]) -> None:
-    """End the lock's transaction after a failure. A connection that cannot take the
-    ROLLBACK now (its statement cancelled while it waited for the lock, or the connection
-    lost) is closed instead, which ends the transaction just as surely; the pool opens a
-    new one when it needs it."""
-    try:
-        if not connection.is_closed() and connection.is_in_transaction():
-            await connection.execute("ROLLBACK")
-    except (Exception, asyncio.CancelledError):
-        connection.terminate()
 
 
 # Any human seat of this person, left or not (for ``forget_user``).

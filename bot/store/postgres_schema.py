@@ -220,5 +220,19 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE daily_schedules ADD COLUMN claimed_until TEXT;
     """,
+    # 11: the game lock and the game's read in one round trip (``PostgresStore.game_lock``).
+    # The lock is the session's, taken before the read, and a VOLATILE function reads with
+    # a snapshot of its own, taken after the lock: the read sees every save of the holder
+    # before. (In one plain SELECT the snapshot would be older than the lock's wait.)
+    """
+    CREATE FUNCTION logic_bot_lock_game(lock_space INTEGER, lock_key INTEGER,
+                                        wanted BIGINT)
+    RETURNS SETOF games LANGUAGE plpgsql VOLATILE AS $body$
+    BEGIN
+        PERFORM pg_advisory_lock(lock_space, lock_key);
+        RETURN QUERY SELECT * FROM games WHERE id = wanted;
+    END
+    $body$;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -14,7 +14,7 @@ import pytest
 from bot.store import SQLiteStore
 from bot.store.postgres import PostgresStore
 from bot.store.protocol import TurnCoordination
-from bot.store.records import GameUpdate, MoveRecord
+from bot.store.records import GameRecord, GameUpdate, MoveRecord
 from tests.helpers.databases import DATABASES, postgres_schema
 
 
@@ -139,10 +139,10 @@ async def test_a_lock_is_released_when_its_holder_fails(tmp_path: Path) -> None:
 
 async def test_the_lock_covers_read_modify_save_and_the_save_commits_it(
         tmp_path: Path) -> None:
-    """The lock's transaction (BEGIN and the lock in one round trip) ends with the
-    holder's save: a failure before the save leaves nothing written; the save is seen by
-    the other process as soon as ``save_game`` returns, and the lock is free from then
-    on, while the holder still draws its reply."""
+    """The lock (taken with the game's read, in one round trip) ends with the holder's
+    save: a failure before the save leaves nothing written; the save is seen by the other
+    process as soon as ``save_game`` returns, and the lock is free from then on, while the
+    holder still draws its reply."""
     async with two_processes("postgres", tmp_path) as (one, two):
         assert isinstance(one, PostgresStore) and isinstance(two, PostgresStore)
         record = await one.create_game("test", "c1", "lgame", {}, 1, {"n": 0}, [],
@@ -216,6 +216,87 @@ async def _cancel_a_waiter(tmp_path: Path) -> None:
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND state LIKE 'idle in transaction%'")
         assert idle_in_transaction == 0
+
+
+async def _advisory_locks(store: PostgresStore, *, waiting: bool) -> int:
+    """Advisory locks in this database: granted ones, or those a session waits for."""
+    return int(await store._pool.fetchval(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted = $1 AND "
+        "database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        not waiting))
+
+
+async def _until_one_waits(store: PostgresStore) -> None:
+    async with asyncio.timeout(5):
+        while not await _advisory_locks(store, waiting=True):
+            await asyncio.sleep(0.01)
+
+
+async def test_the_locks_own_read_sees_the_move_it_waited_for(tmp_path: Path) -> None:
+    """The lock and the game's read are one round trip, and the read must come after the
+    lock: a process that waited while another saved a move has to read that move, or its
+    own save fails as stale and a current press is refused."""
+    async with two_processes("postgres", tmp_path) as (one, two):
+        assert isinstance(one, PostgresStore) and isinstance(two, PostgresStore)
+        record = await one.create_game("test", "c1", "lgame", {}, 1, {"n": 0}, [],
+                                       "active")
+        holding = asyncio.Event()
+
+        async def first() -> None:
+            async with two.game_lock(record.id):
+                read = await two.get_game(record.id)
+                assert read is not None
+                holding.set()
+                await _until_one_waits(two)  # the other process waits for this lock
+                saved = await two.save_game(read, GameUpdate({"n": 1}, "active", [],
+                                                             MoveRecord(0, "action", "a")))
+                assert saved is not None
+
+        async def second() -> GameRecord | None:
+            await holding.wait()
+            async with one.game_lock(record.id):
+                return await one.get_game(record.id)
+
+        _, seen = await asyncio.gather(first(), second())
+        assert seen is not None and seen.version == 2 and seen.state == {"n": 1}
+
+
+async def test_every_way_out_of_a_game_lock_lets_it_go(tmp_path: Path) -> None:
+    """The lock is the connection's session's, so it outlives a statement, and the pool
+    hands connections back without a reset: a save, a failure, a cancel while holding and
+    a cancel while waiting must each let it go, or close the connection."""
+    async with two_processes("postgres", tmp_path) as (one, two):
+        assert isinstance(one, PostgresStore) and isinstance(two, PostgresStore)
+        record = await one.create_game("test", "c1", "lgame", {}, 1, {"n": 0}, [],
+                                       "active")
+        async with one.game_lock(record.id):
+            read = await one.get_game(record.id)
+            assert read is not None
+            assert await one.save_game(read, GameUpdate({"n": 1}, "active", [],
+                                                        MoveRecord(0, "action", "a")))
+        with pytest.raises(RuntimeError):
+            async with one.game_lock(record.id):
+                raise RuntimeError("the move was refused")
+        inside = asyncio.Event()
+
+        async def hold_until_cancelled() -> None:
+            async with one.game_lock(record.id):
+                inside.set()
+                await asyncio.sleep(60)
+
+        holder = asyncio.create_task(hold_until_cancelled())
+        await inside.wait()
+        with pytest.raises(TimeoutError):  # two waits, and gives up
+            async with asyncio.timeout(0.3), two.game_lock(record.id):
+                pass
+        holder.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await holder
+        assert await _advisory_locks(one, waiting=False) == 0
+        for store in (one, two) * 12:  # more than the pools' lock slots: every one again
+            async with asyncio.timeout(5), store.game_lock(record.id):
+                pass
+        assert await _advisory_locks(one, waiting=False) == 0
 
 
 async def test_a_persons_rate_bucket_is_shared_by_the_processes(
