@@ -150,6 +150,8 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         self.url = url
         self._lock_slots = asyncio.Semaphore(LOCK_CONNECTIONS)
         self._rate_takes = 0
+        # Locks being let go after their holders' saves (``save_game``), awaited at close.
+        self._letting_go: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def open(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -206,6 +208,8 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         return bool(await self._pool.fetchval("SELECT true"))
 
     async def close(self) -> None:
+        if self._letting_go:
+            await asyncio.gather(*self._letting_go, return_exceptions=True)
         await self._pool.close()
 
     # ----------------------------------------------------------------- games
@@ -271,7 +275,14 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
             return None
         held = _HELD.get()
         if held is not None and held.serves(self):
-            await self._end_lock(held)  # committed, so on disk: the lock can go
+            # Committed, so on disk: the lock can go, and the holder need not wait for
+            # that round trip (its later statements use the pool). Another process's
+            # lock on the game waits for the unlock, and then reads this move.
+            connection, held.connection = held.connection, None
+            assert connection is not None
+            letting_go = asyncio.create_task(self._let_go(held, connection))
+            self._letting_go.add(letting_go)
+            letting_go.add_done_callback(self._letting_go.discard)
         return GameRecord(record.id, record.platform, record.channel, record.game,
                           record.options, record.seed, update.state, new_version,
                           update.players, update.status, record.board_ref, record.created_at,
@@ -603,7 +614,8 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
                 # Failed or cancelled (a timeout) while it waited: whether the server has
                 # granted the lock cannot be known until the cancel settles, so the
                 # connection is closed, which ends the session and every lock it holds.
-                await self._give_back(held)  # closes it: ``locked`` is still true
+                held.connection = None
+                await self._give_back(held, connection)  # closed: ``locked`` is still true
                 raise
             found = loadable_games(_game_row(row) for row in rows)
             held.read_ahead = (game_id, found[0] if found else None)
@@ -621,9 +633,13 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
         (``_give_back``): the session's end releases the lock just as surely, and the pool
         opens a new one. Connections go back without a reset (``_keep_session``), so none
         may keep a lock."""
-        connection = held.connection
-        if connection is None:
-            return
+        connection, held.connection = held.connection, None
+        if connection is not None:
+            await self._let_go(held, connection)
+
+    async def _let_go(self, held: _HeldLock,
+                      connection: PoolConnectionProxy[asyncpg.Record]) -> None:
+        held.read_ahead = None
         try:
             await connection.execute(_UNLOCK, GAME_LOCK_SPACE, held.key)
             held.locked = False
@@ -631,13 +647,10 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
             log.warning("closing a connection that could not let game lock %d go: %s",
                         held.key, error)
         finally:  # cancelled too: then ``locked`` is still true and the connection closed
-            await self._give_back(held)
+            await self._give_back(held, connection)
 
-    async def _give_back(self, held: _HeldLock) -> None:
-        connection, held.connection = held.connection, None
-        held.read_ahead = None
-        if connection is None:
-            return
+    async def _give_back(self, held: _HeldLock,
+                         connection: PoolConnectionProxy[asyncpg.Record]) -> None:
         try:
             if held.locked and not connection.is_closed():
                 connection.terminate()  # the session's end lets the lock go; never pooled
