@@ -299,6 +299,29 @@ async def test_every_way_out_of_a_game_lock_lets_it_go(tmp_path: Path) -> None:
         assert await _advisory_locks(one, waiting=False) == 0
 
 
+async def test_a_store_closed_right_after_a_save_lets_the_lock_go_first() -> None:
+    """The save returns before its lock is let go (a task of its own does it, so the
+    reply does not wait for that round trip); closing the store waits for that task,
+    rather than closing the pool under it."""
+    async with postgres_schema() as url:
+        one, two = await PostgresStore.open(url), await PostgresStore.open(url)
+        try:
+            record = await one.create_game("test", "c1", "lgame", {}, 1, {"n": 0}, [],
+                                           "active")
+            async with one.game_lock(record.id):
+                read = await one.get_game(record.id)
+                assert read is not None
+                assert await one.save_game(read, GameUpdate({"n": 1}, "active", [],
+                                                            MoveRecord(0, "action", "a")))
+            await one.close()
+            assert await _advisory_locks(two, waiting=False) == 0
+            async with asyncio.timeout(5), two.game_lock(record.id):
+                seen = await two.get_game(record.id)
+            assert seen is not None and seen.version == 2
+        finally:
+            await two.close()
+
+
 async def test_a_persons_rate_bucket_is_shared_by_the_processes(
         processes: tuple[TurnCoordination, TurnCoordination]) -> None:
     """A balancer may send one person's commands to any process: the burst is theirs once,
