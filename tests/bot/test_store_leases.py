@@ -232,6 +232,18 @@ async def _until_one_waits(store: PostgresStore) -> None:
             await asyncio.sleep(0.01)
 
 
+async def _save_one_move_under_the_lock(store: PostgresStore) -> GameRecord:
+    """A new game, and one move saved under its lock, as a command makes it."""
+    record = await store.create_game("test", "c1", "lgame", {}, 1, {"n": 0}, [], "active")
+    async with store.game_lock(record.id):
+        read = await store.get_game(record.id)
+        assert read is not None
+        saved = await store.save_game(read, GameUpdate({"n": 1}, "active", [],
+                                                       MoveRecord(0, "action", "a")))
+        assert saved is not None and saved.version == 2
+    return record
+
+
 async def test_the_locks_own_read_sees_the_move_it_waited_for(tmp_path: Path) -> None:
     """The lock and the game's read are one round trip, and the read must come after the
     lock: a process that waited while another saved a move has to read that move, or its
@@ -267,13 +279,7 @@ async def test_every_way_out_of_a_game_lock_lets_it_go(tmp_path: Path) -> None:
     a cancel while waiting must each let it go, or close the connection."""
     async with two_processes("postgres", tmp_path) as (one, two):
         assert isinstance(one, PostgresStore) and isinstance(two, PostgresStore)
-        record = await one.create_game("test", "c1", "lgame", {}, 1, {"n": 0}, [],
-                                       "active")
-        async with one.game_lock(record.id):
-            read = await one.get_game(record.id)
-            assert read is not None
-            assert await one.save_game(read, GameUpdate({"n": 1}, "active", [],
-                                                        MoveRecord(0, "action", "a")))
+        record = await _save_one_move_under_the_lock(one)
         with pytest.raises(RuntimeError):
             async with one.game_lock(record.id):
                 raise RuntimeError("the move was refused")
@@ -306,13 +312,7 @@ async def test_a_store_closed_right_after_a_save_lets_the_lock_go_first() -> Non
     async with postgres_schema() as url:
         one, two = await PostgresStore.open(url), await PostgresStore.open(url)
         try:
-            record = await one.create_game("test", "c1", "lgame", {}, 1, {"n": 0}, [],
-                                           "active")
-            async with one.game_lock(record.id):
-                read = await one.get_game(record.id)
-                assert read is not None
-                assert await one.save_game(read, GameUpdate({"n": 1}, "active", [],
-                                                            MoveRecord(0, "action", "a")))
+            record = await _save_one_move_under_the_lock(one)
             await one.close()
             assert await _advisory_locks(two, waiting=False) == 0
             async with asyncio.timeout(5), two.game_lock(record.id):
