@@ -78,6 +78,7 @@ from benchmarks.load_processes import (  # noqa: E402
     print_result,
     run_processes,
 )
+from benchmarks.machine import CpuTrace, engine_yardstick  # noqa: E402
 from benchmarks.scripted_play import (  # noqa: E402
     Table,
     make_table,
@@ -268,6 +269,8 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         lags: list[float] = []
         stop = asyncio.Event()
         sampler = asyncio.create_task(sample_loop_lag(lags, stop))
+        trace = CpuTrace()
+        tracer = asyncio.create_task(trace.run(stop))
         commits = CommitSampler(folder / "sampler.sqlite3", sync)
         commits.start()
         clock = CpuClock()
@@ -288,6 +291,7 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         wall, worker_cpu = clock.read()
         process_cpu = time.process_time() - process_cpu
         await sampler
+        await tracer
         commits.join()
         full = full_collection() if bot_gc else None
         integrity = await store.integrity_ok()
@@ -310,6 +314,7 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         "steady_moves_per_s": steady_rate(saved_at, last_opened, first_done),
         "steady_commands": summary([seconds for moment, seconds in finished_at
                                     if last_opened <= moment <= first_done] or [0.0]),
+        "steady_cpu": trace.shares(last_opened, first_done),
         "workers_peak_rss_mb": workers_rss,
         "command_count": sum(len(v) for v in timings.values()),
         "games_played": sum(t.games for t in tables),
@@ -424,6 +429,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         # As ``python -m bot`` does: once the imports are done, before the event loop.
         prepare_interpreter()
     profiler = cProfile.Profile() if args.profile else None
+    print("timing the engine yardstick (benchmarks/machine.py)...", file=sys.stderr, flush=True)
+    speed_before = engine_yardstick()
     with tempfile.TemporaryDirectory(prefix="load-", dir=args.tmpdir) as name:
         folder = Path(name)
         if profiler is not None:
@@ -437,6 +444,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         bare = asyncio.run(bare_run(folder / "bare.sqlite3", 1, BARE_COMMITS,
                                     played.pop("payload"), False))
         filesystem = filesystem_of(folder)
+    speed_after = engine_yardstick()
     commands = commands_table(played.pop("timings"))
     move = commands.get("press_move", commands["all"])
     during = played["bare_commit_during"]
@@ -453,6 +461,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             "python": sys.version.split()[0], "sqlite": aiosqlite.sqlite_version,
         },
         **played,
+        "engine_yardstick": {"before": speed_before, "after": speed_after},
         "commands": commands,
         "rss_mb": {"after_imports": rss_before, "peak": rss},
         "bare_commit": bare,
@@ -485,9 +494,21 @@ def print_human(result: dict[str, Any]) -> None:
           f"{result['wall_s']:.1f} s: {result['moves_per_s']:.1f} moves/s, "
           f"{result['command_count']} commands, {result['games_played']} games started or resumed; "
           f"db thread {result['db_thread_cpu_ms_per_move']:.3f} ms CPU per move")
-    steady = result["steady_commands"]
+    speed = result["engine_yardstick"]
+    print(f"engine yardstick (the machine's speed, benchmarks/machine.py): "
+          f"{speed['before']['micros_per_position']} µs a position before the run, "
+          f"{speed['after']['micros_per_position']} µs after: "
+          f"{speed['before']['over_round_5']}x and {speed['after']['over_round_5']}x the time "
+          f"of round 5 (passes within {speed['before']['spread']}x and "
+          f"{speed['after']['spread']}x of the best)")
+    steady, cpu = result["steady_commands"], result["steady_cpu"]
     print(f"while every table played: {result['steady_moves_per_s']} moves/s; commands p50 "
           f"{steady['p50_ms']:.3f} ms, p99 {steady['p99_ms']:.3f} ms (n={steady['n']})")
+    if cpu["loop"] is not None:
+        machine = (f"{100 * cpu['machine']:.0f}% of the machine's {cpu['cores']} cores busy"
+                   if cpu["machine"] is not None else "the machine's use unknown")
+        print(f"  the event loop's thread busy {100 * cpu['loop']:.0f}% of those "
+              f"{cpu['seconds']} s; {machine}")
     lag = result["loop_lag"]
     print(f"process CPU {result['process_cpu_percent']:.0f}% of one core, "
           f"{result['process_cpu_ms_per_move']:.2f} ms per move (script included); event loop "
@@ -532,12 +553,17 @@ def main_postgres(args: argparse.Namespace) -> int:
                "think": args.think, "click": args.click, "ramp": args.ramp,
                "profile": args.profile, "loop": args.loop}
     results = []
+    speed = engine_yardstick()
     for processes in args.process_counts:
         print(f"PostgreSQL run with {processes} bot process(es)...", file=sys.stderr,
               flush=True)
         result = run_processes(args.database, processes, options)
+        after = engine_yardstick()
+        result["engine_yardstick"] = {"before": speed, "after": after}
+        speed = after
         results.append(result)
         if not args.json:
+            print(f"engine yardstick (the machine's speed): {result['engine_yardstick']}")
             print_result(result)
             if result.get("profile"):
                 print(result["profile"])

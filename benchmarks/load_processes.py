@@ -43,6 +43,7 @@ from typing import Any
 
 import asyncpg
 
+from benchmarks.machine import CpuTrace, machine_cpu, window_shares
 from benchmarks.scripted_play import ScriptedPlayer, make_table, play_table
 from benchmarks.timing import summary
 from bot.limits import Limits
@@ -104,6 +105,8 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
         lags: list[float] = []
         stop = asyncio.Event()
         sampler = asyncio.create_task(_lag(lags, stop))
+        trace = CpuTrace()
+        tracer = asyncio.create_task(trace.run(stop))
         # As ``python -m bot`` runs: ``prepare_interpreter`` switched the automatic
         # collector off, so without this the process would never collect at all.
         collector = asyncio.ensure_future(collect_garbage())
@@ -131,6 +134,7 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
         ended = time.perf_counter()
         cpu_used = time.process_time() - cpu_started
         await sampler
+        await tracer
     finally:
         await store.close()
     profile = ""
@@ -143,7 +147,7 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
     return {"timings": dict(timings), "saved_at": saved_at, "opened": opened, "done": done,
             "profile": profile, "cpu_s": cpu_used,
             "moves": sum(t.moves for t in tables), "started": started, "ended": ended,
-            "loop_lag": summary(lags or [0.0])}
+            "loop_lag": summary(lags or [0.0]), "cpu_trace": trace.samples}
 
 
 def _process_main(url: str, share: int, processes: int, options: dict[str, Any],
@@ -277,18 +281,6 @@ def run_processes(database: str, processes: int, options: dict[str, Any]) -> dic
     return merged
 
 
-def machine_cpu() -> tuple[int, int]:
-    """The machine's busy and total CPU time so far, in clock ticks (Linux's /proc/stat);
-    (0, 0) elsewhere."""
-    try:
-        with open("/proc/stat") as stat:
-            fields = [int(n) for n in stat.readline().split()[1:]]
-    except OSError:
-        return 0, 0
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
-    return sum(fields) - idle, sum(fields)
-
-
 def postgres_cpu() -> dict[int, int]:
     """CPU ticks used so far by each PostgreSQL server process on this machine (empty when
     the server is elsewhere): its backends live as long as the pools' connections."""
@@ -351,6 +343,9 @@ def merge(shares: list[dict[str, Any]], bare: list[float], processes: int
     first_done = min(moment for share in shares for moment in share["done"])
     steady = (round(sum(1 for m in saved_at if all_open <= m <= first_done)
                     / (first_done - all_open), 1) if first_done > all_open else None)
+    # While every table played: each process's loop thread, and the machine (read by
+    # every process; the first one's samples serve).
+    windows = [window_shares(share["cpu_trace"], all_open, first_done) for share in shares]
     commands = {name: summary(values) for name, values in sorted(timings.items())}
     commands["all"] = summary([s for values in timings.values() for s in values])
     bare_summary = summary(bare or [0.0])
@@ -368,6 +363,8 @@ def merge(shares: list[dict[str, Any]], bare: list[float], processes: int
         if moves else None,
         "cpu_share_of_one_core": [round(share["cpu_s"] / (share["ended"] - share["started"]), 2)
                                   for share in shares],
+        "steady_loop_share": [window["loop"] for window in windows],
+        "steady_machine_share": windows[0]["machine"] if windows else None,
         "profile": "\n".join(share["profile"] for share in shares if share.get("profile")),
     }
 
@@ -380,6 +377,10 @@ def print_result(result: dict[str, Any]) -> None:
     print(f"  event loop lag p99 per process: {result['loop_lag_p99_ms']} ms; CPU per "
           f"process (share of one core): {result['cpu_share_of_one_core']}, "
           f"{result['cpu_ms_per_move']} ms per saved move (the scripted people included)")
+    if result.get("steady_machine_share") is not None:
+        print(f"  while every table played: each process's event-loop thread busy "
+              f"{result['steady_loop_share']} of the time; the machine's cores "
+              f"{100 * result['steady_machine_share']:.0f}% busy")
     print(f"  {'command':<11} {'n':>7} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9}")
     for name, row in result["commands"].items():
         print(f"  {name:<11} {row['n']:>7} {row['p50_ms']:>9.3f} {row['p99_ms']:>9.3f} "

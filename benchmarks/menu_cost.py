@@ -62,8 +62,10 @@ def walk(state: GameState, seat: int, path: tuple[str, ...]) -> list[list[Choice
     return steps
 
 
-def play(game: str, seed: int, moves: int, cost: GameCost) -> None:
-    """One seeded random game of ``game``, at most ``moves`` actions, timed at each position."""
+def play(game: str, seed: int, moves: int, cost: GameCost, walks: bool = True) -> None:
+    """One seeded random game of ``game``, at most ``moves`` actions, timed at each position
+    (the walk of the menu tree only when ``walks``; it draws nothing from the game's random
+    choices, so the positions are the same either way)."""
     rng = random.Random(f"{game}:{seed}")
     state = get_game(game).new_game({}, 2, seed)
     for _ in range(moves):
@@ -72,7 +74,8 @@ def play(game: str, seed: int, moves: int, cost: GameCost) -> None:
             return
         seat = seats[0]
         cost.timed("top menu", state.menu, seat, ())
-        cost.timed("walk to depth 2", walk, state, seat, ())
+        if walks:
+            cost.timed("walk to depth 2", walk, state, seat, ())
         cost.timed("view", state.view, seat)
         actions: list[str] = cost.timed("legal_actions", state.legal_actions, seat)
         cost.positions += 1
