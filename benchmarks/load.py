@@ -573,12 +573,20 @@ def main_postgres(args: argparse.Namespace) -> int:
         for r in results}
     by_count = {r["processes"]: r for r in results}
     if 1 in by_count and max(by_count) > 1:
-        most = by_count[max(by_count)]
-        speed_up = most["moves_per_s"] / by_count[1]["moves_per_s"]
+        most, one = by_count[max(by_count)], by_count[1]
+        whole = most["moves_per_s"] / one["moves_per_s"]
+        # With people's pauses the whole run's rate is mostly theirs (the ramp, the pauses,
+        # the last tables playing alone), so what more processes add is judged while every
+        # table played; a capacity run (no pauses, no ramp) has no such window and is
+        # judged on the whole run.
+        steady = (most["steady_moves_per_s"] / one["steady_moves_per_s"]
+                  if most["steady_moves_per_s"] and one["steady_moves_per_s"] else None)
+        speed_up = steady if steady is not None else whole
         met[f"{max(by_count)}_processes_{TWO_PROCESSES_SPEED_UP}x_moves_per_s"] = \
             speed_up >= TWO_PROCESSES_SPEED_UP
         if not args.json:
-            print(f"{max(by_count)} processes / 1: {speed_up:.2f}x the moves/s (whole run)")
+            during = f"{steady:.2f}x while every table played, " if steady is not None else ""
+            print(f"{max(by_count)} processes / 1: {during}{whole:.2f}x over the whole run")
     if args.json:
         print(json.dumps({"runs": results, "targets": met}, indent=2))
     else:
