@@ -393,8 +393,14 @@ class ServiceCore(BoardDrawing):
 
     async def _save(self, place: Place, record: GameRecord, state: GameState,
                     players: list[dict[str, Any]], status: str, move: MoveRecord) -> GameRecord:
-        saved = await self.store.save_game(record, GameUpdate(state.to_dict(), status, players,
-                                                              move))
+        try:
+            saved = await self.store.save_game(record, GameUpdate(state.to_dict(), status,
+                                                                  players, move))
+        except BaseException:
+            # Cancelled or failed, the change may not be saved, yet ``state`` (this
+            # process's copy) already holds it: read the game again next time.
+            self._forget(record)
+            raise
         if saved is None:
             # Another process wrote first: forget our copy, which already holds the move.
             self._forget(record)

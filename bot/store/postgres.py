@@ -56,6 +56,7 @@ from bot.store.records import (
     loadable_games,
     now,
     rate_wait,
+    record_after,
 )
 
 log = logging.getLogger(__name__)
@@ -283,10 +284,7 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
             letting_go = asyncio.create_task(self._let_go(held, connection))
             self._letting_go.add(letting_go)
             letting_go.add_done_callback(self._letting_go.discard)
-        return GameRecord(record.id, record.platform, record.channel, record.game,
-                          record.options, record.seed, update.state, new_version,
-                          update.players, update.status, record.board_ref, record.created_at,
-                          stamp, record.server)
+        return record_after(record, update, stamp)
 
     async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None:
         held = _HELD.get()

@@ -79,6 +79,15 @@ class GameUpdate:
     move: MoveRecord | None = None
 
 
+def record_after(record: GameRecord, update: GameUpdate, stamp: str) -> GameRecord:
+    """The record that saving ``update`` over ``record`` at ``stamp`` leaves: the next
+    version, as every store's ``save_game`` returns it."""
+    return GameRecord(record.id, record.platform, record.channel, record.game,
+                      record.options, record.seed, update.state, record.version + 1,
+                      update.players, update.status, record.board_ref, record.created_at,
+                      stamp, record.server)
+
+
 @dataclass
 class DailySchedule:
     """A channel that gets the daily challenge post at ``post_time`` (HH:MM, UTC)."""

@@ -50,6 +50,7 @@ from bot.store.records import (
     loadable_games,
     now,
     rate_wait,
+    record_after,
 )
 from bot.store.records import dumps as _dumps
 from bot.store.sqlite_assignments import SQLiteAssignmentQueries
@@ -332,10 +333,7 @@ class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries, SQLiteAssignmentQ
             self._writer = asyncio.create_task(self._write_pending())
         if not await asyncio.shield(pending.done):
             return None
-        return GameRecord(record.id, record.platform, record.channel, record.game,
-                          record.options, record.seed, update.state, new_version,
-                          update.players, update.status, record.board_ref, record.created_at,
-                          stamp, record.server)
+        return record_after(record, update, stamp)
 
     async def _write_pending(self) -> None:
         """Write the waiting saves, a batch per statement, until none is left.
