@@ -32,7 +32,6 @@ from bot.store.records import (
     ResultRow,
     TurnTimer,
     now,
-    record_after,
 )
 from bot.store.sqlite import SQLiteStore
 from bot.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION, sql_statements
@@ -62,7 +61,6 @@ __all__ = [
     "TurnTimer",
     "now",
     "open_store",
-    "record_after",
     "sql_statements",
 ]
 
