@@ -142,13 +142,49 @@ class ChatAdapter(BackgroundWork, ABC):
                                  publish: Callable[[], Awaitable[None]]) -> bool:
         """Publish the command list only when it differs from the last one published
         (``scope`` names where), as both platforms rate-limit it and a restart changes
-        nothing."""
+        nothing.
+
+        Publishing is an optional start-up step (``optional_start_step``): when the
+        platform refuses it, the bot runs on with the commands published before, and as
+        the new digest is not stored, the next start tries again."""
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         if await self.service.get_setting(self.platform, "bot", scope) == digest:
             return False
-        await publish()
+        if not await self.optional_start_step(
+                f"publishing the commands ({scope})", publish,
+                lambda error: self.explain_command_refusal(error, payload)):
+            return False
         await self.service.set_setting(self.platform, "bot", scope, digest)
         return True
+
+    async def optional_start_step(self, what: str, step: Callable[[], Awaitable[None]],
+                                  explain: Callable[[Exception], str] | None = None) -> bool:
+        """Run a start-up step the bot can serve without (the command menus), and say
+        whether it worked. A refusal of the platform is one ERROR line that says what was
+        refused and why (``explain``), without a traceback: it is not a crash, and a
+        school's technician must be able to read it. Anything else is a bug in the step,
+        logged with its traceback; neither stops the bot."""
+        try:
+            await step()
+        except asyncio.CancelledError:
+            raise
+        except self.platform_errors as error:
+            detail = explain(error) if explain is not None else str(error)
+            log.error("%s: %s was refused, so the bot runs on without it and tries again at "
+                      "the next start: %s", self.platform, what, detail)
+            return False
+        except Exception:
+            log.exception("%s: %s failed; the bot runs on without it", self.platform, what)
+            return False
+        return True
+
+    # The exceptions by which a platform refuses a request, or its network fails.
+    platform_errors: ClassVar[tuple[type[Exception], ...]] = ()
+
+    def explain_command_refusal(self, error: Exception, payload: Any) -> str:
+        """What the platform said when it refused the command list ``payload``, naming the
+        command and field where the platform's answer allows; each platform refines it."""
+        return str(error)
 
     # ------------------------------------------------------------ places
     def place_of_record(self, record: GameRecord) -> Place:
