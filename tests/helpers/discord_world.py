@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import discord
-import simcord
 from simcord import MemberActor
 
 from bot.adapters.discord import LogicBot, build_discord
@@ -21,6 +20,7 @@ from bot.config import Settings
 from bot.daily import Clock, utc_now
 from bot.limits import Limits
 from bot.store import SQLiteStore
+from tests.helpers.discord_strict import StrictRequests, strict_run
 from tests.helpers.discord_text import interactive
 
 
@@ -56,7 +56,7 @@ def stamp_requests(world: World) -> list[tuple[float, str, str]]:
     (time, method, path): how tests and benchmarks time the first response."""
     stamps: list[tuple[float, str, str]] = []
 
-    class StampedRequests(list[Any]):
+    class StampedRequests(StrictRequests):
         def append(self, entry: Any) -> None:
             stamps.append((time.perf_counter(), entry.method, entry.path))
             super().append(entry)
@@ -88,7 +88,7 @@ async def discord_world(tmp_path: Path, clock: Clock = utc_now,
     # outlast a click's deadline; tests post daily challenges with post_daily_due.
     bot.run_daily_schedule = False
     try:
-        async with simcord.run(bot, **options) as env:
+        async with strict_run(bot, **options) as env:
             guild = env.create_guild("Class 3B")
             channel = guild.create_text_channel("games")
             world = World(env, bot, store, database, guild, channel,

@@ -22,6 +22,7 @@ import re
 from collections.abc import Awaitable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -30,6 +31,7 @@ from bot.adapters.common import (
     pick_language,
     thinking_line,
 )
+from bot.adapters.discord import limits
 from bot.adapters.discord.hands import LiveHands
 from bot.adapters.discord.layout import (
     BUTTON_PREFIX,
@@ -50,6 +52,7 @@ from bot.adapters.discord.layout import (
     plain_layout,
     with_line,
 )
+from bot.adapters.discord.limits import command_list_problems, describe
 from bot.adapters.discord.presses import DAILY_PAYLOAD, BoardPresses
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.app import App
@@ -90,6 +93,9 @@ def walk_components(components: Iterable[Any]) -> Iterator[Any]:
 
 class LogicBot(ChatAdapter, discord.Client):
     platform = PLATFORM
+    # A refusal (discord.py's HTTPException, CommandSyncFailure included), or the network
+    # failing under discord.py (aiohttp's errors, a timeout).
+    platform_errors = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
 
     def __init__(self, app: App) -> None:
         intents = discord.Intents.none()
@@ -139,7 +145,22 @@ class LogicBot(ChatAdapter, discord.Client):
             self.synced_scopes.append(scope)
             log.info("synced %d commands to %s", len(payload), scope)
 
-        return await self.publish_if_changed(scope, payload, publish)
+        published = await self.publish_if_changed(scope, payload, publish)
+        if published and command_list_problems(payload, global_scope=guild is None):
+            log.warning("discord: Discord took a command list that breaks the limits in "
+                        "bot/adapters/discord/limits.py, which may be out of date: %s",
+                        self.explain_command_refusal(None, payload))
+        return published
+
+    def explain_command_refusal(self, error: Exception | None, payload: Any) -> str:
+        """Which command and field break which limit, by the documented limits (with the
+        text's length), then what Discord said, in one line: discord.py's
+        ``CommandSyncFailure`` names the command of each refused part ("In command 'x'
+        … description: …")."""
+        ours = [describe(problem, payload) for problem in command_list_problems(payload)]
+        theirs = ([line.strip() for line in str(error).splitlines() if line.strip()]
+                  if error is not None else [])
+        return "; ".join(ours + (["Discord said: " + " ".join(theirs)] if theirs else []))
 
     async def on_ready(self) -> None:
         if self._resumed:
@@ -452,7 +473,7 @@ class LogicBot(ChatAdapter, discord.Client):
             assert starter is not None
             thread = await starter.create_thread(
                 name=self.t(place, "discord.thread_name", game=title,
-                            players=f"{user.name} vs {rival_name}")[:100],
+                            players=f"{user.name} vs {rival_name}")[:limits.THREAD_NAME[1]],
                 auto_archive_duration=1440)
             game_place = Place(PLATFORM, str(thread.id), place.language, place.emoji,
                                place.server)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.adapters.discord import limits
 from bot.service import Place, Reply, User
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name
@@ -23,7 +24,8 @@ from renderers.i18n import normalise_language, translate
 if TYPE_CHECKING:
     from bot.adapters.discord.client import LogicBot
 
-AUTOCOMPLETE_LIMIT = 25
+AUTOCOMPLETE_LIMIT = limits.AUTOCOMPLETE_CHOICES
+CHOICE_TEXT = limits.CHOICE_NAME[1]  # a choice's name and (string) value
 PLATFORM_NAME = "discord"
 FIRST_SEATS = {"me": 0, "opponent": 1, "random": None}
 
@@ -67,19 +69,21 @@ async def complete_options(interaction: discord.Interaction,
         return []
     typed = current.strip()
     already = {word.split("=")[0] for word in typed.split()}
-    choices = [app_commands.Choice(name=typed[:100], value=typed[:100])] if typed else []
+    choices = ([app_commands.Choice(name=typed[:CHOICE_TEXT], value=typed[:CHOICE_TEXT])]
+               if typed else [])
     if not typed:  # the game's presets first, its teaching game at the top
         language = normalise_language(interaction.locale.value)
         choices += [app_commands.Choice(
-            name=f"{translate(language, p.label.key, p.label.default)} — {p.options}"[:100],
-            value=p.options[:100]) for p in get_game(game).INFO.presets if p.options]
+            name=f"{translate(language, p.label.key, p.label.default)} — "
+                 f"{p.options}"[:CHOICE_TEXT],
+            value=p.options[:CHOICE_TEXT]) for p in get_game(game).INFO.presets if p.options]
     for spec in get_game(game).OPTIONS:
         if spec.name in already:
             continue
         word = spec.name if spec.kind is bool else f"{spec.name}={spec.default}"
         value = f"{typed} {word}".strip()
-        choices.append(app_commands.Choice(name=f"{value} — {spec.help}"[:100],
-                                           value=value[:100]))
+        choices.append(app_commands.Choice(name=f"{value} — {spec.help}"[:CHOICE_TEXT],
+                                           value=value[:CHOICE_TEXT]))
     return choices[:AUTOCOMPLETE_LIMIT]
 
 
@@ -95,7 +99,7 @@ class CommandKit:
         place = await self.bot.place_for(interaction)
         texts = await self.service.move_suggestions(place, self.bot.actor(interaction), current,
                                                AUTOCOMPLETE_LIMIT)
-        return [app_commands.Choice(name=t[:100], value=t[:100]) for t in texts]
+        return [app_commands.Choice(name=t[:CHOICE_TEXT], value=t[:CHOICE_TEXT]) for t in texts]
 
     async def refused_for_speed(self, interaction: discord.Interaction, place: Place) -> bool:
         """For commands that only read: past the person's rate limit, say so instead."""

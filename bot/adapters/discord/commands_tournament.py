@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord import app_commands
 
+from bot.adapters.discord import limits
 from bot.adapters.discord.client import LogicBot
 from bot.adapters.discord.commands import CommandKit, complete_game, complete_level
 from bot.adapters.discord.layout import NO_MENTIONS, SIGNUP_TEMPLATE, fit_content, inert
@@ -75,7 +76,8 @@ class DiscordTournamentPanel:
         try:
             note = await self._channel(tournament).send(fit_content([inert(title)]),
                                                         allowed_mentions=NO_MENTIONS)
-            thread = await note.create_thread(name=title[:100], auto_archive_duration=1440)
+            thread = await note.create_thread(name=title[:limits.THREAD_NAME[1]],
+                                              auto_archive_duration=1440)
         except (discord.HTTPException, ValueError):
             log.warning("could not open a thread for tournament %s", tournament.id,
                         exc_info=True)

@@ -28,19 +28,21 @@ from typing import Any
 import discord
 
 from bot.adapters.common import grid_width, runs_of, turn_line, valid_unicode
+from bot.adapters.discord import limits
 from bot.payloads import PAYLOAD_LIMIT, Payload, PayloadTooLong
 from bot.replays import ReplayStep
 from bot.service import Board, Button, Hand
 from renderers.common import split_blocks
 from renderers.i18n import translate
 
-CONTENT_LIMIT = 2000
-V2_TEXT_LIMIT = 4000  # all text displays of a Components V2 message together
-V2_COMPONENTS = 40  # components of a V2 message, nested ones counted
-BUTTON_LABEL_LIMIT = 80
-SELECT_LABEL_LIMIT = 100
-SELECT_OPTIONS = 25
-ROW_WIDTH = 5
+# Discord's own numbers, from the one place that names their documentation.
+CONTENT_LIMIT = limits.CONTENT
+V2_TEXT_LIMIT = limits.V2_TEXT  # all text displays of a Components V2 message together
+V2_COMPONENTS = limits.V2_COMPONENTS  # components of a V2 message, nested ones counted
+BUTTON_LABEL_LIMIT = limits.BUTTON_LABEL
+SELECT_LABEL_LIMIT = limits.SELECT_OPTION_TEXT
+SELECT_OPTIONS = limits.SELECT_OPTIONS[1]
+ROW_WIDTH = limits.ROW_BUTTONS
 MENU_ROWS = 4  # the fifth row is kept for back, join and hand buttons
 MAX_MENU_BUTTONS = ROW_WIDTH * MENU_ROWS
 # The bot pings nobody but through a turn cue, which names its one person itself.

@@ -7,13 +7,12 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-import simcord
-
 from bot.adapters.discord import LogicBot, ShardedLogicBot, build_discord
 from bot.app import App
 from bot.config import Settings, load_settings
 from bot.limits import Limits
 from bot.store import SQLiteStore
+from tests.helpers.discord_strict import strict_run
 
 
 def settings_of(**environ: str) -> tuple[Settings, list[str]]:
@@ -44,7 +43,7 @@ async def test_a_process_runs_its_shards_and_plays_on_their_servers(tmp_path: Pa
     bot.run_turn_timers = False
     bot.run_daily_schedule = False
     try:
-        async with simcord.run(bot) as env:
+        async with strict_run(bot) as env:
             assert (bot.shard_count, bot.shard_ids) == (2, [1])
             mine = env.create_guild("Class 4A", shard_id=1)
             other = env.create_guild("Class 4B", shard_id=0)
