@@ -61,8 +61,8 @@ def add_classroom_commands(bot: LogicBot, kit: CommandKit) -> None:
         await bot.notify(interaction, await bot.classroom.set_policy(place, parsed))
 
     @tree.command(name=text("class-board", "cmd.classboard.name"),
-                  description=text("One message here listing every game of this server and "
-                                   "whose turn it is, kept up to date (moderators)",
+                  description=text("One live message listing this server's games and whose "
+                                   "turn it is (moderators)",
                                    "cmd.classboard.description"))
     @app_commands.describe(enabled=text("Off: stop keeping the class board up to date",
                                         "cmd.classboard.enabled"))
