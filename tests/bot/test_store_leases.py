@@ -13,9 +13,11 @@ import pytest
 
 from bot.store import SQLiteStore
 from bot.store.postgres import PostgresStore
+from bot.store.postgres_schema import GAME_LOCK_SPACE
 from bot.store.protocol import TurnCoordination
 from bot.store.records import GameRecord, GameUpdate, MoveRecord
 from tests.helpers.databases import DATABASES, postgres_schema
+from tests.helpers.waiting import eventually
 
 
 @asynccontextmanager
@@ -218,17 +220,26 @@ async def _cancel_a_waiter(tmp_path: Path) -> None:
         assert idle_in_transaction == 0
 
 
-async def _advisory_locks(store: PostgresStore, *, waiting: bool) -> int:
-    """Advisory locks in this database: granted ones, or those a session waits for."""
+async def _game_locks(store: PostgresStore, game_id: int, *, waiting: bool) -> int:
+    """Sessions holding the game's lock, or waiting for it. Only that game's key is
+    counted: every schema of the database shares the advisory locks, and other runs of
+    the tests may use the same database at the same time."""
     return int(await store._pool.fetchval(
-        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted = $1 AND "
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND "
+        "objid = $2 AND objsubid = 2 AND granted = $3 AND "
         "database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-        not waiting))
+        GAME_LOCK_SPACE, game_id, not waiting))
 
 
-async def _until_one_waits(store: PostgresStore) -> None:
+async def _game_lock_users(store: PostgresStore, game_id: int) -> tuple[int, int]:
+    """How many sessions hold the game's lock, and how many wait for it."""
+    return (await _game_locks(store, game_id, waiting=False),
+            await _game_locks(store, game_id, waiting=True))
+
+
+async def _until_one_waits(store: PostgresStore, game_id: int) -> None:
     async with asyncio.timeout(5):
-        while not await _advisory_locks(store, waiting=True):
+        while not await _game_locks(store, game_id, waiting=True):
             await asyncio.sleep(0.01)
 
 
@@ -259,7 +270,7 @@ async def test_the_locks_own_read_sees_the_move_it_waited_for(tmp_path: Path) ->
                 read = await two.get_game(record.id)
                 assert read is not None
                 holding.set()
-                await _until_one_waits(two)  # the other process waits for this lock
+                await _until_one_waits(two, record.id)  # the other waits for this lock
                 saved = await two.save_game(read, GameUpdate({"n": 1}, "active", [],
                                                              MoveRecord(0, "action", "a")))
                 assert saved is not None
@@ -298,11 +309,17 @@ async def test_every_way_out_of_a_game_lock_lets_it_go(tmp_path: Path) -> None:
         holder.cancel()
         with pytest.raises(asyncio.CancelledError):
             await holder
-        assert await _advisory_locks(one, waiting=False) == 0
+        # The holder lets the lock go before its task ends, but the waiter's connection,
+        # closed when it gave up, is a session the server ends only once it notices: until
+        # then it still waits, and it is granted the lock the holder let go (a few ms,
+        # longer on a busy machine). Both go on their own, so the test waits for that,
+        # with a bound; a lock that is never let go still fails it.
+        assert await eventually(lambda: _game_lock_users(one, record.id), (0, 0)) == (0, 0)
         for store in (one, two) * 12:  # more than the pools' lock slots: every one again
             async with asyncio.timeout(5), store.game_lock(record.id):
                 pass
-        assert await _advisory_locks(one, waiting=False) == 0
+        # Without a save, the lock goes before the block returns: no waiting here.
+        assert await _game_locks(one, record.id, waiting=False) == 0
 
 
 async def test_a_store_closed_right_after_a_save_lets_the_lock_go_first() -> None:
@@ -314,7 +331,7 @@ async def test_a_store_closed_right_after_a_save_lets_the_lock_go_first() -> Non
         try:
             record = await _save_one_move_under_the_lock(one)
             await one.close()
-            assert await _advisory_locks(two, waiting=False) == 0
+            assert await _game_locks(two, record.id, waiting=False) == 0
             async with asyncio.timeout(5), two.game_lock(record.id):
                 seen = await two.get_game(record.id)
             assert seen is not None and seen.version == 2
