@@ -1,9 +1,11 @@
 """Service boards and hands as Telegram messages: HTML text and an inline keyboard.
 
 Telegram's limits shape this module: 4096 characters of message text, 200 characters in
-a callback alert, 64 bytes of callback data and 100 inline buttons (8 to a row). Every
-text that reaches Telegram is escaped here, so names such as ``<b>Eve</b>`` show as
-typed; the only tags are the ones this module adds.
+a callback alert, 64 bytes of callback data and 100 inline buttons (8 to a row).
+``limits.py`` spells them, with their sources; they are imported here under the names
+this module always gave them (``X as X`` re-exports them). Every text that reaches
+Telegram is escaped here, so names such as ``<b>Eve</b>`` show as typed; the only tags
+are the ones this module adds.
 """
 
 from __future__ import annotations
@@ -15,16 +17,17 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.adapters.common import grid_width, runs_of, thinking_line, turn_line, valid_unicode
+from bot.adapters.telegram.limits import ALERT_LIMIT as ALERT_LIMIT
+from bot.adapters.telegram.limits import CALLBACK_DATA_LIMIT as CALLBACK_DATA_LIMIT
+from bot.adapters.telegram.limits import KEYBOARD_LIMIT as KEYBOARD_LIMIT
+from bot.adapters.telegram.limits import ROW_LIMIT as ROW_LIMIT
+from bot.adapters.telegram.limits import TEXT_LIMIT as TEXT_LIMIT
 from bot.service import Board, Button, Hand
 from renderers.common import split_blocks
 from renderers.i18n import translate
 
-TEXT_LIMIT = 4096
-ALERT_LIMIT = 200
-CALLBACK_DATA_LIMIT = 64
-KEYBOARD_LIMIT = 100
-ROW_LIMIT = 8
-LABEL_LIMIT = 64  # Telegram shows about this much of a button label on a phone
+# The bot's own choice, not Telegram's: about this much of a button label shows on a phone.
+LABEL_LIMIT = 64
 
 
 # "@" before a name character: Telegram turns "@name" in any message text into a mention

@@ -19,9 +19,10 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.adapters.telegram.chats import PLATFORM, callback_data_of, channel_of, chat_of
-from bot.adapters.telegram.client import TOPIC_NAME_LIMIT, TelegramBot
+from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
 from bot.adapters.telegram.layout import Key, text_message
+from bot.adapters.telegram.limits import TOPIC_NAME_LIMIT
 from bot.adapters.tournament_host import (
     SIGNUP_PREFIX,
     ChatTournamentHost,
