@@ -3,14 +3,24 @@
 
 It is an aiohttp web server that answers the Bot API methods the bot uses, records every
 request, keeps the chats' messages (text, HTML and keyboards) and feeds updates through
-``getUpdates``. It enforces the Telegram rules that matter to a bot author, so that a
-violation fails a test instead of failing in production:
+``getUpdates``. It holds every request to Telegram's documented limits, checked by the
+bot's own ``bot/adapters/telegram/limits.py`` (one definition for both), and refuses a
+violation as Telegram does, a 400 with Telegram's own description, so that a bad request
+fails the test that sent it instead of a school's bot:
 
-* message text of 1–4096 characters, and HTML that Telegram would parse;
-* callback data of at most 64 bytes, and at most 100 inline buttons;
+* message text of 1–4096 characters after parsing, HTML that Telegram would parse, and
+  tags nested as the documentation allows; captions of at most 1024 characters;
+* callback data of 1–64 bytes, at most 100 inline buttons and 8 to a row;
 * a callback query answered once, with at most 200 characters;
+* command menus (``setMyCommands``): commands, descriptions, their number, the scope and
+  the language code; forum topic names of 1–128 characters;
 * "message is not modified" for an edit that changes nothing;
 * 403 for a private message to a user who never started the bot.
+
+Where Telegram accepts what its documentation forbids (it drops formatting that breaks the
+nesting rules, cuts a long topic name, keeps a bare "&" as typed), the fake refuses it all
+the same, with a description that says it is the fake's (``FAKE_ONLY``): the bot must not
+rely on it.
 """
 
 from __future__ import annotations
@@ -20,20 +30,29 @@ import contextlib
 import html
 import itertools
 import json
-import re
 import time
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any
 
 from aiohttp import web
 
+from bot.adapters.telegram.limits import (
+    Problem,
+    callback_answer_problems,
+    caption_problems,
+    command_problems,
+    markup_problems,
+    parse_html,
+    text_problems,
+    topic_name_problems,
+)
+
 TOKEN = "123456:TEST-TOKEN"
 BOT_ID = 123456
 BOT_USERNAME = "logic_test_bot"
-ALLOWED_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "code", "pre",
-                "a", "span", "tg-spoiler", "blockquote", "tg-emoji"}
-_ENTITY_RE = re.compile(r"&(?!(?:lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);)")
+# The start of the fake's own refusal of what Telegram accepts against its documentation:
+# no real answer exists to copy, and a test must not mistake it for one.
+FAKE_ONLY = "Bad Request: refused by the test fake, as Telegram's documentation forbids it: "
 JSON_FIELDS = {"reply_markup", "commands", "scope", "allowed_updates", "link_preview_options",
                "reply_parameters"}
 
@@ -45,38 +64,22 @@ class ApiError(Exception):
         self.description = description
 
 
-class _Plain(HTMLParser):
-    """Telegram-style HTML to plain text; refuses what Telegram's parser refuses."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.open: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in ALLOWED_TAGS:
-            raise ApiError(400, f"Bad Request: can't parse entities: unsupported start tag "
-                                f"\"{tag}\"")
-        self.open.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if not self.open or self.open.pop() != tag:
-            raise ApiError(400, f"Bad Request: can't parse entities: unexpected end tag "
-                                f"\"{tag}\"")
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
+def refuse(problems: list[Problem]) -> None:
+    """Answer the first problem as Telegram would: a refusal Telegram makes before any it
+    would not make (``FAKE_ONLY``)."""
+    if not problems:
+        return
+    refused = next((problem for problem in problems if problem.answer is not None), None)
+    if refused is not None and refused.answer is not None:
+        raise ApiError(400, refused.answer)
+    raise ApiError(400, FAKE_ONLY + str(problems[0]))
 
 
 def plain_text(markup: str) -> str:
-    if _ENTITY_RE.search(markup):
-        raise ApiError(400, "Bad Request: can't parse entities: unsupported entity")
-    parser = _Plain()
-    parser.feed(markup)
-    parser.close()
-    if parser.open:
-        raise ApiError(400, "Bad Request: can't parse entities: unclosed tag")
-    return "".join(parser.parts)
+    """The text Telegram shows for HTML ``markup``; ApiError where it refuses the markup."""
+    text, problems = parse_html(markup)
+    refuse(problems)
+    return text
 
 
 @dataclass
@@ -149,8 +152,9 @@ class Sent:
         raise AssertionError(f"no button {label!r} in {[b['text'] for b in self.buttons]}")
 
 
-FAULT_TEXTS = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
-               429: "Too Many Requests", 403: "Forbidden: bot was kicked from the group chat"}
+FAULT_TEXTS = {400: "Bad Request", 500: "Internal Server Error", 502: "Bad Gateway",
+               503: "Service Unavailable", 429: "Too Many Requests",
+               403: "Forbidden: bot was kicked from the group chat"}
 
 
 @dataclass
@@ -158,7 +162,8 @@ class Fault:
     """A fault the fake serves instead of (or before) a method's answer: a status such as
     500 or 429 (with ``retry_after``), or only a ``delay`` (status 0), after which the call
     is applied as usual: a slow server. ``chat_id`` limits it to one chat; ``times`` is how
-    many matching calls get it."""
+    many matching calls get it; ``description`` replaces the status's usual text, for a
+    refusal such as a 400 "Bad Request: BOT_COMMAND_INVALID" of ``setMyCommands``."""
 
     method: str
     status: int = 500
@@ -166,6 +171,7 @@ class Fault:
     delay: float = 0.0
     retry_after: int | None = None
     chat_id: int | None = None
+    description: str | None = None
     served: int = 0
 
     def matches(self, method: str, params: dict[str, Any]) -> bool:
@@ -244,8 +250,8 @@ class FakeTelegram:
                 await asyncio.sleep(fault.delay)
             if fault.status:
                 body: dict[str, Any] = {"ok": False, "error_code": fault.status,
-                                        "description": FAULT_TEXTS.get(fault.status,
-                                                                       "Internal Server Error")}
+                                        "description": fault.description or FAULT_TEXTS.get(
+                                            fault.status, "Internal Server Error")}
                 if fault.retry_after is not None:
                     body["parameters"] = {"retry_after": fault.retry_after}
                     body["description"] = f"Too Many Requests: retry after {fault.retry_after}"
@@ -342,10 +348,8 @@ class FakeTelegram:
         return True
 
     def api_setMyCommands(self, params: dict[str, Any]) -> bool:
-        for command in params["commands"]:
-            if not re.fullmatch(r"[a-z0-9_]{1,32}", command["command"]) or not (
-                    3 <= len(command["description"]) <= 256):
-                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+        refuse(command_problems(params["commands"], scope=params.get("scope"),
+                                language_code=params.get("language_code")))
         return True
 
     def api_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -374,30 +378,21 @@ class FakeTelegram:
 
     @staticmethod
     def _check_markup(markup: dict[str, Any] | None) -> None:
-        if not markup:
-            return
-        buttons = [b for row in markup.get("inline_keyboard", []) for b in row]
-        if len(buttons) > 100 or any(len(row) > 8 for row in markup["inline_keyboard"]):
-            raise ApiError(400, "Bad Request: too many inline keyboard buttons")
-        for button in buttons:
-            data = button.get("callback_data")
-            if data is not None and not 1 <= len(data.encode()) <= 64:
-                raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
-            if not button.get("text"):
-                raise ApiError(400, "Bad Request: text buttons are unallowed")
-            if button.get("style") not in (None, "primary", "success", "danger"):
-                raise ApiError(400, "Bad Request: BUTTON_STYLE_INVALID")
+        refuse(markup_problems(markup))
+        for row in (markup or {}).get("inline_keyboard", []):
+            for button in row:
+                # Button colours, which python-telegram-bot 22.7 sends; the answer to an
+                # unknown one is modelled on Telegram's other button errors, not copied.
+                if button.get("style") not in (None, "primary", "success", "danger"):
+                    raise ApiError(400, "Bad Request: BUTTON_STYLE_INVALID")
 
-    def _check_text(self, params: dict[str, Any]) -> str:
+    @staticmethod
+    def _check_text(params: dict[str, Any], *, edit: bool = False) -> str:
         markup = str(params.get("text", ""))
         if params.get("parse_mode") != "HTML":
             raise ApiError(400, "Bad Request: this fake expects parse_mode HTML everywhere")
-        text = plain_text(markup)
-        if not text.strip():
-            raise ApiError(400, "Bad Request: message text is empty")
-        if len(text) > 4096:
-            raise ApiError(400, "Bad Request: message is too long")
-        return text
+        refuse(text_problems(markup, edit=edit))
+        return plain_text(markup)
 
     def api_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id = int(params["chat_id"])
@@ -427,8 +422,7 @@ class FakeTelegram:
         if not self._chat(chat_id).get("is_forum"):
             raise ApiError(400, "Bad Request: the chat is not a forum")
         name = str(params.get("name", ""))
-        if not 1 <= len(name) <= 128:
-            raise ApiError(400, "Bad Request: TOPIC_NAME_INVALID")
+        refuse(topic_name_problems(name))
         # A topic's id is the id of the service message that opened it.
         thread = self.new_message_id(chat_id)
         self.topics.setdefault(chat_id, {})[thread] = name
@@ -451,6 +445,7 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: there is no document in the request")
         data = upload.file.read()
         caption = str(params.get("caption", ""))
+        refuse(caption_problems(caption))
         self.documents.append((chat_id, upload.filename, data, caption))
         sent = Sent(chat, self.new_message_id(chat_id), caption, plain_text(caption), None,
                     self.bot_user)
@@ -468,7 +463,7 @@ class FakeTelegram:
 
     def api_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
         sent = self._message(params)
-        text = self._check_text(params)
+        text = self._check_text(params, edit=True)
         markup = params.get("reply_markup")
         self._check_markup(markup)
         if sent.html == params["text"] and sent.reply_markup == markup:
@@ -494,8 +489,7 @@ class FakeTelegram:
         if query_id not in self.queries or self.answers.get(query_id):
             raise ApiError(400, "Bad Request: query is too old and response timeout expired "
                                 "or query ID is invalid")
-        if len(str(params.get("text", ""))) > 200:
-            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        refuse(callback_answer_problems(params.get("text")))
         self.answers.setdefault(query_id, []).append(params)
         return True
 
