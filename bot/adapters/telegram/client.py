@@ -24,7 +24,7 @@ import html
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlparse
 
 from telegram import (
@@ -80,6 +80,14 @@ from bot.adapters.telegram.layout import (
     split_text,
     text_message,
 )
+from bot.adapters.telegram.limits import (
+    COMMAND_DESCRIPTION_LIMIT,
+    COMMAND_NAME,
+    COMMANDS_PER_MENU,
+    TOPIC_NAME_LIMIT,
+    command_problems,
+    scope_name,
+)
 from bot.adapters.telegram.pacing import ClickFriendlyRateLimiter, retry_server_errors
 from bot.adapters.telegram.updates import TolerantBot
 from bot.adapters.telegram.webhook import WebhookServer, start_worker
@@ -131,14 +139,27 @@ MODERATOR_COMMANDS = {
 CELEBRATION_EFFECT = "5046509860389126442"
 # The end panel marks a winner's line with it (``Service._finale``).
 WINNER_MARK = "🏆"
-# Telegram's longest forum topic name.
-TOPIC_NAME_LIMIT = 128
 # Tries of Telegram's start-up calls (getMe, deleteWebhook, setWebhook), 1, 2, 4… s apart.
 STARTUP_TRIES = 5
 
 
+class CommandMenuRefused(TelegramError):
+    """Telegram refused one command menu: which one (its scope and language), and the
+    refusal itself, for the log line that says so."""
+
+    def __init__(self, scope: dict[str, Any], language: str | None,
+                 refusal: TelegramError) -> None:
+        super().__init__(refusal.message)
+        self.scope = scope
+        self.language = language
+        self.refusal = refusal
+
+
 class TelegramBot(ChatAdapter):
     platform = PLATFORM
+    # How python-telegram-bot reports a refusal (BadRequest, Forbidden, RetryAfter) or a
+    # network that failed: a start-up step that meets one is skipped, not fatal.
+    platform_errors: ClassVar[tuple[type[Exception], ...]] = (TelegramError,)
 
     def __init__(self, app: App, *, rate_limiter: BaseRateLimiter[Any] | None = None,
                  polling_timeout: int = 10) -> None:
@@ -193,11 +214,9 @@ class TelegramBot(ChatAdapter):
                 log.warning("Telegram failed at start-up (%s); trying again in %d s", error,
                             2 ** attempt)
                 await asyncio.sleep(2 ** attempt)
-        try:
-            await self.sync_commands_if_changed()
-        except TelegramError as error:
-            # A menu of commands is a convenience: typed commands work without it.
-            log.warning("could not publish the command menus: %s", error)
+        # A menu of commands is a convenience: typed commands work without it, so a refusal
+        # is logged and the bot starts anyway (``ChatAdapter.optional_start_step``).
+        await self.sync_commands_if_changed()
         await self.application.start()
         # my_chat_member: told when the bot is removed from a group, to end its games.
         allowed = ["message", "callback_query", "my_chat_member"]
@@ -279,20 +298,90 @@ class TelegramBot(ChatAdapter):
                        listed((*ADMIN_COMMANDS, *MODERATOR_COMMANDS)))]
         return menus
 
+    def menus_within_limits(self) -> list[tuple[Any, str | None, list[BotCommand]]]:
+        """``command_menus``, checked against Telegram's documented limits before they are
+        published, so that a limit is never learnt from a refused start-up. Whatever breaks
+        one is logged at every start (the menu, the command, the field and its length, and
+        the catalogue entry to fix) and published fitted: a description cut to the limit,
+        a command Telegram cannot take left out, at most 100 commands."""
+        menus = []
+        for scope, language, commands in self.command_menus():
+            menu = scope_name(scope.to_dict(), language)
+            unusable = command_problems([], scope=scope.to_dict(), language_code=language)
+            if unusable:
+                log.error("telegram: the command menu for %s is not published: %s", menu,
+                          "; ".join(map(str, unusable)))
+                continue
+            fitted = [command for command in (self._fitted_command(menu, language, command)
+                                              for command in commands) if command]
+            if len(fitted) > COMMANDS_PER_MENU:
+                log.error("telegram: the command menu for %s has %d commands; Telegram allows "
+                          "%d, so only the first %d are published", menu, len(fitted),
+                          COMMANDS_PER_MENU, COMMANDS_PER_MENU)
+                fitted = fitted[:COMMANDS_PER_MENU]
+            menus.append((scope, language, fitted))
+        return menus
+
+    @staticmethod
+    def _fitted_command(menu: str, language: str | None,
+                        command: BotCommand) -> BotCommand | None:
+        """``command`` within Telegram's limits, logged when it was not; None when its name
+        is one Telegram refuses, which no text can mend."""
+        problems = command_problems([command.to_dict()])
+        if not problems:
+            return command
+        name, description = command.command, command.description.strip()
+        fitted: BotCommand | None = None
+        if not COMMAND_NAME.fullmatch(name):
+            outcome = "it is left out of the menu"
+        elif not description:
+            fitted = BotCommand(name, name)
+            outcome = "it is published with its name as its description"
+        else:
+            fitted = BotCommand(name, description[:COMMAND_DESCRIPTION_LIMIT - 1] + "…")
+            outcome = f"it is published cut to {COMMAND_DESCRIPTION_LIMIT} characters"
+        log.error("telegram: the command menu for %s breaks a limit of Telegram's "
+                  "(https://core.telegram.org/bots/api#botcommand): %s; %s. Shorten "
+                  "telegram.cmd.%s in renderers/locale/%s/LC_MESSAGES/logic_bot.po", menu,
+                  "; ".join(map(str, problems)), outcome, name, language or "en")
+        return fitted
+
     async def sync_commands_if_changed(self) -> bool:
         """Publish the command menus when they differ from the last ones published, as a
-        restart changes nothing and Telegram rate-limits these calls too."""
-        menus = self.command_menus()
+        restart changes nothing and Telegram rate-limits these calls too. A refusal names
+        the menu it met (``explain_command_refusal``); the menus published before it stay."""
+        menus = self.menus_within_limits()
 
         async def publish() -> None:
             for scope, language, commands in menus:
-                await self.bot.set_my_commands(commands, scope=scope, language_code=language)
+                try:
+                    await self.bot.set_my_commands(commands, scope=scope,
+                                                   language_code=language)
+                except TelegramError as refusal:
+                    raise CommandMenuRefused(scope.to_dict(), language, refusal) from refusal
             self.synced_commands += len(menus)
 
         return await self.publish_if_changed(
             f"commands:{self.bot.id}",
             [[scope.to_dict(), language, [c.to_dict() for c in commands]]
              for scope, language, commands in menus], publish)
+
+    def explain_command_refusal(self, error: Exception, payload: Any) -> str:
+        """Which menu Telegram refused and what it said, and what in that menu breaks a
+        documented limit (``payload`` holds each menu as [scope, language, commands]). As
+        the menus are checked before they are published, the usual finding is none: then
+        Telegram refused something its documentation does not cover, or failed."""
+        said = f"Telegram said \"{error}\""
+        if not isinstance(error, CommandMenuRefused):
+            return said
+        commands: list[dict[str, Any]] = next(
+            (listed for scope, language, listed in payload
+             if scope == error.scope and language == error.language), [])
+        problems = command_problems(commands, scope=error.scope, language_code=error.language)
+        found = ("; ".join(map(str, problems)) if problems else
+                 f"each of its {len(commands)} commands is within the documented limits "
+                 "(bot/adapters/telegram/limits.py)")
+        return f"the menu for {scope_name(error.scope, error.language)}: {said}; {found}"
 
     # ---------------------------------------------------------- daily challenge
     def daily_link(self, server: str) -> str:

@@ -14,6 +14,7 @@ from telegram.error import Conflict
 
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.pacing import ClickFriendlyRateLimiter
+from renderers.i18n import CATALOGUE
 from tests.helpers.clock import FakeClock
 from tests.helpers.forged import whole_move
 from tests.helpers.telegram_fake import Fault, bot_removed
@@ -180,6 +181,47 @@ async def test_a_failing_start_is_retried(tmp_path: Path) -> None:
         await world.say(ALICE, ALICE.private_chat, "/help")
         assert "/play" in world.last(ALICE.private_chat).text
         assert [f.served for f in world.fake.faults] == [1, 1]
+
+
+async def test_a_refused_command_menu_stops_no_start_and_is_tried_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A refused command sync ended Discord's start (issue 37); a refused setMyCommands must
+    not end Telegram's. The refusal is one ERROR line, without a traceback, naming the menu
+    and what Telegram said; the bot serves the boards it already has, and the next start
+    publishes again."""
+    async with telegram_world(tmp_path) as world:
+        game_id = await group_lgame(world)
+        # An update changed a translation: the menus must be published again.
+        monkeypatch.setitem(CATALOGUE["en"], "telegram.cmd.play", "Start a game, or see how")
+        refusal = world.fake.inject(Fault(
+            "setMyCommands", status=400, times=2,
+            description="Bad Request: BOT_COMMAND_DESCRIPTION_INVALID"))
+        caplog.clear()
+        published = len(world.fake.calls("setMyCommands"))
+        await world.restart()
+        assert refusal.served == 1 and len(world.fake.calls("setMyCommands")) == published + 1, \
+            "the first refusal ends the publishing"
+        lines = [record for record in caplog.records if "was refused" in record.getMessage()]
+        assert len(lines) == 1 and lines[0].levelname == "ERROR" and lines[0].exc_info is None
+        assert lines[0].getMessage() == (
+            "telegram: publishing the commands (commands:123456) was refused, so the bot runs "
+            "on without it and tries again at the next start: the menu for default, every "
+            "language: Telegram said \"Bot_command_description_invalid\"; each of its 21 "
+            "commands is within the documented limits (bot/adapters/telegram/limits.py)")
+        # The board from before the restart takes presses, and the move is saved.
+        before = await world.store.get_game(game_id)
+        await one_move(world, ALICE)
+        after = await world.store.get_game(game_id)
+        assert before is not None and after is not None and after.version == before.version + 1
+        # The next start tries again (refused once more), and the one after that publishes.
+        await world.restart()
+        assert refusal.served == 2 and len(world.fake.calls("setMyCommands")) == published + 2
+        await world.restart()
+        menus = len(world.bot.command_menus())
+        assert len(world.fake.calls("setMyCommands")) == published + 2 + menus
+        await world.restart()
+        assert len(world.fake.calls("setMyCommands")) == published + 2 + menus, "now stored"
 
 
 async def test_removing_the_bot_from_a_group_ends_its_games(tmp_path: Path) -> None:
