@@ -100,6 +100,21 @@ class GameError(Exception):
         except (KeyError, IndexError, ValueError):
             return self.default
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its attributes (key, default, params, args set since, notes, a
+        subclass's own), not as BaseException's ``(type, args)``: ``args`` is the formatted
+        text, which no ``__init__`` here takes, so a refusal raised in a worker process
+        could not be rebuilt and broke the pool. Made again without calling ``__init__``,
+        so a subclass with a signature of its own round-trips too (``copy`` uses this as
+        well)."""
+        return _unfilled_error, (type(self),), dict(self.__dict__)
+
+
+def _unfilled_error(kind: type[GameError]) -> GameError:
+    """A ``kind`` made without ``__init__``, which unpickling fills with the attributes
+    ``GameError.__reduce__`` saved."""
+    return kind.__new__(kind)
+
 
 class InvalidMove(GameError):
     """The text was not understood as a move at all."""
