@@ -22,9 +22,11 @@ p50/p99/max of the click acknowledgements, and how many computer moves the flood
 meanwhile.
 
 simcord runs the bot's timers on a virtual clock that stands still while the bot has work
-in a pool, so the bot's 1.5 s deferral never fires here: a click whose work takes longer is
-measured to when that work ends. On a real event loop the deferral would answer it at
-1.5 s; the numbers are an upper bound of the acknowledgement.
+in a pool, so the bot's deadline watch (``ACK_SECONDS``, 1 s, which defers any interaction
+not yet answered) never fires here: a click whose work takes longer is measured to when
+that work ends. On a real event loop the watch would answer it at 1 s; the numbers are an
+upper bound of the acknowledgement. The flood keeps both cores busy: the machine is busy
+while the clicks are measured.
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ import asyncio
 import datetime as dt
 import logging
 import re
-from collections.abc import Awaitable, Iterable, Iterator, Mapping
-from typing import Any, TypeVar
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 import aiohttp
 import discord
@@ -64,12 +64,30 @@ from engines.registry import get_game
 from renderers.i18n import normalise_language, translate
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 PLATFORM = "discord"
-# Discord drops an interaction that is not acknowledged within 3 s; leave room for the
-# round trip of the acknowledgement itself.
-ACK_SECONDS = 1.5
+# Discord drops an interaction that is not acknowledged within 3 s
+# (https://discord.com/developers/docs/interactions/receiving-and-responding): whatever
+# has not answered after a second is deferred, which leaves a slow school network two
+# seconds for the deferral's own round trip.
+ACK_SECONDS = 1.0
+
+
+def answer_lock(interaction: discord.Interaction) -> asyncio.Lock:
+    """The lock of an interaction's first answer, which its handler and its deadline
+    watch both may give: whoever holds it sees whether the other already answered, so the
+    interaction is never answered twice (Discord's 40060)."""
+    lock = interaction.extras.get("answer_lock")
+    if lock is None:
+        lock = interaction.extras["answer_lock"] = asyncio.Lock()
+    return lock
+
+
+def stop_watch(interaction: discord.Interaction) -> None:
+    """The first answer is given: the deadline watch has nothing left to do."""
+    watch = interaction.extras.get("deadline")
+    if watch is not None:
+        watch.cancel()
 def guild_key(guild_id: int) -> str:
     return f"guild:{guild_id}"
 
@@ -238,34 +256,59 @@ class LogicBot(ChatAdapter, discord.Client):
         return self.user_for(interaction.user, await self.is_moderator(interaction))
 
     # ---------------------------------------------------------------- answering
-    async def within_deadline(self, interaction: discord.Interaction, work: Awaitable[T],
-                              *, component: bool) -> T:
-        """Await the service, deferring the interaction first if it takes long.
+    def watch_deadline(self, interaction: discord.Interaction) -> None:
+        """Start the interaction's deadline watch (``keep_deadline``), once, as it arrives.
+        An autocomplete cannot be deferred: its one answer is its choices."""
+        if (interaction.type is discord.InteractionType.autocomplete
+                or "deadline" in interaction.extras or interaction.response.is_done()):
+            return
+        interaction.extras["deadline"] = asyncio.ensure_future(self.keep_deadline(interaction))
 
-        A command is deferred privately: the answer may be a refusal, and the first
+    async def keep_deadline(self, interaction: discord.Interaction) -> None:
+        """Defer the interaction if nothing has answered it ``ACK_SECONDS`` after it
+        arrived, whatever its handler is waiting for (a computer move, a puzzle, a
+        database under load): Discord drops an interaction not answered within 3 s.
+
+        A component is deferred silently: its answer edits the clicked message or follows
+        up. A command is deferred privately: the answer may be a refusal, and the first
         follow-up of a deferral replaces the "thinking…" message, taking over its
-        visibility. A public answer then goes to the channel instead (see ``send``).
-        """
-        task = asyncio.ensure_future(work)
-        done, _ = await asyncio.wait({task}, timeout=ACK_SECONDS)
-        if not done and not interaction.response.is_done():
-            if component:
+        visibility; a public answer then goes to the channel instead (see ``send``)."""
+        await asyncio.sleep(ACK_SECONDS)
+        async with answer_lock(interaction):
+            if interaction.response.is_done():
+                return
+            try:
+                if interaction.type is discord.InteractionType.application_command:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                    interaction.extras["private_thinking"] = True
+                else:
+                    await interaction.response.defer()
+            except discord.HTTPException as error:
+                log.info("could not defer interaction %s: %s", interaction.id, error)
+
+    async def acknowledge(self, interaction: discord.Interaction) -> None:
+        """Answer a component with nothing to show (its message is already right)."""
+        async with answer_lock(interaction):
+            if not interaction.response.is_done():
                 await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-                interaction.extras["private_thinking"] = True
-        return await task
+        stop_watch(interaction)
 
     async def send(self, interaction: discord.Interaction, layout: Layout, *,
-                   ephemeral: bool, view: discord.ui.View | None = None
-                   ) -> discord.Message | None:
+                   ephemeral: bool, view: discord.ui.View | None = None,
+                   files: Sequence[discord.File] = ()) -> discord.Message | None:
         """Answer the interaction, or follow it up when it was answered or deferred
         (``view``: components built elsewhere, such as a replay's)."""
         fields = ({"content": layout.content, "view": view} if view is not None
                   else message_fields(layout, edit=False))
-        if not interaction.response.is_done():
-            await interaction.response.send_message(ephemeral=ephemeral,
-                                                    allowed_mentions=NO_MENTIONS, **fields)
+        if files:
+            fields["files"] = list(files)
+        async with answer_lock(interaction):
+            first = not interaction.response.is_done()
+            if first:
+                await interaction.response.send_message(ephemeral=ephemeral,
+                                                        allowed_mentions=NO_MENTIONS, **fields)
+        if first:
+            stop_watch(interaction)
             return None if ephemeral else await interaction.original_response()
         if not ephemeral and interaction.extras.pop("private_thinking", False):
             channel = self.get_partial_messageable(interaction.channel_id or 0)
@@ -289,8 +332,13 @@ class LogicBot(ChatAdapter, discord.Client):
             layout = as_v2(layout)
         fields = ({"content": layout.content, "view": view} if view is not None
                   else message_fields(layout, edit=True))
-        if not interaction.response.is_done():
-            await interaction.response.edit_message(allowed_mentions=NO_MENTIONS, **fields)
+        async with answer_lock(interaction):
+            first = not interaction.response.is_done()
+            if first:
+                await interaction.response.edit_message(allowed_mentions=NO_MENTIONS,
+                                                        **fields)
+        if first:
+            stop_watch(interaction)
         else:
             await interaction.edit_original_response(allowed_mentions=NO_MENTIONS, **fields)
 
@@ -544,7 +592,10 @@ class LogicBot(ChatAdapter, discord.Client):
 
         discord.py only dispatches a dynamic item when the clicked id matches its template
         and is really on the message; anything else would otherwise fail silently.
+
+        Every interaction's deadline is watched from here, the one place all of them pass.
         """
+        self.watch_deadline(interaction)
         if interaction.type is not discord.InteractionType.component:
             return
         data: Mapping[str, Any] = interaction.data or {}

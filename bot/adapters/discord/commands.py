@@ -111,7 +111,7 @@ class CommandKit:
     async def post_new_game(self, interaction: discord.Interaction, place: Place,
                             work: Awaitable[Reply]) -> None:
         """A new game (/play, /rematch): its board here, or why it did not start."""
-        reply = await self.bot.within_deadline(interaction, work, component=False)
+        reply = await work
         if not reply.ok or reply.board is None:
             await self.bot.notify(interaction, reply.notice or self.bot.t(place, "error.internal"))
             return
@@ -122,7 +122,7 @@ class CommandKit:
         """Join, resign or abandon: a change made away from the board."""
         place = await self.bot.place_for(interaction)
         actor = await self.bot.moderator_actor(interaction)
-        reply = await self.bot.within_deadline(interaction, action(place, actor), component=False)
+        reply = await action(place, actor)
         await self.bot.answer_change(interaction, place, reply)
 
     @staticmethod

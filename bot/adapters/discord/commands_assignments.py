@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.commands import CommandKit, complete_game, complete_level
+from bot.adapters.discord.layout import Layout
 from bot.adapters.discord.translator import text
 from bot.assignments import BANDS, KINDS
 from renderers.i18n import translate
@@ -76,8 +77,7 @@ def add_assignment_commands(bot: LogicBot, kit: CommandKit) -> None:
         answer = await bot.app.assignments.command(place, bot.actor(interaction), words,
                                                    moderator)
         if answer.public:
-            await interaction.response.send_message(
-                answer.text, allowed_mentions=discord.AllowedMentions.none())
+            await bot.send(interaction, Layout(answer.text, [], []), ephemeral=False)
         else:
             await bot.notify(interaction, answer.text)
 
@@ -102,9 +102,9 @@ def add_assignment_commands(bot: LogicBot, kit: CommandKit) -> None:
         table = await assignments.class_table(place)
         data = await assignments.class_csv(place)
         name = f"progress-{place.server}-{dt.datetime.now(dt.UTC).date().isoformat()}.csv"
-        await interaction.response.send_message(
+        await bot.send(interaction, Layout(
             table[:1900] + (translate(place.language, "progress.cut",
                                       "\n… (the whole table is in the file)")
-                            if len(table) > 1900 else ""),
-            file=discord.File(io.BytesIO(data.encode("utf-8")), filename=name),
-            ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+                            if len(table) > 1900 else ""), [], []),
+            ephemeral=True, files=[discord.File(io.BytesIO(data.encode("utf-8")),
+                                                filename=name)])

@@ -14,6 +14,7 @@ from bot.adapters.discord.commands import (
     PLATFORM_NAME,
     CommandKit,
 )
+from bot.adapters.discord.layout import Layout
 from bot.adapters.discord.translator import text
 from bot.classroom import parse_policy
 from renderers.i18n import supported_languages, translate
@@ -103,9 +104,9 @@ def add_classroom_commands(bot: LogicBot, kit: CommandKit) -> None:
             files.append(discord.File(
                 io.BytesIO(standings.encode("utf-8")),
                 filename=bot.app.tournaments.export_name(place.server, bot.daily.today())))
-        await interaction.response.send_message(
-            translate(place.language, "export.ready", "The results of this server, as CSV."),
-            files=files, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        await bot.send(interaction, Layout(translate(
+            place.language, "export.ready", "The results of this server, as CSV."), [], []),
+            ephemeral=True, files=files)
 
     settings = app_commands.Group(
         name=text("logic-settings", "cmd.settings.name"),

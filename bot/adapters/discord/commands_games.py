@@ -97,8 +97,7 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
                                    "cmd.board.description"))
     async def board(interaction: discord.Interaction) -> None:
         place = await bot.place_for(interaction)
-        reply = await bot.within_deadline(interaction, service.board(place, bot.actor(interaction)),
-                                          component=False)
+        reply = await service.board(place, bot.actor(interaction))
         if not reply.ok or reply.board is None:
             await bot.notify(interaction, reply.notice or bot.t(place, "error.no_game"))
             return
@@ -112,9 +111,7 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
     @app_commands.autocomplete(notation=kit.complete_move)
     async def move(interaction: discord.Interaction, notation: str) -> None:
         place = await bot.place_for(interaction)
-        reply = await bot.within_deadline(
-            interaction, service.move(place, bot.actor(interaction), notation[:200]),
-            component=False)
+        reply = await service.move(place, bot.actor(interaction), notation[:200])
         if not reply.ok:
             await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
             return
@@ -132,8 +129,7 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
                                    "cmd.hand.description"))
     async def hand(interaction: discord.Interaction) -> None:
         place = await bot.place_for(interaction)
-        reply = await bot.within_deadline(interaction, service.hand(place, bot.actor(interaction)),
-                                          component=False)
+        reply = await service.hand(place, bot.actor(interaction))
         if reply.hand is not None:
             await bot.send(interaction, hand_layout(reply.hand, place.language, reply.notice),
                            ephemeral=True)
@@ -169,9 +165,7 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
         # The game's own place: its board and announcements go to its channel, in its
         # language, and the moderator gets a short private confirmation here.
         remote = bot.place_of_record(record)
-        reply = await bot.within_deadline(
-            interaction, service.abandon(remote, bot.user_for(interaction.user, True), game),
-            component=False)
+        reply = await service.abandon(remote, bot.user_for(interaction.user, True), game)
         if not reply.ok:
             await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
             return
@@ -185,8 +179,7 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
                                    "cmd.hint.description"))
     async def hint(interaction: discord.Interaction) -> None:
         place = await bot.place_for(interaction)
-        reply = await bot.within_deadline(interaction, service.hint(place, bot.actor(interaction)),
-                                          component=False)
+        reply = await service.hint(place, bot.actor(interaction))
         await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
         if reply.ok:
             await bot.after_change(place, reply)
@@ -204,9 +197,8 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
         if game_id is None:
             await bot.notify(interaction, bot.t(place, "replay.none_here"))
             return
-        step = await bot.within_deadline(interaction, bot.app.replays.step(
-            game_id, 0, place.language, place.emoji, place=place, user=bot.actor(interaction)),
-            component=False)
+        step = await bot.app.replays.step(
+            game_id, 0, place.language, place.emoji, place=place, user=bot.actor(interaction))
         await bot.send(interaction, Layout(fit_content([rendered(step.text)]), [], []),
                        ephemeral=True, view=replay_view(step))
 
@@ -249,9 +241,8 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
         options = f"{difficulty} verifiers={verifiers} {mode}" + (" assist" if assist else "")
         if code:
             options += f" puzzle={code.strip()[:60]}"
-        reply = await bot.within_deadline(
-            interaction, service.start_game(place, bot.actor(interaction), "turing",
-                                            Opponent("ai"), options), component=False)
+        reply = await service.start_game(place, bot.actor(interaction), "turing",
+                                         Opponent("ai"), options)
         if not reply.ok or reply.board is None:
             await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
             return

@@ -137,8 +137,7 @@ def add_tournament_commands(bot: LogicBot, kit: CommandKit) -> None:
             return
         user = bot.user_for(interaction.user, True)
         try:
-            notice = await bot.within_deadline(interaction, action(place, user),
-                                               component=False)
+            notice = await action(place, user)
         except TournamentRefused as refusal:
             notice = refusal.notice
         await bot.notify(interaction, notice)

@@ -7,8 +7,8 @@ rest of the Discord client is in ``client.py``, whose ``handle_component`` and
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Coroutine
-from typing import Any, ClassVar, Protocol, TypeVar
+from collections.abc import Coroutine
+from typing import Any, ClassVar, Protocol
 
 import discord
 
@@ -30,7 +30,6 @@ from bot.daily import DailyChallenge
 from bot.service import Board, Place, Reply, Service, User
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 # A daily post's Play button: ``daily:<server id>``, handled here, not by the service.
 DAILY_PAYLOAD = "daily:"
@@ -57,8 +56,7 @@ class PressesClient(Protocol):
 
     def actor(self, interaction: discord.Interaction) -> User: ...
 
-    async def within_deadline(self, interaction: discord.Interaction, work: Awaitable[T],
-                              *, component: bool) -> T: ...
+    async def acknowledge(self, interaction: discord.Interaction) -> None: ...
 
     async def send(self, interaction: discord.Interaction, layout: Layout, *,
                    ephemeral: bool, view: discord.ui.View | None = None
@@ -117,9 +115,7 @@ class BoardPresses:
             await self.end_panel(interaction, place, user, payload)
             return
         source = interaction.message
-        reply = await client.within_deadline(interaction,
-                                             self.service.press(place, user, payload),
-                                             component=True)
+        reply = await self.service.press(place, user, payload)
         if payload.startswith("i:"):  # the hint button: for the presser's eyes only
             await client.notify(interaction, reply.notice or self.t(place, "error.internal"))
             if reply.ok:
@@ -145,17 +141,14 @@ class BoardPresses:
         client = self.client
         choice = await end_choice(client.app, place, user, payload)
         if choice.action == "again":
-            reply = await client.within_deadline(
-                interaction, self.service.rematch(place, user, choice.game_id),
-                component=False)
+            reply = await self.service.rematch(place, user, choice.game_id)
             if not reply.ok or reply.board is None:
                 await client.notify(interaction, reply.notice or self.t(place, "error.internal"))
                 return
             await client.post_board(interaction, place, reply, reply.announcements)
         elif choice.action == "replay":
-            step = await client.within_deadline(interaction, client.app.replays.step(
-                choice.game_id, 0, place.language, place.emoji, place=place, user=user),
-                component=False)
+            step = await client.app.replays.step(
+                choice.game_id, 0, place.language, place.emoji, place=place, user=user)
             await client.send(interaction, Layout(fit_content([rendered(step.text)]), [], []),
                               ephemeral=True, view=replay_view(step))
         else:
@@ -165,9 +158,9 @@ class BoardPresses:
         """A replay's start, back, forward or end: the step replaces the message."""
         client = self.client
         place = await client.place_for(interaction)
-        step = await client.within_deadline(interaction, client.app.replays.step(
+        step = await client.app.replays.step(
             game_id, index, place.language, place.emoji, place=place,
-            user=client.actor(interaction)), component=True)
+            user=client.actor(interaction))
         await client.edit_source(interaction, Layout(fit_content([rendered(step.text)]), [],
                                                      []), view=replay_view(step))
 
@@ -202,7 +195,7 @@ class BoardPresses:
         if reply.ok and board is not None:
             if client.boards.newer_shown(board.game_id, board.version):
                 # A newer board is already drawn (the AI answered first): keep it.
-                await interaction.response.defer()
+                await client.acknowledge(interaction)
             else:
                 # No lock around the answer: waiting behind another edit could miss
                 # Discord's deadline. The version check above keeps boards in order.
@@ -252,8 +245,7 @@ class BoardPresses:
             await client.notify(interaction, self.t(place, "discord.daily.no_dm"))
             return
         private = Place(client.platform, str(dm.id), place.language, place.emoji)
-        reply = await client.within_deadline(
-            interaction, client.daily.start_attempt(private, user, server), component=False)
+        reply = await client.daily.start_attempt(private, user, server)
         if not reply.ok or reply.board is None:
             await client.notify(interaction, reply.notice or self.t(place, "error.internal"))
             return

@@ -455,6 +455,46 @@ async def test_slow_service_defers_then_answers(tmp_path: Path,
         assert menu_items(await board_message(world))
 
 
+async def test_every_slow_interaction_is_deferred_whatever_it_waits_for(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline watch defers any interaction not answered after ``ACK_SECONDS``,
+    not only those whose service call was wrapped: here /stats (the community's
+    database read) and the reading of a server's settings before a press is resolved,
+    as a database under load would make them. Each is acknowledged once, by a deferral,
+    then answered; none is answered twice."""
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        stats_text = world.bot.community.stats_text
+
+        async def slow_stats(*args: Any, **kwargs: Any) -> str:
+            await asyncio.sleep(ACK_SECONDS + 1)
+            return await stats_text(*args, **kwargs)
+
+        monkeypatch.setattr(world.bot.community, "stats_text", slow_stats)
+        mark = len(world.env.http_requests)
+        shown = await world.bob.slash(world.channel, "stats")
+        callbacks = [r.json["type"] for r in world.env.http_requests[mark:]
+                     if r.path.endswith("/callback")]
+        assert callbacks == [5], "deferred with 'thinking…', then followed up"
+        assert shown.ephemeral and shown.response is not None
+
+        guild_setting = world.bot.guild_setting
+
+        async def slow_setting(*args: Any, **kwargs: Any) -> str | None:
+            await asyncio.sleep(ACK_SECONDS + 1)
+            return await guild_setting(*args, **kwargs)
+
+        monkeypatch.setattr(world.bot, "guild_setting", slow_setting)
+        board = await board_message(world)
+        mark = len(world.env.http_requests)
+        result = await world.alice.click(board, custom_id=menu_items(board)[0]["custom_id"])
+        assert result.deferred
+        callbacks = [r.json["type"] for r in world.env.http_requests[mark:]
+                     if r.path.endswith("/callback")]
+        assert callbacks == [6], "a component is deferred silently (type 6), once"
+        assert "so far" in visible_text(await board_message(world)), "then answered in place"
+
+
 async def test_an_older_board_never_overwrites_a_newer_one(tmp_path: Path) -> None:
     """A click's edit and an AI move's edit can arrive in either order."""
     async with discord_world(tmp_path) as world:
