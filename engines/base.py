@@ -199,7 +199,10 @@ class OptionSpec:
 
     A ``str`` option with ``choices`` may also be typed as the bare choice (``hard`` for
     ``difficulty=hard``); one with ``pattern`` takes a bare word matching it, so that a
-    pasted puzzle code needs no option name.
+    pasted puzzle code needs no option name. ``check``, for a ``str`` option, is a cheap
+    test of a value given, run wherever options are parsed: it raises the player's
+    ``GameError``, so a bad value is refused before the game is made (in a worker process,
+    for a game whose creation is costly).
     """
 
     name: str
@@ -210,6 +213,7 @@ class OptionSpec:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     pattern: str = ""
+    check: Callable[[str], None] | None = None
 
 
 class GameState(ABC):
@@ -437,6 +441,8 @@ def validate_options(specs: tuple[OptionSpec, ...], given: JSON) -> JSON:
             if len(value) > 60:
                 raise InvalidMove("error.option_too_long", "Option '{name}' is too long.",
                                   name=spec.name)
+            if spec.check is not None and value != spec.default:
+                spec.check(value)
         else:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidMove("error.option_not_int",

@@ -51,6 +51,7 @@ from engines.turing.cards import CODES, Code, code_text
 from engines.turing.generator import check_settings, generate
 from engines.turing.puzzle import (
     DIFFICULTIES,
+    EXAMPLE_PUZZLE_CODE,
     MAX_TESTS_PER_ROUND,
     MODES,
     Candidate,
@@ -62,7 +63,22 @@ from engines.turing.puzzle import (
 NAME = "turing"
 TITLE = "Turing Machine"
 MAX_PLAYERS = 6
-PUZZLE_CODE_PATTERN = r"TM-[A-Z0-9]{3}-[A-Z0-9]{2,40}"
+# Bare words taken as a puzzle code, so that a mistyped one ("TM-XYZ", or "241", a solution
+# typed where a code was asked for) is answered as a bad code, not as an unknown option:
+# anything starting with TM, and words of letters, digits and hyphens with a digit in them.
+PUZZLE_CODE_PATTERN = r"TM[^=\s]*|(?=[A-Z-]*[0-9])[0-9A-Z-]{3,60}"
+
+
+def check_puzzle_code(text: str) -> None:
+    """Refuse a code that does not decode, where options are parsed: a new puzzle is made
+    in a worker process, and a mistyped code has no business there."""
+    decode_puzzle(text)
+
+
+def check_solution_code(text: str) -> None:
+    parse_code(text)
+
+
 OPTIONS = (
     OptionSpec("difficulty", str, "standard", "easy, standard or hard",
                choices=DIFFICULTIES),
@@ -72,10 +88,11 @@ OPTIONS = (
                "show which criteria of each card are still possible (for learning)"),
     OptionSpec("handicap", int, 0,
                "tests the game's creator has already used in round 1", minimum=0, maximum=2),
-    OptionSpec("puzzle", str, "", "a puzzle code such as TM-C4E-218SCG7G",
-               pattern=PUZZLE_CODE_PATTERN),
+    OptionSpec("puzzle", str, "", f"a puzzle code such as {EXAMPLE_PUZZLE_CODE}",
+               pattern=PUZZLE_CODE_PATTERN, check=check_puzzle_code),
     OptionSpec("cards", str, "", "a booklet puzzle's cards, such as 4,9,11,14"),
-    OptionSpec("code", str, "", "with cards: the booklet's solution code, such as 241"),
+    OptionSpec("code", str, "", "with cards: the booklet's solution code, such as 241",
+               check=check_solution_code),
     OptionSpec("daily", str, "", "the daily challenge of a date (YYYY-MM-DD)"),
 )
 

@@ -270,10 +270,15 @@ def encode_puzzle(puzzle: Puzzle) -> str:
     return f"TM-{head}-{digits}{_checksum(head + digits)}"
 
 
+# A real code (the README's example, tested to decode), shown to whoever mistypes one.
+EXAMPLE_PUZZLE_CODE = "TM-C4E-218SCG7G"
+
+
 def _bad_code(text: str) -> InvalidMove:
+    # The typed text is not repeated: it may be anything, up to a whole pasted message.
     return InvalidMove("turing.error.bad_puzzle_code",
-                       "'{code}' is not a puzzle code. Codes look like TM-C5S-1A2B3C4D5E6.",
-                       code=text[:40])
+                       "That is not a valid puzzle code; codes look like {example}.",
+                       example=EXAMPLE_PUZZLE_CODE)
 
 
 def decode_puzzle(text: str) -> Puzzle:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+
+import pytest
 
 from bot.service import Opponent, Reply, Service, User
 from engines.registry import get_game
-from engines.turing.puzzle import Puzzle
+from engines.turing.puzzle import Puzzle, decode_puzzle
 from tests.helpers.people import ALICE, BOB, CAROL, PLACE
 
 CHALLENGE_ONE = Puzzle("classic", ((4,), (9,), (11,), (14,)), ("4.1", "9.0", "11.0", "14.2"))
@@ -192,3 +195,35 @@ async def test_abandon_by_number_ends_only_that_game(service: Service) -> None:
     stale = await service.abandon(PLACE, teacher, game_id=record.id - 1)
     assert not stale.ok and f"No game #{record.id - 1}" in (stale.notice or "")
     assert (await service.abandon(PLACE, teacher, game_id=record.id)).finished
+
+
+# Issue 40, defect 1: a code one character off the README's example, a head with no body
+# and a solution code typed where a puzzle code was asked for; bare (as the console and
+# Telegram's /puzzle pass a code) and named (as Discord's /puzzle does).
+MISTYPED_CODES = ("TM-C4E-218SCG7X", "TM-XYZ", "241")
+NOT_A_CODE = {"en": "That is not a valid puzzle code; codes look like TM-C4E-218SCG7G",
+              "nl": "Dat is geen geldige puzzelcode; codes zien eruit als TM-C4E-218SCG7G",
+              "de": "Das ist kein gültiger Rätselcode; Codes sehen so aus: TM-C4E-218SCG7G"}
+
+
+async def test_a_mistyped_puzzle_code_is_refused_in_plain_words_before_any_worker(
+        service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def no_worker(*args: object, **kwargs: object) -> object:
+        raise AssertionError("a mistyped code reached the worker pool")
+    monkeypatch.setattr(service.workers, "run", no_worker)
+    for language, expected in NOT_A_CODE.items():
+        place = dataclasses.replace(PLACE, language=language)
+        for code in MISTYPED_CODES:
+            for options in (code, f"puzzle={code}", f"hard puzzle={code.lower()}"):
+                reply = await service.start_game(place, ALICE, "turing", Opponent("ai"),
+                                                 options)
+                assert not reply.ok and reply.notice is not None, options
+                assert expected in reply.notice, (language, options, reply.notice)
+                assert "option" not in reply.notice.lower(), reply.notice
+                assert "tm_" not in reply.notice.lower(), reply.notice
+                refusal = service.check_start(place, ALICE, "turing", Opponent("ai"), options)
+                assert refusal is not None and expected in refusal, (language, options)
+
+
+def test_the_example_in_the_refusal_is_a_real_puzzle_code() -> None:
+    assert decode_puzzle("TM-C4E-218SCG7G").share_code() == "TM-C4E-218SCG7G"
