@@ -13,7 +13,7 @@ import signal
 import sys
 
 from bot.app import App
-from bot.config import Settings, load_settings
+from bot.config import Settings, load_settings, token_shape_problems
 from bot.runtime import collect_garbage, prepare_interpreter, run_on_loop
 from bot.store import NewerSchema, StoreUnavailable, open_store
 
@@ -103,8 +103,7 @@ async def run(settings: Settings) -> int:
         if settings.has_platform:
             return await run_platforms(app)
         from bot.adapters.console import run_console
-        await run_console(app)
-        return 0
+        return await run_console(app)
     finally:
         await app.close()
 
@@ -141,6 +140,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Unknown command {args[0]!r}.\n\n{USAGE}", file=sys.stderr)
         return 2
     settings = load_settings()
+    problems = token_shape_problems(settings)
+    for problem in problems:
+        print(f"logic-bot: {problem}", file=sys.stderr)
+    if problems:
+        return 1
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.WARNING),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     prepare_interpreter()  # here, not in ``run``, which tests call in their own process

@@ -8,10 +8,12 @@ instead.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
+import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +31,21 @@ DATABASE_SYNCS = ("full", "normal")
 # The event loop the bot runs on (``bot.runtime.run_on_loop``): uvloop, libuv's loop for
 # asyncio, where it is installed (not on Windows), else Python's own.
 EVENT_LOOPS = ("uvloop", "asyncio")
+# Every name ``load_settings`` reads. A name in the environment or ``.env`` with one of
+# the bot's prefixes that is not here is a typo until proved otherwise, and is reported.
+KNOWN_NAMES = frozenset({
+    "DATABASE_PATH", "DATABASE_URL", "DATABASE_SYNC", "EVENT_LOOP",
+    "DISCORD_TOKEN", "DISCORD_DEV_GUILD", "SHARD_COUNT", "SHARD_IDS",
+    "TELEGRAM_TOKEN", "TELEGRAM_BASE_URL", "TELEGRAM_WEBHOOK_URL", "TELEGRAM_WEBHOOK_LISTEN",
+    "TELEGRAM_WEBHOOK_PORT", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_WEBHOOK_WORKER",
+    "BOT_LANGUAGE", "BOT_GAMES_PER_USER", "BOT_GAMES_PER_SERVER", "LOG_LEVEL",
+})
+CHECKED_PREFIXES = ("BOT_", "DISCORD_", "TELEGRAM_", "DATABASE_")
+# A token's shape, checked before the network is asked (a wrong one would cost a 15 s
+# round of retries to be refused): Discord's is three base64url parts joined by dots,
+# Telegram's the bot's number, a colon and 35 characters.
+DISCORD_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+TELEGRAM_TOKEN_SHAPE = re.compile(r"[0-9]+:[A-Za-z0-9_-]{35}")
 
 
 @dataclass(frozen=True)
@@ -204,11 +221,47 @@ class _Checker:
         return value
 
 
+def warn_unknown_names(names: Iterable[str], warn: Warn) -> None:
+    """One line per name with the bot's prefixes that it does not read, with the name it
+    was probably meant to be: a misspelt setting otherwise leaves its default in force
+    without a word."""
+    for name in sorted(set(names)):
+        if not name.startswith(CHECKED_PREFIXES) or name in KNOWN_NAMES:
+            continue
+        close = difflib.get_close_matches(name, sorted(KNOWN_NAMES), n=1, cutoff=0.75)
+        if close:
+            warn(f"{name}: did you mean {close[0]}? {name} is not a setting; it is ignored.")
+        else:
+            warn(f"{name} is not a setting of logic-bot (README.md, Configuration lists "
+                 "them); it is ignored.")
+
+
+def token_shape_problems(settings: Settings) -> list[str]:
+    """A line for each token that cannot be one, whatever the platform would say, so that
+    a pasted half or a swapped token is named at once instead of after the network's
+    retries; empty when every set token has the right shape."""
+    problems = []
+    if settings.discord_token and not DISCORD_TOKEN_SHAPE.fullmatch(settings.discord_token):
+        problems.append(
+            f"DISCORD_TOKEN does not look like a Discord bot token ({len(settings.discord_token)}"
+            " characters; expected three parts of letters, digits, '-' and '_' joined by "
+            "dots). Copy it again from the Developer Portal (Bot, Reset Token).")
+    if (settings.telegram_token
+            and not TELEGRAM_TOKEN_SHAPE.fullmatch(settings.telegram_token)):
+        problems.append(
+            f"TELEGRAM_TOKEN does not look like a Telegram bot token "
+            f"({len(settings.telegram_token)} characters; expected the bot's number, a colon"
+            " and 35 letters, digits, '-' or '_', such as 123456789:AAH…). Copy it again "
+            "from @BotFather.")
+    return problems
+
+
 def load_settings(environ: Mapping[str, str] | None = None,
                   env_file: Path | None = Path(".env"), warn: Warn = warn_on_stderr
                   ) -> Settings:
     merged = read_env_file(env_file, warn) if env_file is not None else {}
     merged.update(os.environ if environ is None else environ)
+    warn_unknown_names(merged, warn)
     check = _Checker(merged, warn)
     shard_count, shard_ids = check.shards()
     return Settings(

@@ -444,9 +444,18 @@ def menu_number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
 
 
-async def run_console(app: App) -> None:
+# When the console's input ends before its first answer, nobody is there to play: the
+# process was started without a token and without a terminal (as under Docker, where a
+# quiet exit 0 would be restarted in a loop). Said on stderr, in the host's words.
+NO_PLATFORM = ("logic-bot: no DISCORD_TOKEN or TELEGRAM_TOKEN set, and standard input "
+               "ended before the console's first answer: there is nobody to play with. Set a "
+               "token to run on Discord or Telegram, or start the console in a terminal.")
+
+
+async def run_console(app: App) -> int:
     """The console on this process's terminal, until the player quits, input ends, the
-    output is closed, or Ctrl-C (which cancels this task: the game is already saved)."""
+    output is closed, or Ctrl-C (which cancels this task: the game is already saved).
+    The exit status: 0, or 1 when the input ended before the first answer."""
     writer = TerminalWriter()
     reader = LineReader()
     height = shutil.get_terminal_size((80, 24)).lines
@@ -461,7 +470,7 @@ async def run_console(app: App) -> None:
             writer.write(translate(settings.language, "console.not_a_terminal"))
         await session.run()
     except OutputClosed:
-        return
+        return 0
     except asyncio.CancelledError:
         try:
             writer.write("")
@@ -469,3 +478,7 @@ async def run_console(app: App) -> None:
         except OutputClosed:
             pass
         raise
+    if reader.ended and reader.lines_read == 0:
+        print(NO_PLATFORM, file=sys.stderr, flush=True)
+        return 1
+    return 0

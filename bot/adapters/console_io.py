@@ -34,6 +34,11 @@ class LineReader:
         self.fd = fd
         self._queue: asyncio.Queue[str | None] | None = None
         self._thread: threading.Thread | None = None
+        # Lines delivered so far, and whether the input has ended: an input that ends
+        # before its first line (``< /dev/null``, a container without a terminal) means
+        # nobody is there to play (``bot.adapters.console.run_console``).
+        self.lines_read = 0
+        self.ended = False
 
     def _start(self) -> asyncio.Queue[str | None]:
         if self._queue is None:
@@ -74,7 +79,10 @@ class LineReader:
         queue = self._start()
         line = await queue.get()
         if line is None:
+            self.ended = True
             queue.put_nowait(None)  # every later read sees the end too
+        else:
+            self.lines_read += 1
         return line
 
 

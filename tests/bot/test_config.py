@@ -81,3 +81,17 @@ def test_the_default_warning_is_one_line_on_stderr_and_a_log_warning(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "BOT_LANGUAGE='fr'" in err
     assert [record.levelno for record in caplog.records] == [logging.WARNING]
+
+
+# ------------------------------------------------- issue 40, defect 12: misspelt names
+def test_a_misspelt_setting_is_named_with_the_one_meant(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("TELEGRAM_TOKN=abc\n", encoding="utf-8")
+    warnings: list[str] = []
+    settings = load_settings({"BOT_LANGAUGE": "nl", "DISCORD_SOMETHING": "x",
+                              "HOME": "/root", "DATABASE_PATH": "db"}, env, warnings.append)
+    assert settings.language == "en" and settings.telegram_token == ""
+    assert "BOT_LANGAUGE: did you mean BOT_LANGUAGE?" in warnings[0]
+    assert "DISCORD_SOMETHING is not a setting" in warnings[1]
+    assert "TELEGRAM_TOKN: did you mean TELEGRAM_TOKEN?" in warnings[2]
+    assert len(warnings) == 3, "known names and other programs' names pass without a word"

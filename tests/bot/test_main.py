@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import discord
@@ -181,3 +183,61 @@ def test_help_prints_the_commands_and_starts_nothing(tmp_path: Path) -> None:
                              text=True, timeout=60, cwd=REPO_ROOT, env=env,
                              stdin=subprocess.DEVNULL)
     assert unknown.returncode == 2 and "Unknown command 'frobnicate'" in unknown.stderr
+
+
+# ------------------------------------------------- issue 40, defect 12: headless starts
+def headless_env(tmp_path: Path, **settings: str) -> dict[str, str]:
+    """The environment of a container: no tokens but the ones given, no terminal."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("DISCORD_", "TELEGRAM_", "BOT_", "DATABASE_"))}
+    env["DATABASE_PATH"] = str(tmp_path / "db.sqlite3")
+    env.update(settings)
+    return env
+
+
+def test_no_token_and_no_input_exits_non_zero_and_says_why(tmp_path: Path) -> None:
+    """``python -m bot < /dev/null`` (Docker without a token) played the console against
+    the end of its input and exited 0, which a restart policy turns into a loop."""
+    done = subprocess.run([sys.executable, "-m", "bot"], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path, env=headless_env(tmp_path),
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert "no DISCORD_TOKEN or TELEGRAM_TOKEN set" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_moves_piped_into_the_console_still_end_with_status_zero(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "bot"], input="1\n2\n\n1\n", text=True,
+                          capture_output=True, timeout=60, cwd=tmp_path,
+                          env=headless_env(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "no DISCORD_TOKEN" not in done.stderr
+    assert "Game saved" in done.stdout
+
+
+@pytest.mark.parametrize(("name", "token"), [
+    ("DISCORD_TOKEN", "MTIz.only-two-parts"),
+    ("DISCORD_TOKEN", "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1"),  # Telegram's
+    ("TELEGRAM_TOKEN", "123456789:too-short"),
+    ("TELEGRAM_TOKEN", "MTIzNDU2.Gh1234.abcdefghijklmnopqrstuvwxyz0123"),  # Discord's
+])
+def test_a_token_of_the_wrong_shape_is_one_line_before_any_network(
+        tmp_path: Path, name: str, token: str) -> None:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "bot"], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path,
+                          env=headless_env(tmp_path, **{name: token}),
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and f"{name} does not look like" in lines[0], done.stderr
+    assert token not in done.stderr, "a token is never printed back"
+    assert time.monotonic() - started < 15, "refused before the network is tried"
+    assert not (tmp_path / "db.sqlite3").exists(), "nothing was started"
+
+
+def test_tokens_of_the_right_shape_pass_the_check() -> None:
+    from bot.config import token_shape_problems
+    settings = Settings(discord_token="MTIzNDU2Nzg5.GhAbCd.abcdefghijklmnopqrstuvwxyz-_0123",
+                        telegram_token="123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1")
+    assert token_shape_problems(settings) == []
