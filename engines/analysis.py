@@ -64,7 +64,7 @@ def hint(game: str, state_data: JSON, seat: int, seed: int) -> JSON:
         from engines import rithmomachia_analysis
         from engines.rithmomachia import RithmomachiaState
         assert isinstance(state, RithmomachiaState)
-        return rithmomachia_analysis.hint(state, seat)
+        return rithmomachia_analysis.hint(state, seat, seed)
     if game in ("booleo", "digitalo"):
         from engines import card_hints
         return card_hints.hint(state, seat, seed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from engines import booleo, digitalo
-from engines.base import JSON, GameState, Message
+from engines.base import JSON, Event, GameState, Message
 from engines.registry import get_game, make_agent
 
 
@@ -33,12 +33,15 @@ def reason(state: GameState, seat: int, action: str) -> Message:
     kind = parse(action).kind
     trial = module.State.from_dict(state.to_dict())
     before = state.view(seat)
-    trial.apply(seat, action)
+    events = trial.apply(seat, action)
     after = trial.view(None)
     size = int(after["pyramid_size"])
     if kind == "gate":
-        return Message("hint.card.gate", "It builds your pyramid: {gates} of {size} gates.",
-                       gates=_gates(after, seat), size=size)
+        return _gate_reason(events, after, seat, size)
+    if _won(events, seat, "game_over"):
+        return Message("hint.card.wins_game", "It wins the game.")
+    if _won(events, seat, "round_over"):
+        return Message("hint.card.wins_round", "It wins the round.")
     if kind in ("not", "inverter") and after.get("pending"):
         return Message("hint.card.flip",
                        "The flip would remove {theirs} of your opponent's gates and {mine} "
@@ -57,6 +60,30 @@ def reason(state: GameState, seat: int, action: str) -> Message:
     if kind == "accept":
         return Message("hint.card.accept", "Nothing you hold can answer it any better.")
     return Message("hint.card.other", "The strong computer would play this.")
+
+
+def _won(events: list[Event], seat: int, kind: str) -> bool:
+    """Whether ``events`` hold a ``game_over`` or ``round_over`` that ``seat`` won."""
+    return any(e.get("type") == kind and (seat in e.get("winners", ()) or e.get("winner") == seat)
+               for e in events)
+
+
+def _gate_reason(events: list[Event], after: JSON, seat: int, size: int) -> Message:
+    """What a gate card does for its player's pyramid. A gate that completes the pyramid
+    is told by what it brings about: the pyramids after a won Digitalo round are the next
+    round's, empty, so counting them would say '0 of 6 gates'."""
+    if _won(events, seat, "game_over"):
+        return Message("hint.card.completes_game",
+                       "It completes your pyramid, which wins the game.")
+    if _won(events, seat, "round_over"):
+        return Message("hint.card.completes_round",
+                       "It completes your pyramid, which wins the round.")
+    gates = _gates(after, seat)
+    if gates == size:
+        # bOOleO without a referee: the opponent may still challenge one of its gates.
+        return Message("hint.card.completes", "It completes your pyramid.")
+    return Message("hint.card.gate", "It builds your pyramid: {gates} of {size} gates.",
+                   gates=gates, size=size)
 
 
 def hint(state: GameState, seat: int, seed: int = 0) -> JSON:

@@ -291,17 +291,25 @@ def _turing_hint(hint: View, language: str) -> str:
 
 
 def _rithmomachia_hint(hint: View, language: str) -> str:
+    """The move with why, then the pieces under threat now, each with its capture."""
+    lines = [_move_hint(hint, language)]
     threats = hint.get("threats") or []
-    if not threats:
-        return translate(language, "hint.rithmo.safe",
-                         "💡 None of your pieces can be captured next move.")
-    lines = [translate(language, "hint.rithmo.threats",
-                       "💡 Your pieces the opponent can capture next move: {count}.",
-                       count=hint.get("count", len(threats)))]
+    if threats:
+        lines.append(translate(language, "hint.rithmo.threats_now",
+                               "Your pieces under threat now: {count}.",
+                               count=hint.get("count", len(threats))))
     lines += [translate(language, "hint.rithmo.threat", "• {cell} ({piece}) by {move}: "
                         "{equation}", cell=t["target"], piece=t["piece"], move=t["move"],
                         equation=t["equation"]) for t in threats]
     return "\n".join(lines)
+
+
+def _move_hint(hint: View, language: str) -> str:
+    """``💡 <move>: <why>``; the why is one sentence or several (a list)."""
+    reasons = hint["reason"] if isinstance(hint["reason"], list) else [hint["reason"]]
+    return translate(language, "hint.card", "💡 {move}: {reason}",
+                     move=_words(language, hint["text"]),
+                     reason=" ".join(_words(language, part) for part in reasons))
 
 
 def render_hint(hint: View, language: str) -> str:
@@ -313,6 +321,4 @@ def render_hint(hint: View, language: str) -> str:
         return _turing_hint(hint, language)
     if game == "rithmomachia":
         return _rithmomachia_hint(hint, language)
-    return translate(language, "hint.card", "💡 {move}: {reason}",
-                     move=_words(language, hint["text"]),
-                     reason=_words(language, hint["reason"]))
+    return _move_hint(hint, language)

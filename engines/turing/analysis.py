@@ -109,11 +109,13 @@ def _best(splits: Splits, proposals: Sequence[Code], letters: Sequence[int]
 
 def hint(state: TuringState, seat: int) -> JSON:
     """The test that splits the codes still possible best, from ``seat``'s own results,
-    and why: ``{"kind": "test" | "propose" | "guess" | "next" | "none", "proposal",
-    "letter", "code", "codes", "yes", "no"}``. ``codes`` counts the codes still possible,
-    ``yes`` and ``no`` how many the test leaves on each answer; "best" leaves the fewest
-    in the worst case. Before a proposal, the hint names the proposal to make and the
-    first test with it; "next" means no test left this round tells anything new."""
+    and why: ``{"kind": "test" | "propose" | "guess" | "next" | "none", "action",
+    "proposal", "letter", "code", "codes", "yes", "no"}``. ``action`` is the move to make
+    now (absent for "none", when the results contradict each other); ``codes`` counts the
+    codes still possible, ``yes`` and ``no`` how many the test leaves on each answer;
+    "best" leaves the fewest in the worst case. Before a proposal, the hint names the
+    proposal to make and the first test with it; "next" means no test left this round
+    tells anything new."""
     sheet = state.sheets[seat]
     if state.outcome() is not None or seat not in state.to_move():
         raise ValueError("not this seat's turn")
@@ -123,18 +125,20 @@ def hint(state: TuringState, seat: int) -> JSON:
     if not remaining:
         return {**found, "kind": "none"}
     if found["codes"] == 1:
-        return {**found, "kind": "guess", "code": code_text(remaining[0].code)}
+        only = code_text(remaining[0].code)
+        return {**found, "kind": "guess", "action": f"guess {only}", "code": only}
     if sheet.tests_left(state.round) <= 0:
-        return {**found, "kind": "next"}
+        return {**found, "kind": "next", "action": "next"}
     splits = Splits.of(remaining, len(letters))
     proposal: str | None = sheet.current["proposal"]
     tested = {letter for letter, _ in sheet.current["tests"]}
     untested = [v for v, letter in enumerate(letters) if letter not in tested]
     best = _best(splits, CODES if proposal is None else [parse_code(proposal)], untested)
     if best is None:
-        return {**found, "kind": "next", "proposal": proposal}
+        return {**found, "kind": "next", "action": "next", "proposal": proposal}
     code, letter, yes, no = best
-    return {**found, "kind": "propose" if proposal is None else "test",
+    action = f"propose {code_text(code)}" if proposal is None else f"test {letters[letter]}"
+    return {**found, "kind": "propose" if proposal is None else "test", "action": action,
             "proposal": code_text(code), "letter": letters[letter], "yes": yes, "no": no}
 
 
