@@ -20,6 +20,7 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from bot.adapters.console_io import LineReader, OutputClosed, TerminalWriter
 from bot.adapters.console_learn import run_lesson
@@ -32,22 +33,38 @@ from bot.adapters.console_setup import (
     level_question,
     mode_question,
     option_questions,
+    rules_game_question,
     rules_question,
     turing_puzzle_question,
+    yes_no_question,
 )
 from bot.app import App
 from bot.community import Community
+from bot.hints import hint_refusal, hinted
 from bot.payloads import Payload
 from bot.service import Board, Button, Hand, Opponent, Place, Reply, Service, User
-from engines.base import GRID_TOKEN
+from engines.base import GRID_TOKEN, GameError, OptionSpec, parse_option_text
 from engines.registry import game_names, get_game
-from renderers.i18n import normalise_language, translate
+from renderers.i18n import localise, normalise_language, translate
 
 ReadLine = Callable[[str], Awaitable[str | None]]
 Write = Callable[[str], None]
 
 CHANNEL = "local"
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
+HINT_WORDS = frozenset({"h", "hint"})
+STATS_WORDS = frozenset({"stats", "results"})
+# Answers to a yes/no question typed as words, in the console's three languages.
+YES_WORDS = frozenset({"y", "yes", "j", "ja"})
+NO_WORDS = frozenset({"n", "no", "nee", "nein"})
+# The mark of a question's default; a default item without it gets ``console.enter_mark``.
+ENTER_MARK = "Enter)"
+# A choice or a move is a few words: a longer line (a paste gone wrong) is refused
+# without being echoed back.
+LONGEST_LINE = 200
+# A line of a hand that the board printed just above is not printed twice (bOOleO's
+# pending NOT is in both); short lines (rows of a drawing) may well repeat.
+SHORTEST_REPEATED_LINE = 30
 # Chat renderers mark monospace blocks with Markdown fences; a terminal needs none.
 FENCE = "```"
 # Text wider than this is wrapped before it is paged, so that line counts are screen lines.
@@ -75,6 +92,8 @@ class ConsoleSession:
         self.seen_by = ""
         # Whether a game is on screen: Ctrl-C then says the game is saved, else goodbye.
         self.in_game = False
+        # The game chosen or played now, whose rules the word ``rules`` shows.
+        self.focus_game: str | None = None
         # Results against the computer are counted here too, so ``stats`` has something
         # to show; the console is one player, so it has no ratings or leaderboards.
         # The App's, which already records results; a session on a bare service (tests,
@@ -86,28 +105,82 @@ class ConsoleSession:
 
     # ------------------------------------------------------------- questions
     async def ask(self, question: Question) -> str | None:
-        """A numbered choice: the item's value, the default on Enter, None to quit."""
+        """A numbered choice: the item's value, the default on Enter, None to quit. The
+        words help, rules and stats are answered at every question, which is then asked
+        again; a ``typed`` question returns the line typed."""
         while True:
             self.write(question.title)
-            for number, item in enumerate(question.items, 1):
-                self.write(f"  {number}) {item.label}")
+            if question.typed:
+                self.write(f"     {question.default.label}")
+            for number, item in enumerate(() if question.typed else question.items, 1):
+                label = item.label
+                if number == 1 and ENTER_MARK not in label:
+                    label = self.t("console.enter_mark", label=label)
+                self.write(f"  {number}) {label}")
             line = await self.read("> ")
             if line is None:
                 return None
-            text = line.strip().lower()
-            if not text:
+            text = line.strip()
+            word = text.lower()
+            if not word:
                 return question.default.value
-            if text in QUIT_WORDS:
+            if word in QUIT_WORDS:
                 return None
-            if text == "help":
-                await self.show_paged(self.help_text())
+            if len(text) > LONGEST_LINE:
+                self.refuse(self.t("console.line_too_long", length=len(text)))
                 continue
-            if text == "back" and any(item.value == "back" for item in question.items):
+            if await self.answer_word(word):
+                continue
+            values = {item.value for item in question.items}
+            if word == "back" and "back" in values:
                 return "back"
-            picked = menu_number(text)
+            if {"yes", "no"} <= values and word in YES_WORDS | NO_WORDS:
+                return "yes" if word in YES_WORDS else "no"
+            if question.typed:
+                return text
+            picked = menu_number(word)
             if picked is not None and 1 <= picked <= len(question.items):
                 return question.items[picked - 1].value
-            self.write(f"! {self.t('console.pick_number', count=len(question.items))}")
+            self.refuse(self.t("console.pick_number", count=len(question.items)))
+
+    async def confirm(self, title: str) -> bool:
+        """Yes only when the player says so: Enter, no and the end of input keep things
+        as they are."""
+        return await self.ask(yes_no_question(title, self.t)) == "yes"
+
+    async def answer_word(self, word: str, user: User | None = None) -> bool:
+        """``help``, ``rules`` and ``stats``, answered wherever they are typed; False for
+        any other word."""
+        if word == "help":
+            await self.show_paged(self.help_text())
+        elif word == "rules":
+            await self.show_rules()
+        elif word in STATS_WORDS:
+            await self.show_stats(user or self.player_one)
+        else:
+            return False
+        return True
+
+    async def show_rules(self) -> None:
+        """The rules of the game in focus; where there is none yet, of the game asked for."""
+        game = self.focus_game
+        if game is None:
+            choice = await self.ask(rules_game_question(self.t, self.games()))
+            if choice is None or not choice.startswith("game:"):
+                return
+            game = choice.removeprefix("game:")
+        await self.show_paged(self.rules_text(game))
+
+    async def show_stats(self, user: User) -> None:
+        self.write(await self.community.stats_text(self.place, user.id, user.name))
+
+    def refuse(self, text: str) -> None:
+        """A line that says what went wrong and what was expected."""
+        self.write(f"! {text}")
+
+    @staticmethod
+    def games() -> list[tuple[str, str]]:
+        return [(name, get_game(name).TITLE) for name in game_names()]
 
     async def show_paged(self, text: str) -> bool:
         """Write ``text``, pausing every screenful; False when the player stops reading."""
@@ -156,40 +229,55 @@ class ConsoleSession:
                 return True
 
     async def main_menu(self) -> Reply | None:
-        games = [(name, get_game(name).TITLE) for name in game_names()]
+        """The games, the player's results and help; a started game, or None to quit."""
         while True:
-            choice = await self.ask(game_question(self.t, games))
+            self.focus_game = None
+            choice = await self.ask(game_question(self.t, self.games()))
             if choice is None or choice == "quit":
                 return None
             if choice == "help":
                 await self.show_paged(self.help_text())
                 continue
-            game = choice.removeprefix("game:")
-            module = get_game(game)
+            if choice == "stats":
+                await self.show_stats(self.player_one)
+                continue
+            chosen = await self.game_menu(choice.removeprefix("game:"))
+            if chosen == "quit":
+                return None
+            if isinstance(chosen, Reply):
+                return chosen
+
+    async def game_menu(self, game: str) -> Reply | str:
+        """One game's menu until a game starts (its reply), ``back`` or ``quit``; the
+        rules and the lesson come back to this menu, not to the main one."""
+        self.focus_game = game
+        module = get_game(game)
+        while True:
             how = await self.ask(mode_question(self.t, module))
             if how is None:
-                return None
+                return "quit"
             if how == "back":
-                continue
+                return "back"
             if how == "rules":
                 await self.show_paged(self.rules_text(game))
                 continue
             if how == "learn":
                 if not await run_lesson(self.ask, lambda text: self.write(plain(text)),
                                         self.place.language, game):
-                    return None
+                    return "quit"
                 continue
             reply = await self.setup_game(game, how)
             if reply is None:
-                return None
+                return "quit"
             if reply.ok:
                 return reply
             self.show(reply)
 
-    async def choose_options(self, game: str) -> list[str] | None:
+    async def choose_options(self, game: str, against_computer: bool) -> list[str] | None:
         """``name=value`` words for the options the player changes; None to quit."""
         module = get_game(game)
         options: list[str] = []
+        questions = option_questions(self.t, game, module, against_computer=against_computer)
         if game == "turing":
             while True:
                 source = await self.ask(turing_puzzle_question(self.t))
@@ -208,25 +296,47 @@ class ConsoleSession:
                 if code:
                     return [code]
         else:
-            questions = option_questions(self.t, game, module)
             if not questions:
                 return options
-            which = await self.ask(rules_question(self.t))
+            presets = [(localise(self.place.language, preset.label), preset.options)
+                       for preset in module.INFO.presets]
+            which = await self.ask(rules_question(self.t, presets))
             if which is None:
                 return None
             if which == "standard":
                 return options
-        for spec, question in option_questions(self.t, game, module):
-            value = await self.ask(question)
+            if which.startswith("preset:"):
+                return which.removeprefix("preset:").split()
+        for spec, question in questions:
+            value = await self.ask_option(spec, question, module.OPTIONS)
             if value is None:
                 return None
+            # The default item of a learner's aid is "as the level decides": any other
+            # answer is said explicitly, "off" included, for the level would switch it on.
             if value != question.default.value:
                 options.append(f"{spec.name}={value}")
         return options
 
+    async def ask_option(self, spec: OptionSpec, question: Question,
+                         specs: tuple[OptionSpec, ...]) -> str | None:
+        """One option's value; a typed one is checked at once, and a wrong one is asked
+        again with the reason."""
+        while True:
+            value = await self.ask(question)
+            if value is None or not question.typed or value == question.default.value:
+                return value
+            value = "".join(value.split())  # "not, nand" as "not,nand"
+            try:
+                parse_option_text(specs, f"{spec.name}={value}")
+            except GameError as error:
+                self.refuse(translate(self.place.language, error.key, error.default,
+                                      **error.params))
+                continue
+            return value
+
     async def setup_game(self, game: str, how: str) -> Reply | None:
         module = get_game(game)
-        options = await self.choose_options(game)
+        options = await self.choose_options(game, against_computer=how == "ai")
         if options is None:
             return None
         if how == "local":
@@ -268,7 +378,20 @@ class ConsoleSession:
             self.write(plain(reply.board.text))
             self.last_board = reply.board.text
         if reply.notice:
-            self.write(f"! {reply.notice}")
+            # A refusal is marked; a hint or other news for the player is not an error.
+            if reply.ok:
+                self.write(plain(reply.notice))
+            else:
+                self.refuse(reply.notice)
+
+    def show_hand(self, hand: Hand) -> None:
+        """A private view, without the long lines the board above has just said."""
+        said = {line for line in plain(self.last_board).splitlines()
+                if len(line) >= SHORTEST_REPEATED_LINE}
+        self.write("")
+        self.write("\n".join(line for line in plain(hand.text).splitlines()
+                             if line not in said))
+        self.last_hand = hand.text
 
     def actor(self, reply: Reply) -> User:
         """The local player who acts now: in a hot-seat game, whoever is to move."""
@@ -278,24 +401,6 @@ class ConsoleSession:
                     return User("console", str(player["id"]), str(player["name"]))
         return self.player_one
 
-    async def handle_word(self, word: str, user: User) -> Reply | None:
-        """The console's command words; None when ``word`` is not one of them."""
-        if word == "help":
-            await self.show_paged(self.help_text())
-        elif word == "rules":
-            record = await self.service.running_record(self.place)
-            await self.show_paged(self.rules_text(record.game if record
-                                                  else game_names()[0]))
-        elif word == "stats":
-            self.write(await self.community.stats_text(self.place, user.id, user.name))
-        elif word == "resign":
-            return await self.service.resign(self.place, user)
-        elif word == "abandon":
-            return await self.service.abandon(self.place, user)
-        elif word not in {"board", ""}:
-            return None
-        return await self.service.board(self.place)
-
     # ------------------------------------------------------------------- play
     async def hot_seat(self) -> tuple[bool, bool]:
         """Whether two people share this keyboard, and whether each then has a private
@@ -303,6 +408,7 @@ class ConsoleSession:
         record = await self.service.running_record(self.place)
         if record is None:
             return False, False
+        self.focus_game = record.game
         shared = sum(1 for p in record.players if p.get("kind") == "human") > 1
         return shared, shared and self.service.hides_hands(record)
 
@@ -385,45 +491,131 @@ class ConsoleSession:
                 hand = await self.hand_for(reply, user)
                 if hand is not None:
                     if hand.text != self.last_hand:
-                        self.write("")
-                        self.write(plain(hand.text))
-                        self.last_hand = hand.text
+                        self.show_hand(hand)
                     menu = hand
             if menu.prompt:
                 # At a shared keyboard the prompt names whom it asks; alone, it is "you".
                 self.write(f"{user.name}: {menu.prompt}" if shared else menu.prompt)
-            # The board's grid is for tapping; at a keyboard the numbered list (or a typed
-            # move) is quicker, and 0 stays the one way back or to the hint.
-            navigation = [b for b in menu.navigation if not opens_grid(b)]
-            for number, button in enumerate(menu.buttons, 1):
-                self.write(f"  {number:>2}) {button.label}")
-            for button in navigation[:1]:
-                self.write(f"   0) {button.label}")
-            line = await self.read("> ")
-            word = line.strip().lower() if line is not None else "quit"
-            if word in QUIT_WORDS:
-                self.write(self.t("console.saved"))
-                return False
-            picked = menu_number(word)
-            if picked is not None:
-                chosen: Button | None = None
-                if picked == 0 and navigation:
-                    chosen = navigation[0]
-                elif 1 <= picked <= len(menu.buttons):
-                    chosen = menu.buttons[picked - 1]
-                if chosen is None:
-                    self.write(f"! {self.t('console.pick_number', count=len(menu.buttons))}")
-                    continue
-                self.hand_of = user.id
-                reply = await self.service.press(self.place, user, chosen.payload)
-                continue
-            force_board = word == "board"
-            answer = await self.handle_word(word, user)
+            step = MoveStep.of(menu)
+            self.write_step(step)
+            answer = await self.take_line(await self.read("> "), reply, step, user)
             if answer is None:
-                assert line is not None
-                self.hand_of = user.id
-                answer = await self.service.move(self.place, user, line.strip())
+                return False
             reply = answer
+
+    def write_step(self, step: MoveStep) -> None:
+        """The options that can be taken numbered from 1, those that cannot now listed
+        without a number, then 0 for back and h for a hint where they apply."""
+        for number, button in enumerate(step.options, 1):
+            self.write(f"  {number:>2}) {button.label}")
+        for button in step.unavailable:
+            self.write(f"      {button.label}")
+        if step.back is not None:
+            self.write(f"   0) {step.back.label}")
+        if step.hint is not None:
+            self.write(f"   h) {self.t('console.hint_option', label=step.hint.label)}")
+
+    async def take_line(self, line: str | None, reply: Reply, step: MoveStep, user: User
+                        ) -> Reply | None:
+        """What one line at a move's prompt does: the reply to show next (``reply`` itself
+        when nothing changed), or None when the player quits."""
+        word = line.strip().lower() if line is not None else "quit"
+        if word in QUIT_WORDS:
+            self.write(self.t("console.saved"))
+            return None
+        assert line is not None
+        if len(word) > LONGEST_LINE:
+            self.refuse(self.t("console.line_too_long", length=len(word)))
+            return reply
+        if not word:
+            # Enter chose "board" once, which silently undid the step taken before it.
+            self.refuse(f"{self.t('console.move_has_no_default')} {self.pick_text(step)}")
+            return reply
+        picked = menu_number(word)
+        if picked is not None:
+            chosen = (step.back if picked == 0 else
+                      step.options[picked - 1] if 1 <= picked <= len(step.options) else None)
+            if chosen is None:
+                self.refuse(self.pick_text(step))
+                return reply
+            return await self.press(user, chosen)
+        if word in HINT_WORDS:
+            return await self.take_hint(reply, user)
+        if word == "resign":
+            if await self.confirm(self.t("console.resign_confirm")):
+                return await self.service.resign(self.place, user)
+            self.write(self.t("console.nothing_changed"))
+            return reply
+        if word == "abandon":
+            if await self.confirm(self.t("console.abandon_confirm")):
+                return await self.service.abandon(self.place, user)
+            self.write(self.t("console.nothing_changed"))
+            return reply
+        if word == "board":
+            self.last_board = self.last_hand = ""  # printed again, at the same step
+            return reply
+        if await self.answer_word(word, user):
+            return reply
+        self.hand_of = user.id
+        return await self.service.move(self.place, user, line.strip())
+
+    def pick_text(self, step: MoveStep) -> str:
+        if step.back is not None:
+            return self.t("console.pick_step", count=len(step.options))
+        return self.t("console.pick_move", count=len(step.options))
+
+    async def press(self, user: User, chosen: Button) -> Reply:
+        """Press a menu button. A refused step goes back to the step it was taken at, so
+        that one wrong pick does not throw away the steps before it."""
+        self.hand_of = user.id
+        answer = await self.service.press(self.place, user, chosen.payload)
+        parsed = Payload.parse(chosen.payload)
+        if answer.ok or parsed is None or parsed.kind != "m" or len(parsed.path) < 2:
+            return answer
+        again = await self.service.press(self.place, user, parsed.parent().encode())
+        if not again.ok:
+            return answer
+        again.ok, again.notice = False, answer.notice
+        return again
+
+    async def take_hint(self, reply: Reply, user: User) -> Reply:
+        """A hint, after a yes/no question: it leaves the game's result uncounted."""
+        record = await self.service.running_record(self.place)
+        if record is None:
+            return reply
+        refusal = hint_refusal(record, self.place.language)
+        if refusal is not None:
+            self.refuse(refusal)
+            return reply
+        if not hinted(record) and not await self.confirm(self.t("console.hint_confirm")):
+            self.write(self.t("console.nothing_changed"))
+            return reply
+        self.hand_of = user.id
+        return await self.service.hint(self.place, user)
+
+
+@dataclass(frozen=True)
+class MoveStep:
+    """One step of a move's menu as the console offers it: the options that can be taken
+    (numbered), those that cannot now (shown, not numbered), back (0) and the hint (h)."""
+
+    options: tuple[Button, ...]
+    unavailable: tuple[Button, ...]
+    back: Button | None
+    hint: Button | None
+
+    @classmethod
+    def of(cls, menu: Board | Hand) -> MoveStep:
+        # The board's grid is for tapping; at a keyboard the numbered list (or a typed
+        # move) is quicker.
+        navigation = [b for b in menu.navigation if not opens_grid(b)]
+        kinds = [Payload.parse(b.payload) for b in navigation]
+        back = next((b for b, kind in zip(navigation, kinds, strict=True)
+                     if kind is not None and kind.kind == "m"), None)
+        hint = next((b for b, kind in zip(navigation, kinds, strict=True)
+                     if kind is not None and kind.kind == "i"), None)
+        return cls(tuple(b for b in menu.buttons if not b.disabled),
+                   tuple(b for b in menu.buttons if b.disabled), back, hint)
 
 
 def opens_grid(button: Button) -> bool:

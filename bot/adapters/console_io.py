@@ -17,8 +17,10 @@ import sys
 import threading
 from typing import TextIO
 
-# ANSI: clear the screen and put the cursor top left. Only sent to a terminal.
-CLEAR_SCREEN = "\x1b[2J\x1b[H"
+# ANSI: clear the screen, then the scrollback (xterm's ``3J``: without it the last player's
+# hand is a scroll of the mouse wheel away), and put the cursor top left. Only sent to a
+# terminal.
+CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H"
 # Lines printed instead when the output is not a terminal, to push a hand out of sight.
 BLANK_SCREEN_LINES = 40
 

@@ -20,6 +20,8 @@ Translate = Callable[..., str]
 TURING_CHOSEN = ("difficulty", "verifiers", "mode", "assist")
 # An integer option is offered as a list of its values only when the list is short.
 MOST_VALUES = 5
+# The value of a learner's aid that the computer's level decides (on against the easiest).
+LEARNER_DEFAULT = "level"
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,9 @@ class MenuItem:
 class Question:
     title: str
     items: tuple[MenuItem, ...]
+    # Also answered by typing a value (an option such as ``ops=not,nand``): a line that is
+    # not an item's number is the answer, for the session to check.
+    typed: bool = False
 
     @property
     def default(self) -> MenuItem:
@@ -44,10 +49,26 @@ def is_solo(module: GameModule) -> bool:
 
 
 def game_question(t: Translate, games: Sequence[tuple[str, str]]) -> Question:
-    """The main menu: one line per game (name, title), then help and quit."""
+    """The main menu: one line per game (name, title), then the player's results, help
+    and quit."""
     items = [MenuItem(title, f"game:{name}") for name, title in games]
-    items += [MenuItem(t("console.help"), "help"), MenuItem(t("console.quit"), "quit")]
+    items += [MenuItem(t("console.my_results"), "stats"), MenuItem(t("console.help"), "help"),
+              MenuItem(t("console.quit"), "quit")]
     return Question(t("console.main_menu"), tuple(items))
+
+
+def rules_game_question(t: Translate, games: Sequence[tuple[str, str]]) -> Question:
+    """``rules`` typed where no game is chosen yet: which game's rules, or back."""
+    items = [MenuItem(title, f"game:{name}") for name, title in games]
+    return Question(t("console.rules_which_game"),
+                    (*items, MenuItem(t("console.back"), "back")))
+
+
+def yes_no_question(title: str, t: Translate) -> Question:
+    """A question before something that cannot be taken back: Enter keeps things as they
+    are, only a deliberate "yes" goes ahead."""
+    return Question(title, (MenuItem(t("console.enter_mark", label=t("console.no")), "no"),
+                            MenuItem(t("console.yes"), "yes")))
 
 
 def mode_question(t: Translate, module: GameModule) -> Question:
@@ -63,13 +84,19 @@ def mode_question(t: Translate, module: GameModule) -> Question:
                      MenuItem(t("console.back"), "back")))
 
 
-def rules_question(t: Translate) -> Question:
+def rules_question(t: Translate, presets: Sequence[tuple[str, str]] = ()) -> Question:
+    """Which rules: the game's presets when it has some (``(label, options)``, its teaching
+    game first, as the platforms offer them), else the standard rules; or every option
+    one by one."""
+    first = ([MenuItem(label, f"preset:{options}") for label, options in presets]
+             or [MenuItem(t("console.rules_standard"), "standard")])
     return Question(t("console.rules_question"),
-                    (MenuItem(t("console.rules_standard"), "standard"),
-                     MenuItem(t("console.rules_choose"), "choose")))
+                    (*first, MenuItem(t("console.rules_choose"), "choose")))
 
 
 def value_label(t: Translate, game: str, spec: OptionSpec, value: object) -> str:
+    if value == LEARNER_DEFAULT:
+        return t("console.value_on_against_easy")
     if spec.kind is bool:
         return t("console.value_on" if value else "console.value_off")
     if game == "turing" and spec.name in ("difficulty", "mode"):
@@ -77,10 +104,14 @@ def value_label(t: Translate, game: str, spec: OptionSpec, value: object) -> str
     return str(value)
 
 
-def option_values(spec: OptionSpec) -> list[object]:
-    """The values offered for an option, the default first; empty when it is typed only."""
+def option_values(spec: OptionSpec, learner_aid: bool = False) -> list[object]:
+    """The values offered for an option, the default first; empty when it is typed only.
+    A ``learner_aid`` (an option the computer's easiest level switches on) has three: as
+    the level decides (the default), on, off."""
     values: list[object]
-    if spec.kind is bool:
+    if learner_aid and spec.kind is bool:
+        values = [LEARNER_DEFAULT, True, False]
+    elif spec.kind is bool:
         values = [spec.default, not spec.default]
     elif spec.choices:
         values = [spec.default, *(c for c in spec.choices if c != spec.default)]
@@ -93,21 +124,34 @@ def option_values(spec: OptionSpec) -> list[object]:
     return values
 
 
-def option_questions(t: Translate, game: str, module: GameModule
-                     ) -> list[tuple[OptionSpec, Question]]:
-    """One question per option that can be picked from a short list, the standard first."""
+def learner_aids(module: GameModule) -> frozenset[str]:
+    """The options a game against the computer's easiest level starts with switched on
+    (``GameInfo.beginner_options``, such as ``danger=on``)."""
+    return frozenset(word.partition("=")[0] for word in module.INFO.beginner_options.split())
+
+
+def option_questions(t: Translate, game: str, module: GameModule, *,
+                     against_computer: bool = False) -> list[tuple[OptionSpec, Question]]:
+    """One question per option that can be picked from a short list, the standard first;
+    an option typed in words (Rithmomachia's ``ops``) or a number with a wide range
+    (``move_limit``) is a question too, answered by typing (``typed_question``)."""
     questions = []
+    aids = learner_aids(module) if against_computer else frozenset()
     for spec in module.OPTIONS:
         if game == "turing" and spec.name not in TURING_CHOSEN:
             continue
-        values = option_values(spec)
+        values = option_values(spec, spec.name in aids)
         if not values:
+            if game != "turing":
+                questions.append((spec, typed_question(t, spec)))
             continue
         items = []
         for index, value in enumerate(values):
             label = value_label(t, game, spec, value)
             if index == 0:
-                label = t("console.default_mark", label=label)
+                # A value already called "standard" needs no second "standard".
+                label = t("console.enter_mark" if value in ("standard", LEARNER_DEFAULT)
+                          else "console.default_mark", label=label)
             items.append(MenuItem(label, option_text(value)))
         questions.append((spec, Question(
             t("console.option_question", option=spec.name.replace("_", " "), help=spec.help),
@@ -115,7 +159,18 @@ def option_questions(t: Translate, game: str, module: GameModule
     return questions
 
 
+def typed_question(t: Translate, spec: OptionSpec) -> Question:
+    """An option answered by typing its value; the one item is the standard (Enter)."""
+    return Question(t("console.option_typed_question", option=spec.name.replace("_", " "),
+                      help=spec.help),
+                    (MenuItem(t("console.default_mark", label=option_text(spec.default)),
+                              option_text(spec.default)),),
+                    typed=True)
+
+
 def option_text(value: object) -> str:
+    if value == LEARNER_DEFAULT:
+        return LEARNER_DEFAULT
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)

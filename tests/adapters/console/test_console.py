@@ -136,14 +136,14 @@ async def test_hot_seat_typed_moves_commands_and_bad_input(store: SQLiteStore) -
                      "d4 S W a4>a1",    # Player 1 types a move
                      "rules", "help",
                      "b1 n e",          # Player 2's L is already there: refused
-                     "resign",          # Player 2 resigns
+                     "resign", "yes",   # Player 2 resigns, and says so when asked
                      "quit"])
     await run_session(store, script)
     text = script.text
     assert "! Please type a number from the list (1–" in text
     assert "Last move by Player 1 (X): d4 S W, a4>a1" in text
     assert "Typed moves name the corner of the L" in text
-    assert "Words: help, rules" in text
+    assert "Words, at every question: help, rules" in text
     assert "is where it stands now" in text
     assert "Game over: Player 1 wins (Player 2 resigned)." in text
 
@@ -211,6 +211,7 @@ async def test_rithmomachia_against_the_computer_by_numbers_and_typed_moves(
 
 async def test_stats_word_shows_the_results_so_far(store: SQLiteStore) -> None:
     script = Script(["1", "2", "", "resign",   # L-game hot seat; Player 1 resigns at once
+                     "yes",                    # ... and says so when asked
                      "",                       # Enter after the game: play again
                      "stats",                  # Player 1 asks in the rematch
                      "quit"])
@@ -376,7 +377,7 @@ async def test_help_works_in_menus_and_strange_digits_and_old_errors(
     await run_session(store, script)
     text = script.text
     assert "How the console works" in text.split("L-game: what would")[0]
-    assert text.count("! Please type a number from the list (1–7)") == 1  # the ²
+    assert text.count("! Please type a number from the list (1–8)") == 1  # the ²
     refusal = next(line for line in script.output if "banana" in line and line.startswith("!"))
     assert script.output.count(refusal) == 1
     assert "Traceback" not in text

@@ -1,5 +1,5 @@
 """Every lesson in the console: chosen from the game's menu, played by numbers to the end
-with one wrong try, then back to the main menu (as after the rules); nothing is stored."""
+with one wrong try, then back to the game's menu (as after the rules); nothing is stored."""
 
 from __future__ import annotations
 
@@ -54,5 +54,6 @@ async def test_a_lesson_by_numbers(store: SQLiteStore, game: str) -> None:
     assert "not what this step asks for" in text
     assert f"You finished the {title} lesson" in text
     assert "```" not in text
-    assert text.count("What would you like to do?") == 2, "back to the main menu"
+    assert text.count(f"{title}: what would you like to do?") == 2, \
+        "back to the game's menu, as after its rules"
     assert await store.last_finished_game("console", "local") is None
