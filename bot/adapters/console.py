@@ -43,7 +43,7 @@ from bot.community import Community
 from bot.hints import hint_refusal, hinted
 from bot.payloads import Payload
 from bot.service import Board, Button, Hand, Opponent, Place, Reply, Service, User
-from engines.base import GRID_TOKEN, GameError, OptionSpec, parse_option_text
+from engines.base import GRID_TOKEN, GameError, GameModule, OptionSpec, parse_option_text
 from engines.registry import game_names, get_game
 from renderers.i18n import localise, normalise_language, translate
 
@@ -308,7 +308,7 @@ class ConsoleSession:
             if which.startswith("preset:"):
                 return which.removeprefix("preset:").split()
         for spec, question in questions:
-            value = await self.ask_option(spec, question, module.OPTIONS)
+            value = await self.ask_option(spec, question, module)
             if value is None:
                 return None
             # The default item of a learner's aid is "as the level decides": any other
@@ -318,16 +318,19 @@ class ConsoleSession:
         return options
 
     async def ask_option(self, spec: OptionSpec, question: Question,
-                         specs: tuple[OptionSpec, ...]) -> str | None:
-        """One option's value; a typed one is checked at once, and a wrong one is asked
-        again with the reason."""
+                         module: GameModule) -> str | None:
+        """One option's value; a typed one is checked at once (by setting up a game with
+        it, as the engine would), and a wrong one is asked again with the reason, before
+        the answers to the other questions could be lost to it."""
         while True:
             value = await self.ask(question)
             if value is None or not question.typed or value == question.default.value:
                 return value
             value = "".join(value.split())  # "not, nand" as "not,nand"
             try:
-                parse_option_text(specs, f"{spec.name}={value}")
+                parsed = parse_option_text(module.OPTIONS, f"{spec.name}={value}")
+                if not module.INFO.costly_new_game:
+                    module.new_game(parsed, 2, 0)
             except GameError as error:
                 self.refuse(translate(self.place.language, error.key, error.default,
                                       **error.params))

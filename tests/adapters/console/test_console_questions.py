@@ -244,3 +244,34 @@ async def test_read_the_rules_comes_back_to_the_games_menu(store: SQLiteStore) -
     script = Script(["1", "3", "quit"])  # the L-game, its rules, then quit
     await run_session(store, script)
     assert script.text.count("L-game: what would you like to do?") == 2
+
+
+# ------------------------- defect 7: the presets and every option, as on the platforms
+async def test_rithmomachia_offers_the_teaching_game_first(store: SQLiteStore) -> None:
+    script = Script([number_of_title("Boolean Rithmomachia"), "", "", "", "", "quit"])
+    await run_session(store, script)
+    assert "  1) Teaching game: only NOT and NAND capture, longer games (Enter)" in script.text
+    assert (await running_options(store))["ops"] == "not,nand"
+
+
+async def test_typed_options_are_offered_and_checked_at_once(store: SQLiteStore) -> None:
+    def answers(output: list[str]) -> Iterator[str]:
+        yield number_of(output, "Rithmomachia")
+        yield number_of(output, "with a friend")
+        yield number_of(output, "Choose the options")
+        yield ""                   # setup: standard
+        yield ""                   # push: on
+        yield "nand,foo"           # ops: refused with the reason, asked again
+        yield "not, nand"
+        yield "100"                # move limit
+        yield ""                   # danger: off
+        yield "quit"
+
+    script = Script(answers)
+    await run_session(store, script)
+    text = script.text
+    assert "Rules option 'ops'" in text and "Rules option 'move limit'" in text
+    assert "! Option 'ops' is a non-empty list of not,and,or,xor,nand,nor, not 'nand,foo'." \
+        in text
+    options = await running_options(store)
+    assert (options["ops"], options["move_limit"]) == ("not,nand", 100)
