@@ -51,7 +51,7 @@ tests in total wins (ties share). Wrong guessers are out; the last player left w
 Modes: classic (one card per verifier), extreme (two cards per verifier, only one counts), \
 nightmare (the cards are shown, but not which verifier has which card).
 Solo, you play against the machine's par: beat it with fewer rounds, or the same rounds \
-and no more tests. After the game you also see the best possible score.
+and no more tests. After the game you also see what the machine took with its best plan.
 The buttons make typing unnecessary. Typed: 'propose 241', 'test B', 'next' (end the \
 round), 'guess 241'."""
 
@@ -207,6 +207,12 @@ def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
     if view.get("outcome"):
         lines += _end_lines(view, names, language, emoji)
     else:
+        if view.get("par"):
+            lines.append(("🤖 " if emoji else "")
+                         + translate(language, "turing.par_to_beat",
+                                     "The machine's par: {par}. Beat it with fewer rounds, "
+                                     "or as many rounds and no more tests.",
+                                     par=_score(language, view["par"])))
         lines += _verifier_lines(view, language, emoji, compact=False)
         lines.append(render_status(view, names, language, emoji))
     return "\n".join(lines)
@@ -314,20 +320,25 @@ def render_results(view: View, names: Sequence[str], language: str, emoji: bool)
     par = (machine.get("par") or {}).get("score")
     optimal = (machine.get("optimal") or {}).get("score")
     if par and optimal:
-        lines.append(("🤖 " if emoji else "")
-                     + translate(language, "turing.machine",
-                                 "The machine's par was {par}; the best possible was "
-                                 "{optimal}.", par=_score(language, par),
-                                 optimal=_score(language, optimal)))
-        # Old games stored no "proven"; their scores came from a complete search.
-        guessed = [level for level in ("par", "optimal")
-                   if (machine.get(level) or {}).get("proven") is False]
-        if guessed:
+        # Old games stored no "proven"; their scores came from a complete search. A plan
+        # the search did not prove is only the best found: players have beaten one.
+        proven = (machine.get("optimal") or {}).get("proven") is not False
+        if proven:
+            said = translate(language, "turing.machine",
+                             "The machine's par was {par}; with its best possible plan it "
+                             "took {optimal}.", par=_score(language, par),
+                             optimal=_score(language, optimal))
+        else:
+            said = translate(language, "turing.machine_found",
+                             "The machine's par was {par}; with the best plan it found it "
+                             "took {optimal}.", par=_score(language, par),
+                             optimal=_score(language, optimal))
+        lines.append(("🤖 " if emoji else "") + said)
+        if any((machine.get(level) or {}).get("proven") is False
+               for level in ("par", "optimal")):
             lines.append(translate(language, "turing.machine_unproven",
-                                   "(This puzzle was too large to search completely: the "
-                                   "machine's {levels} score comes from the best plan it "
-                                   "found, not a proven optimum.)",
-                                   levels=" and ".join(guessed)))
+                                   "(This puzzle was too large to search completely: a "
+                                   "better plan may exist.)"))
     if len(scores) == 1 and par:
         solved = outcome["reason"] == "turing_solved" and 0 in winners
         mine = (int(scores[0][0]), int(scores[0][1]))

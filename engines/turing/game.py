@@ -580,6 +580,9 @@ class TuringState(GameState):
             "players": [self._public_sheet(sheet, over) for sheet in self.sheets],
             "outcome": self._outcome.to_dict() if self._outcome else None,
         }
+        if not over and self.players == 1 and self.machine:
+            # Solo, the player plays against the machine's par: they see it from the start.
+            view["par"] = list(self.machine["par"]["score"])
         if over:
             view["solution"] = {"code": code_text(puzzle.code), "criteria": list(puzzle.secret),
                                 "verifiers": [list(cards) for cards in puzzle.verifiers]}

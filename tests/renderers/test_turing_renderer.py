@@ -270,8 +270,8 @@ def test_solo_result_against_the_machine() -> None:
     assert f"Ann cracked the code {code} in 2 rounds and 3 tests." in text
     assert f"Solution: {code}" in text
     assert f"* Ann: {code} (right) · 2 rounds, 3 tests" in text
-    assert ("The machine's par was 2 rounds, 5 tests; the best possible was 1 round, "
-            "3 tests.") in text
+    assert ("The machine's par was 2 rounds, 5 tests; with its best possible plan it took "
+            "1 round, 3 tests.") in text
     assert text.endswith("You beat the machine!")
     results = render.render_results(won.view(None), ["Ann"], "en", emoji=True)
     assert results.startswith(f"🏆 Ann: {code} 🎯 · 2 rounds, 3 tests")
@@ -289,12 +289,11 @@ def test_a_score_from_the_machines_heuristic_says_so() -> None:
     state = make_state("classic", 1, 3, machine=guessed)
     state.apply(0, f"guess {code_text(state.puzzle.code)}")
     text = render.render(state.view(None), ["Ann"], "en", emoji=True)
-    assert ("the machine's par score comes from the best plan it found, not a proven "
-            "optimum.") in text
+    assert "(This puzzle was too large to search completely: a better plan may exist.)" in text
     proven = make_state("classic", 1, 3, machine={
         level: {**score, "proven": True} for level, score in MACHINE.items()})
     proven.apply(0, f"guess {code_text(proven.puzzle.code)}")
-    assert "proven optimum" not in render.render(proven.view(None), ["Ann"], "en", True)
+    assert "too large" not in render.render(proven.view(None), ["Ann"], "en", True)
 
 
 def test_every_way_a_game_ends_has_a_sentence() -> None:
@@ -362,3 +361,41 @@ def test_rule_the_share_code_appears_only_in_the_end_message() -> None:
     assert "from a shared code" not in render.render(started.view(None), ["Ann"], "en", False)
     from_code.abandon()
     assert code in render.render(from_code.view(None), ["Ann"], "en", emoji=False)
+
+
+def test_a_score_the_machine_did_not_prove_is_never_called_the_best_possible() -> None:
+    """Issue 40, defect 9: a player beat 'the best possible' score of a puzzle too large to
+    search completely. Only a proven plan is the best possible."""
+    unproven = {"par": {"score": [3, 6], "worst": [3, 7], "proven": False},
+                "optimal": {"score": [2, 5], "worst": [2, 6], "proven": False}}
+    state = make_state("classic", 1, 3, machine=unproven)
+    for action in ("propose 222", "test A", "test B", "next", "propose 111", "test C",
+                   "test D"):
+        state.apply(0, action)
+    state.apply(0, f"guess {code_text(state.puzzle.code)}")
+    assert state.score(0) == (2, 4)
+    texts = {language: render.render(state.view(None), ["Ann"], language, emoji=False)
+             for language in ("en", "nl", "de")}
+    assert "best possible" not in texts["en"]
+    assert ("The machine's par was 3 rounds, 6 tests; with the best plan it found it took "
+            "2 rounds, 5 tests.") in texts["en"]
+    proven = make_state("classic", 1, 3, machine={
+        level: {**score, "proven": True} for level, score in unproven.items()})
+    proven.apply(0, f"guess {code_text(proven.puzzle.code)}")
+    for language, text in texts.items():
+        proven_text = render.render(proven.view(None), ["Ann"], language, emoji=False)
+        machine_line = next(line for line in text.splitlines() if "3" in line and "6" in line)
+        assert machine_line not in proven_text, (language, machine_line)
+
+
+def test_a_solo_board_shows_the_machines_par_from_the_start() -> None:
+    """Issue 40, defect 9: the player plays against the machine's par, so the board says
+    what it is before the first move, on every platform (it is the service's board text)."""
+    solo = make_state("classic", 1, 3)
+    for language, par in (("en", "2 rounds, 5 tests"), ("nl", "2 rondes, 5 tests"),
+                          ("de", "2 Runden, 5 Tests")):
+        board = render.render(solo.view(None), ["Ann"], language, emoji=True)
+        assert par in board, (language, board)
+    assert "par" in render.render(solo.view(None), ["Ann"], "en", emoji=False)
+    group = make_state("classic", 2, 3)
+    assert "2 rounds, 5 tests" not in render.render(group.view(None), NAMES, "en", True)
