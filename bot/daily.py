@@ -24,6 +24,7 @@ from bot.store import DailyAttempt, DailySchedule, GameRecord, Store
 from engines.base import GameState
 from engines.turing.daily import daily_settings
 from renderers.i18n import translate
+from renderers.turing import rounds_text, score_text, tests_text
 
 log = logging.getLogger(__name__)
 
@@ -348,9 +349,9 @@ class DailyChallenge:
 
     def _attempt_text(self, language: str, attempt: DailyAttempt) -> str:
         if attempt.status == "solved":
-            return self._t(language, "daily.result_solved",
-                           "solved in {rounds} rounds and {tests} tests",
-                           rounds=attempt.rounds, tests=attempt.tests)
+            return self._t(language, "daily.result_solved", "solved in {rounds} and {tests}",
+                           rounds=rounds_text(language, attempt.rounds or 0),
+                           tests=tests_text(language, attempt.tests or 0))
         if attempt.status == "failed":
             return self._t(language, "daily.result_failed", "not solved")
         return self._t(language, "daily.result_playing", "still playing")
@@ -391,10 +392,10 @@ class DailyChallenge:
                          "🏆 Challenge of {date} ({scope}):", date=day.isoformat(), scope=scope)]
         for rank, standing in enumerate(standings, start=1):
             if standing.solved:
-                line = self._t(language, "daily.leaderboard_solved",
-                               "{rank}. {name}: {rounds} rounds, {tests} tests",
-                               rank=rank, name=standing.name, rounds=standing.rounds,
-                               tests=standing.tests)
+                line = self._t(language, "daily.leaderboard_solved", "{rank}. {name}: {score}",
+                               rank=rank, name=standing.name,
+                               score=score_text(language,
+                                                (standing.rounds or 0, standing.tests or 0)))
                 if standing.beat_machine:
                     line += " " + self._t(language, "daily.beat_machine", "· beat the machine")
             else:

@@ -163,10 +163,13 @@ class GameOpening(ServiceCore):
         if new_game and limits.games_per_server is not None and place.server:
             running = await self.store.count_running_games(place.platform, server=place.server)
             if running >= limits.games_per_server:
+                one = running == 1
                 raise ServiceError(self._t(
-                    place, "error.server_games_limit",
-                    "This server already has {count} games running, the most it may have. "
-                    "Finish or /abandon one first.", count=running))
+                    place, "error.server_games_limit.one" if one else "error.server_games_limit",
+                    "This server already has a game running, the most it may have. Finish or "
+                    "/abandon it first." if one else "This server already has {count} games "
+                    "running, the most it may have. Finish or /abandon one first.",
+                    count=running))
         if limits.games_per_user is None:
             return
         for player in players:
@@ -175,11 +178,13 @@ class GameOpening(ServiceCore):
             running = await self.store.count_running_games(place.platform,
                                                            user_id=str(player.get("id")))
             if running >= limits.games_per_user:
+                one = running == 1
                 raise ServiceError(self._t(
-                    place, "error.user_games_limit",
-                    "{name} is already playing {count} games, the most one person may. "
-                    "Finish or resign one first.", name=player.get("name", "?"),
-                    count=running))
+                    place, "error.user_games_limit.one" if one else "error.user_games_limit",
+                    "{name} is already playing a game, the most one person may. Finish or "
+                    "resign it first." if one else "{name} is already playing {count} games, "
+                    "the most one person may. Finish or resign one first.",
+                    name=player.get("name", "?"), count=running))
 
     async def rematch(self, place: Place, user: User, game_id: int | None = None) -> Reply:
         """The channel's last ended game again (``game_id``: that ended game of this

@@ -46,8 +46,11 @@ def describe(record: TournamentRecord, bracket: Bracket | None) -> str:
         return translate(language, "tournament.header_signup", "🏆 Tournament #{number}: "
                          "{game} ({format})", number=record.id, game=title,
                          format=_format_name(language, str(state.get("format"))))
-    return translate(language, "tournament.header", "🏆 Tournament #{number}: {game} "
-                     "({format}, {rounds} rounds)", number=record.id, game=title,
+    one = bracket.rounds_planned == 1
+    return translate(language, "tournament.header.one" if one else "tournament.header",
+                     "🏆 Tournament #{number}: {game} ({format}, 1 round)" if one
+                     else "🏆 Tournament #{number}: {game} ({format}, {rounds} rounds)",
+                     number=record.id, game=title,
                      format=_format_name(language, bracket.format),
                      rounds=bracket.rounds_planned)
 

@@ -131,12 +131,14 @@ def _seat_header(view: View, names: Sequence[str], language: str, emoji: bool,
     marker = ""
     if view.get("outcome") is None and view.get("to_move") == seat:
         marker = "▶️ " if emoji else "> "
+    cards = (view.get("hand_sizes") or [0, 0])[seat]
     return marker + translate(
-        language, "booleo.seat_header",
-        "{name} ({side}) · slot bit {slot_bit} · {placed}/{total} gates · {cards} cards",
+        language, "booleo.seat_header.one" if cards == 1 else "booleo.seat_header",
+        "{name} ({side}) · slot bit {slot_bit} · {placed}/{total} gates · 1 card" if cards == 1
+        else "{name} ({side}) · slot bit {slot_bit} · {placed}/{total} gates · {cards} cards",
         name=seat_name(names, seat), side=seat_label(language, seat),
         slot_bit=bit_text((view.get("slot_bits") or [None, None])[seat]), placed=placed,
-        total=n * (n - 1) // 2, cards=(view.get("hand_sizes") or [0, 0])[seat])
+        total=n * (n - 1) // 2, cards=cards)
 
 
 def _legend(view: View, language: str) -> str:

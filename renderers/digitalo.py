@@ -102,11 +102,13 @@ def _seat_header(view: View, names: Sequence[str], language: str, emoji: bool,
     marker = ""
     if view.get("outcome") is None and view.get("to_move") == seat:
         marker = "▶️ " if emoji else "> "
+    cards = (view.get("hand_sizes") or [0, 0])[seat]
     return marker + translate(
-        language, "digitalo.seat_header",
-        "{name} ({side}) · {placed}/{total} gates · {cards} cards · moves {moves}",
+        language, "digitalo.seat_header.one" if cards == 1 else "digitalo.seat_header",
+        "{name} ({side}) · {placed}/{total} gates · 1 card · moves {moves}" if cards == 1
+        else "{name} ({side}) · {placed}/{total} gates · {cards} cards · moves {moves}",
         name=seat_name(names, seat), side=seat_label(language, seat), placed=placed,
-        total=view.get("pyramid_size", 0), cards=(view.get("hand_sizes") or [0, 0])[seat],
+        total=view.get("pyramid_size", 0), cards=cards,
         moves=(view.get("moves") or [0, 0])[seat])
 
 

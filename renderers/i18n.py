@@ -25,6 +25,7 @@ from typing import Any
 from babel.messages.pofile import read_po
 
 from engines.base import Message
+from renderers.second_person import FORM_TEXTS, PERSON_PLACEHOLDERS, second_person_key
 
 DEFAULT_LANGUAGE = "en"
 # The order is the order languages are offered in (settings menus, command menus).
@@ -109,9 +110,20 @@ def translate(language: str, key: str, default: str | None = None, **params: Any
     return _translate(language, key, default, params)
 
 
+# The key whose text is a language's word for the reader: the lessons call their learner
+# so ("You", "Jij", "Du"). A person called by it is told about in the second person.
+READER_KEY = "lesson.you"
+
+
 def _translate(language: str, key: str, default: str | None, params: dict[str, Any]) -> str:
     params = {name: localise(language, value) if isinstance(value, Message) else value
               for name, value in params.items()}
+    if any(placeholder in params for placeholder in PERSON_PLACEHOLDERS):
+        reader = (CATALOGUE.get(language, {}).get(READER_KEY)
+                  or CATALOGUE[DEFAULT_LANGUAGE].get(READER_KEY) or "You")
+        form = second_person_key(key, params, reader.casefold())
+        if form != key:
+            key, default = form, FORM_TEXTS[form]
     template = (CATALOGUE.get(language, {}).get(key)
                 or CATALOGUE[DEFAULT_LANGUAGE].get(key)
                 or default

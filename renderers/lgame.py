@@ -155,12 +155,16 @@ def danger_lines(view: View, names: Sequence[str], language: str) -> list[str]:
     total = sum(int(entry["moves"]) for entry in threats)
     name, other = seat_name(names, seat), seat_name(names, 1 - seat)
     if trapped == total:
-        return [translate(language, "lgame.danger.all",
-                          "⚠ {name}: each of your {total} moves lets {other} trap your L "
-                          "next turn.", name=name, total=total, other=other)]
-    lines = [translate(language, "lgame.danger.some",
-                       "⚠ {name}: {trapped} of your {total} moves let {other} trap your L "
-                       "next turn.", name=name, trapped=trapped, total=total, other=other)]
+        return [translate(language, "lgame.danger.all.one" if total == 1 else "lgame.danger.all",
+                          "⚠ {name}: your only move lets {other} trap your L next turn."
+                          if total == 1 else "⚠ {name}: each of your {total} moves lets "
+                          "{other} trap your L next turn.", name=name, total=total, other=other)]
+    lines = [translate(language, "lgame.danger.some.one" if trapped == 1
+                       else "lgame.danger.some",
+                       "⚠ {name}: 1 of your {total} moves lets {other} trap your L next turn."
+                       if trapped == 1 else "⚠ {name}: {trapped} of your {total} moves let "
+                       "{other} trap your L next turn.", name=name, trapped=trapped,
+                       total=total, other=other)]
     lost = [entry for entry in threats if entry["trapped"] == entry["moves"]]
     safe = [entry for entry in threats if not entry["trapped"]]
     mixed = [entry for entry in threats if 0 < entry["trapped"] < entry["moves"]]

@@ -18,6 +18,7 @@ from renderers import renderer_for
 from renderers.common import PHONE_COLUMNS, code_block, display_width, seat_name
 from renderers.i18n import localise, translate
 from renderers.pyramid import hand_text
+from renderers.turing import score_text
 
 View = dict[str, Any]
 
@@ -120,9 +121,10 @@ def _every_test(replay: View, names: Sequence[str], language: str) -> list[str]:
     lines = [line for effect in replay.get("tests") or [] if effect
              for line in _test_line(effect, names, language)]
     if len(lines) > CAPTURE_LINES:
+        more = len(lines) - CAPTURE_LINES
         lines = [*lines[:CAPTURE_LINES], translate(
-            language, "replay.turing.more_tests", "… and {count} more tests.",
-            count=len(lines) - CAPTURE_LINES)]
+            language, "replay.turing.more_tests.one" if more == 1 else "replay.turing.more_tests",
+            "… and 1 more test." if more == 1 else "… and {count} more tests.", count=more)]
     return lines
 
 
@@ -176,9 +178,8 @@ def _turing_summary(replay: View, language: str) -> list[str]:
         return []
     worst = machine.get("worst") or [0, 0]
     lines = [translate(language, "replay.turing.tree",
-                       "🤖 The machine's plan for this puzzle (worst case {rounds} rounds, "
-                       "{tests} tests; + means the verifier said yes, - no):",
-                       rounds=worst[0], tests=worst[1])]
+                       "🤖 The machine's plan for this puzzle (worst case {score}; + means "
+                       "the verifier said yes, - no):", score=score_text(language, worst))]
     if not machine.get("proven", True):
         lines.append(translate(language, "replay.turing.unproven",
                                "This plan is the machine's best guess, not proven optimal."))
@@ -207,9 +208,11 @@ def _rithmomachia_summary(replay: View, names: Sequence[str], language: str) -> 
                           "No piece was captured in this game.")]
     shown = lines[:CAPTURE_LINES]
     if len(lines) > CAPTURE_LINES:
-        shown.append(translate(language, "replay.rithmo.more_captures",
-                               "… and {count} more captures.",
-                               count=len(lines) - CAPTURE_LINES))
+        more = len(lines) - CAPTURE_LINES
+        shown.append(translate(language, "replay.rithmo.more_captures.one" if more == 1
+                               else "replay.rithmo.more_captures",
+                               "… and 1 more capture." if more == 1
+                               else "… and {count} more captures.", count=more))
     return [translate(language, "replay.rithmo.captures", "Every capture of the game:"),
             *shown]
 
@@ -259,12 +262,21 @@ def _lgame_hint(hint: View, language: str) -> str:
     if result == "draw":
         holds = translate(language, "hint.lgame.draw", "with it, perfect play draws")
     else:
-        holds = translate(language, "hint.lgame.win" if result == "win" else "hint.lgame.loss",
-                          "with it you win in {moves} moves at most" if result == "win"
-                          else "you lose in {moves} moves against perfect play; this "
-                          "holds out longest", moves=hint["distance"])
+        holds = _distance(result, int(hint["distance"]), language)
     return translate(language, "hint.lgame", "💡 Perfect move: {move} ({holds}).",
                      move=_words(language, hint["text"]), holds=holds)
+
+
+def _distance(result: str, moves: int, language: str) -> str:
+    """How far a won or lost L-game position is from its end under perfect play."""
+    if result == "win":
+        return translate(language, "hint.lgame.win.one" if moves == 1 else "hint.lgame.win",
+                         "with it you win at once" if moves == 1
+                         else "with it you win in {moves} moves at most", moves=moves)
+    return translate(language, "hint.lgame.loss.one" if moves == 1 else "hint.lgame.loss",
+                     "you lose next move against perfect play; this holds out longest"
+                     if moves == 1 else "you lose in {moves} moves against perfect play; "
+                     "this holds out longest", moves=moves)
 
 
 def _turing_hint(hint: View, language: str) -> str:
@@ -280,8 +292,8 @@ def _turing_hint(hint: View, language: str) -> str:
                          "💡 No test left this round tells you more about the {codes} "
                          "possible codes: end the round.", codes=hint["codes"])
     why = translate(language, "hint.turing.why",
-                    "of the {codes} codes still possible, {yes} stay if it says yes and {no} "
-                    "if it says no", codes=hint["codes"], yes=hint["yes"], no=hint["no"])
+                    "of the {codes} codes still possible, a yes leaves {yes} and a no "
+                    "leaves {no}", codes=hint["codes"], yes=hint["yes"], no=hint["no"])
     if kind == "propose":
         return translate(language, "hint.turing.propose",
                          "💡 Propose {code}, then test {letter}: {why}.",

@@ -252,8 +252,10 @@ def outcome_lines(outcome: View, names: Sequence[str], language: str) -> list[st
                                             label.capitalize()),
                             won=counts[int(winners[0])], lost=counts[1 - int(winners[0])])
     else:
-        verdict = translate(language, "rithmo.end.draw",
-                            "Game over: a draw, {won} victories each.", won=counts[0])
+        verdict = translate(language, "rithmo.end.draw.one" if counts[0] == 1
+                            else "rithmo.end.draw",
+                            "Game over: a draw, 1 victory each." if counts[0] == 1
+                            else "Game over: a draw, {won} victories each.", won=counts[0])
     return [_why_it_ended(outcome, names, language),
             _victories_line(per_victory, language),
             verdict]

@@ -68,18 +68,20 @@ def _plural(language: str, key: str, count: int, one: str, other: str) -> str:
     return translate(language, f"{key}.other", other, n=count)
 
 
-def _rounds(language: str, count: int) -> str:
+def rounds_text(language: str, count: int) -> str:
+    """``1 round``, ``3 rounds``: a count of rounds in words."""
     return _plural(language, "turing.rounds", count, "{n} round", "{n} rounds")
 
 
-def _tests(language: str, count: int) -> str:
+def tests_text(language: str, count: int) -> str:
     return _plural(language, "turing.tests", count, "{n} test", "{n} tests")
 
 
-def _score(language: str, score: Sequence[int]) -> str:
+def score_text(language: str, score: Sequence[int]) -> str:
+    """A Turing score, rounds then tests: ``2 rounds, 1 test``."""
     return translate(language, "turing.score", "{rounds}, {tests}",
-                     rounds=_rounds(language, int(score[0])),
-                     tests=_tests(language, int(score[1])))
+                     rounds=rounds_text(language, int(score[0])),
+                     tests=tests_text(language, int(score[1])))
 
 
 def _names(names: Sequence[str], seats: Sequence[int], language: str) -> str:
@@ -188,7 +190,7 @@ def _player_line(view: View, names: Sequence[str], language: str, emoji: bool,
         parts.append(("🏁 " if emoji else "")
                      + translate(language, "turing.player.done", "round ended"))
     parts.append(translate(language, "turing.player.total", "{tests} in all",
-                           tests=_tests(language, int(player["tests"]))))
+                           tests=tests_text(language, int(player["tests"]))))
     return f"{name}: " + " · ".join(parts)
 
 
@@ -212,7 +214,7 @@ def render(view: View, names: Sequence[str], language: str, emoji: bool) -> str:
                          + translate(language, "turing.par_to_beat",
                                      "The machine's par: {par}. Beat it with fewer rounds, "
                                      "or as many rounds and no more tests.",
-                                     par=_score(language, view["par"])))
+                                     par=score_text(language, view["par"])))
         lines += _verifier_lines(view, language, emoji, compact=False)
         lines.append(render_status(view, names, language, emoji))
     return "\n".join(lines)
@@ -231,13 +233,13 @@ def _outcome_sentence(view: View, names: Sequence[str], language: str, emoji: bo
         text = translate(language, "turing.outcome.solved_shared",
                          "{names} cracked the code {code} and share the win with {tests} "
                          "each.", names=_names(names, winners, language), code=code,
-                         tests=_tests(language, int(detail.get("tests", 0))))
+                         tests=tests_text(language, int(detail.get("tests", 0))))
     elif reason == "turing_solved":
         text = translate(language, "turing.outcome.solved",
                          "{names} cracked the code {code} in {rounds} and {tests}.",
                          names=_names(names, winners, language), code=code,
-                         rounds=_rounds(language, int(detail.get("rounds", 0))),
-                         tests=_tests(language, int(detail.get("tests", 0))))
+                         rounds=rounds_text(language, int(detail.get("rounds", 0))),
+                         tests=tests_text(language, int(detail.get("tests", 0))))
     elif reason == "turing_all_wrong":
         text = translate(language, "turing.outcome.all_wrong",
                          "Every guess was wrong: nobody cracked the code {code}.", code=code)
@@ -315,7 +317,7 @@ def render_results(view: View, names: Sequence[str], language: str, emoji: bool)
             verdict = translate(language, "turing.guess.none", "no guess")
         trophy = ("🏆 " if emoji else "* ") if seat in winners else ""
         lines.append(f"{trophy}{seat_name(names, seat)}: {verdict} · "
-                     f"{_score(language, score)}")
+                     f"{score_text(language, score)}")
     machine = view.get("machine") or {}
     par = (machine.get("par") or {}).get("score")
     optimal = (machine.get("optimal") or {}).get("score")
@@ -326,13 +328,13 @@ def render_results(view: View, names: Sequence[str], language: str, emoji: bool)
         if proven:
             said = translate(language, "turing.machine",
                              "The machine's par was {par}; with its best possible plan it "
-                             "took {optimal}.", par=_score(language, par),
-                             optimal=_score(language, optimal))
+                             "took {optimal}.", par=score_text(language, par),
+                             optimal=score_text(language, optimal))
         else:
             said = translate(language, "turing.machine_found",
                              "The machine's par was {par}; with the best plan it found it "
-                             "took {optimal}.", par=_score(language, par),
-                             optimal=_score(language, optimal))
+                             "took {optimal}.", par=score_text(language, par),
+                             optimal=score_text(language, optimal))
         lines.append(("🤖 " if emoji else "") + said)
         if any((machine.get(level) or {}).get("proven") is False
                for level in ("par", "optimal")):
@@ -395,7 +397,7 @@ def render_private(view: View, names: Sequence[str], language: str, emoji: bool)
     if view.get("handicap"):
         lines.append(translate(language, "turing.sheet.handicap",
                                "Handicap: {tests} already used in round 1.",
-                               tests=_tests(language, int(view["handicap"]))))
+                               tests=tests_text(language, int(view["handicap"]))))
     sheet = view["sheet"]
     for number, entry in enumerate(sheet, start=1):
         if entry["proposal"]:

@@ -135,7 +135,7 @@ async def test_a_person_may_sit_in_a_bounded_number_of_running_games(
     service.limits = replace(service.limits, games_per_user=1)
     assert (await service.start_game(places[3], BOB, "lgame", Opponent("ai", "easy"))).ok
     refused = await service.join(places[1], BOB)
-    assert not refused.ok and "Bob is already playing 1 games" in (refused.notice or "")
+    assert not refused.ok and "Bob is already playing a game" in (refused.notice or "")
     # Inviting someone who is at the limit is refused as well, naming them.
     invite = await service.start_game(places[2], CAROL, "lgame", Opponent("user", user=BOB))
     assert not invite.ok and "Bob" in (invite.notice or "")
@@ -292,7 +292,7 @@ async def test_a_refusal_is_known_before_anything_is_created(store: SQLiteStore)
     assert (await service.start_game(PLACE, ALICE, "lgame", Opponent("user", user=BOB))).ok
     other = Place("test", "room-2")
     over = await service.start_refusal(other, CAROL, "lgame", Opponent("user", user=BOB))
-    assert over is not None and "Bob is already playing 1 games" in over
+    assert over is not None and "Bob is already playing a game" in over
     release = threading.Event()
     blocker = asyncio.ensure_future(service.workers.run(release.wait))
     await asyncio.sleep(0.01)

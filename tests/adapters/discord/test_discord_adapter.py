@@ -297,7 +297,7 @@ async def test_new_game_opens_a_thread_when_the_server_wants_it(tmp_path: Path) 
         # A game the limits refuse opens no thread at all.
         world.bot.service.limits = replace(world.bot.service.limits, games_per_user=1)
         over = await world.carol.slash(world.channel, "play", game="lgame", level="easy")
-        assert over.ephemeral and "already playing 1 games" in over.response.content
+        assert over.ephemeral and "already playing a game" in over.response.content
         assert len(world.channel.threads) == 2
 
 

@@ -152,7 +152,7 @@ async def test_the_daily_challenge_posts_on_time_once_and_ranks_players(
         await world.say(BOB, GROUP, "/leaderboard")
         board = world.last(GROUP).text
         server_part, global_part = board.split("\n\n", 1)
-        assert "1. Alice: 1 rounds, 1 tests" in server_part and "Bob" not in server_part
+        assert "1. Alice: 1 round, 1 test" in server_part and "Bob" not in server_part
         assert "Alice" in global_part and "Bob: not solved" in global_part
 
         clock.now = dt.datetime(2026, 11, 21, 8, 1, tzinfo=dt.UTC)
