@@ -111,3 +111,15 @@ def test_a_hint_for_the_move_that_wins_a_digitalo_round_says_so() -> None:
             state.apply(seat, found["action"] if rng.random() < 0.7
                         else rng.choice(state.legal_actions(seat)))
     assert checked == 3, "some hinted move completes a pyramid"
+
+
+def test_a_rithmomachia_hint_during_placement_proposes_a_legal_place() -> None:
+    state = rithmomachia.new_game({"setup": "placement"}, 2, 4)
+    rng = random.Random(4)
+    for _ in range(6):
+        seat = state.to_move()[0]
+        found = hint("rithmomachia", state.to_dict(), seat, 2)
+        assert state.phase == "placement" and found["action"] in state.legal_actions(seat)
+        assert found["reason"] and all(isinstance(part, Message) for part in found["reason"])
+        assert localise("de", state.action_text(found["action"])) in render_hint(found, "de")
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
