@@ -62,6 +62,8 @@ ENTER_MARK = "Enter)"
 # A choice or a move is a few words: a longer line (a paste gone wrong) is refused
 # without being echoed back.
 LONGEST_LINE = 200
+# The mark of an option that cannot be taken now (the engines' "no place now" mark).
+NO_PLACE_MARK = "✖"
 # A line of a hand that the board printed just above is not printed twice (bOOleO's
 # pending NOT is in both); short lines (rows of a drawing) may well repeat.
 SHORTEST_REPEATED_LINE = 30
@@ -474,7 +476,8 @@ class ConsoleSession:
                     return False
                 force_board = True
             self.show(reply, force_board)
-            reply.notice = None  # said once: a refused number must not bring it back
+            # Said once: a refused number or a word answered must not bring them back.
+            reply.notice, reply.announcements = None, []
             force_board = False
             if reply.finished or board is None:
                 if board is not None and reply.finished:
@@ -499,12 +502,37 @@ class ConsoleSession:
             if menu.prompt:
                 # At a shared keyboard the prompt names whom it asks; alone, it is "you".
                 self.write(f"{user.name}: {menu.prompt}" if shared else menu.prompt)
-            step = MoveStep.of(menu)
+            step = MoveStep.of(menu, await self.refused_now(menu, user))
             self.write_step(step)
             answer = await self.take_line(await self.read("> "), reply, step, user)
             if answer is None:
                 return False
             reply = answer
+
+    async def refused_now(self, menu: Board | Hand, user: User) -> frozenset[str]:
+        """The payloads of the menu's buttons that would complete a move the rules refuse
+        now. A chat menu offers them on purpose (bOOleO's referee explains why a gate does
+        not fit); at a keyboard they are shown, marked, without a number, so that a
+        number never leads to a refusal that throws the move's steps away."""
+        parsed = [Payload.parse(button.payload) for button in menu.buttons]
+        steps = {payload.path[:-1] for payload in parsed if payload is not None}
+        record = await self.service.running_record(self.place)
+        if len(steps) != 1 or record is None:
+            return frozenset()
+        seat = self.service.seat_of(record, user)
+        if seat is None:
+            return frozenset()
+        state = get_game(record.game).State.from_dict(record.state)
+        try:
+            leaves = {choice.token: choice.action for choice in state.menu(seat, steps.pop())
+                      if choice.action is not None}
+            legal = set(state.legal_actions(seat)) if leaves else set()
+        except GameError:
+            return frozenset()
+        return frozenset(button.payload for button, payload in zip(menu.buttons, parsed,
+                                                                   strict=True)
+                         if payload is not None and payload.last_token in leaves
+                         and leaves[payload.last_token] not in legal)
 
     def write_step(self, step: MoveStep) -> None:
         """The options that can be taken numbered from 1, those that cannot now listed
@@ -512,7 +540,8 @@ class ConsoleSession:
         for number, button in enumerate(step.options, 1):
             self.write(f"  {number:>2}) {button.label}")
         for button in step.unavailable:
-            self.write(f"      {button.label}")
+            marked = button.label.startswith(NO_PLACE_MARK)
+            self.write(f"      {button.label if marked else f'{NO_PLACE_MARK} {button.label}'}")
         if step.back is not None:
             self.write(f"   0) {step.back.label}")
         if step.hint is not None:
@@ -608,7 +637,9 @@ class MoveStep:
     hint: Button | None
 
     @classmethod
-    def of(cls, menu: Board | Hand) -> MoveStep:
+    def of(cls, menu: Board | Hand, refused: frozenset[str] = frozenset()) -> MoveStep:
+        """The step of ``menu``; ``refused``: payloads of its options that cannot be
+        taken now although the menu offers them (``ConsoleSession.refused_now``)."""
         # The board's grid is for tapping; at a keyboard the numbered list (or a typed
         # move) is quicker.
         navigation = [b for b in menu.navigation if not opens_grid(b)]
@@ -617,8 +648,10 @@ class MoveStep:
                      if kind is not None and kind.kind == "m"), None)
         hint = next((b for b, kind in zip(navigation, kinds, strict=True)
                      if kind is not None and kind.kind == "i"), None)
-        return cls(tuple(b for b in menu.buttons if not b.disabled),
-                   tuple(b for b in menu.buttons if b.disabled), back, hint)
+        def takes(button: Button) -> bool:
+            return not button.disabled and button.payload not in refused
+        return cls(tuple(b for b in menu.buttons if takes(b)),
+                   tuple(b for b in menu.buttons if not takes(b)), back, hint)
 
 
 def opens_grid(button: Button) -> bool:

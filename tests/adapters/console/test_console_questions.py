@@ -5,18 +5,21 @@ undone or voided without a word."""
 from __future__ import annotations
 
 import io
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
 from bot.adapters.console import ConsoleSession
 from bot.adapters.console_io import TerminalWriter
 from bot.hints import hinted
-from bot.replies import Button, Hand
+from bot.replies import Button, Hand, Reply
 from bot.service import Service
 from bot.store import SQLiteStore
 from engines.registry import get_game
-from tests.adapters.console.test_console import Script, number_of, run_session
+from tests.adapters.console.test_console import Script, listed_options, number_of, run_session
 
 
 async def running_options(store: SQLiteStore) -> dict[str, Any]:
@@ -275,3 +278,52 @@ async def test_typed_options_are_offered_and_checked_at_once(store: SQLiteStore)
         in text
     options = await running_options(store)
     assert (options["ops"], options["move_limit"]) == ("not,nand", 100)
+
+
+# ------------------ defect 5: a number never leads to a placement the referee refuses
+@pytest.mark.parametrize("title", ["bOOleO", "Digitalo"])
+async def test_every_numbered_placement_is_one_the_rules_allow(
+        store: SQLiteStore, title: str) -> None:
+    def answers(output: list[str]) -> Iterator[str]:
+        yield number_of(output, title)
+        for _ in range(10):  # Enter at every setup question: the standard game, referee on
+            if any("Your hand" in line for line in output[-12:]):
+                break
+            yield ""
+        rng = random.Random(3)
+        for _ in range(80):
+            yield rng.choice(listed_options(output))
+        yield "quit"
+
+    script = Script(answers)
+    await run_session(store, script)
+    played = script.text[script.text.index(f"{title} started"):]
+    refusals = [line for line in played.splitlines() if line.startswith("! ")
+                and "pending" not in line]
+    assert refusals == [], "a numbered option was refused"
+    assert re.search(r"^      ✖ ", played, re.MULTILINE), \
+        "the placements that do not fit are shown, without a number"
+
+
+class OneStepRefused:
+    """A service whose move menu refuses the second step of a move and answers its
+    first step again when asked."""
+
+    def __init__(self) -> None:
+        self.pressed: list[str] = []
+
+    async def press(self, place: object, user: object, payload: str) -> Reply:
+        self.pressed.append(payload)
+        if payload == "m:1:1:A.B":
+            return Reply(ok=False, notice="That does not fit here.")
+        return Reply(notice=None, board=None)
+
+
+async def test_a_refused_step_goes_back_to_the_step_it_was_taken_at(
+        store: SQLiteStore) -> None:
+    service = OneStepRefused()
+    session = ConsoleSession(Service(store), _no_input, [].append)
+    session.service = service  # type: ignore[assignment]
+    answer = await session.press(session.player_one, Button("B", "m:1:1:A.B"))
+    assert service.pressed == ["m:1:1:A.B", "m:1:1:A"], "the first step was asked again"
+    assert not answer.ok and answer.notice == "That does not fit here."
