@@ -336,11 +336,15 @@ def render_results(view: View, names: Sequence[str], language: str, emoji: bool)
                              "took {optimal}.", par=score_text(language, par),
                              optimal=score_text(language, optimal))
         lines.append(("🤖 " if emoji else "") + said)
-        if any((machine.get(level) or {}).get("proven") is False
-               for level in ("par", "optimal")):
+        if not proven:
             lines.append(translate(language, "turing.machine_unproven",
                                    "(This puzzle was too large to search completely: a "
                                    "better plan may exist.)"))
+        elif (machine.get("par") or {}).get("proven") is False:
+            lines.append(translate(language, "turing.par_unproven",
+                                   "(The machine's par comes from the best plan it found: "
+                                   "at its level the puzzle was too large to search "
+                                   "completely.)"))
     if len(scores) == 1 and par:
         solved = outcome["reason"] == "turing_solved" and 0 in winners
         mine = (int(scores[0][0]), int(scores[0][1]))

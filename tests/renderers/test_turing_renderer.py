@@ -289,7 +289,9 @@ def test_a_score_from_the_machines_heuristic_says_so() -> None:
     state = make_state("classic", 1, 3, machine=guessed)
     state.apply(0, f"guess {code_text(state.puzzle.code)}")
     text = render.render(state.view(None), ["Ann"], "en", emoji=True)
-    assert "(This puzzle was too large to search completely: a better plan may exist.)" in text
+    assert ("(The machine's par comes from the best plan it found: at its level the puzzle "
+            "was too large to search completely.)") in text
+    assert "a better plan may exist" not in text
     proven = make_state("classic", 1, 3, machine={
         level: {**score, "proven": True} for level, score in MACHINE.items()})
     proven.apply(0, f"guess {code_text(proven.puzzle.code)}")
