@@ -108,6 +108,11 @@ class Service(GameOpening, ComputerAndTimers):
             return self._board_reply(place, record, state)
         return await self._guard(place, work, actor=user)
 
+    async def stored_board(self, place: Place, record: GameRecord) -> Reply:
+        """``record``'s board as stored (running or ended), to redraw a board message the
+        platform did not take: no command, no seat, nothing changes."""
+        return self._board_reply(place, record, await self._load(record))
+
     async def move(self, place: Place, user: User, text: str) -> Reply:
         """A typed move in the game's notation."""
         async def work() -> Reply:

@@ -3,10 +3,12 @@
 A platform adapter (Discord, Telegram) subclasses it and supplies only its primitives:
 
 * ``announce(channel, lines)``: public lines in a channel;
-* ``edit_board(place, message_id, board, ai_thinking)``: redraw a board message, True
-  only when the platform confirmed the edit;
+* ``edit_board(place, message_id, board, ai_thinking)``: redraw a board message and say
+  what came of it (``delivery.Shown``: shown, gone, later or refused);
 * ``send_board(place, board, ai_thinking)``: post a new board message and return the
-  reference to store with it (its chat and message ids), or None when posting failed;
+  reference to store with it (its chat and message ids), or why it was not posted;
+* ``retire_old_board(place, ref, board)``: strip the buttons from a board message a new
+  one replaced (best effort);
 * ``post_daily(schedule, day)``: post a daily challenge and say what came of it
   (posted, failed this once, or the chat is gone);
 * ``deliver_extras(place, reply, actor, new_game)``: optional, what the platform sends
@@ -30,10 +32,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from bot.adapters.common import AITurns, BackgroundWork, BoardVersions
+from bot.adapters.delivery import Redelivery, Shown, ShownVersions
 from bot.app import App
 from bot.daily import PostOutcome
 from bot.service import Board, Place, Reply, place_of_record
 from bot.store import DailySchedule, GameRecord
+from bot.store.records import RUNNING
 from renderers.i18n import translate
 
 log = logging.getLogger(__name__)
@@ -66,6 +70,8 @@ class ChatAdapter(BackgroundWork, ABC):
         self._settings_cache: dict[tuple[str, str], str | None] = {}
         # game id → (channel, message id) of its live turn cue: at most one per game.
         self._cues: dict[int, tuple[str, str]] = {}
+        # game id → the version of the newest cue decision, so a late one is dropped.
+        self._cue_versions: dict[int, int] = {}
         self._daily_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
         self._ai_sweep_task: asyncio.Task[None] | None = None
@@ -75,6 +81,8 @@ class ChatAdapter(BackgroundWork, ABC):
         self.run_daily_schedule = True
         self.class_board_delay = CLASS_BOARD_SECONDS
         self._class_boards_due: set[str] = set()
+        self.redelivery = Redelivery(self.redraw_stored, self.doubt_board)
+        self.shown_versions = ShownVersions(self.service.store.record_shown)
 
     # ------------------------------------------------------------ primitives
     @abstractmethod
@@ -82,11 +90,15 @@ class ChatAdapter(BackgroundWork, ABC):
 
     @abstractmethod
     async def edit_board(self, place: Place, message_id: int, board: Board,
-                         ai_thinking: bool) -> bool: ...
+                         ai_thinking: bool) -> Shown: ...
 
     @abstractmethod
     async def send_board(self, place: Place, board: Board,
-                         ai_thinking: bool) -> dict[str, str] | None: ...
+                         ai_thinking: bool) -> dict[str, str] | Shown: ...
+
+    @abstractmethod
+    async def retire_old_board(self, place: Place, ref: dict[str, Any], board: Board) -> None:
+        """The board message ``ref`` was replaced by a newer one: take its buttons away."""
 
     @abstractmethod
     async def post_daily(self, schedule: DailySchedule, day: str) -> PostOutcome: ...
@@ -205,35 +217,114 @@ class ChatAdapter(BackgroundWork, ABC):
 
     async def remember_board(self, place: Place, game_id: int, ref: dict[str, str],
                              version: int) -> None:
-        """Store where the board is, with the language and style it is drawn in."""
+        """Store where the board is, with the language and style it is drawn in, and the
+        version it shows."""
         await self.service.set_board_ref(game_id, {**ref, "language": place.language,
-                                                   "emoji": place.emoji})
+                                                   "emoji": place.emoji, "shown": version})
         await self.class_board_changed(place)  # a new game, or its board moved
         self.boards.show(game_id, version)
 
     async def update_board(self, place: Place, board: Board, ai_thinking: bool = False) -> None:
-        """Edit the game's board message in place; post a new one if it is gone.
+        """Show ``board`` in the game's board message, or a newer one if one is shown; when
+        the platform does not confirm it, the game is redelivered until it does."""
+        self.board_behind(board.game_id, await self.draw_board(place, board, ai_thinking))
 
-        Edits of one board are serialised by its lock and carry its version, so an older
-        board never overwrites a newer one; a board counts as shown only once the
-        platform confirmed it.
-        """
+    def board_behind(self, game_id: int, outcome: Shown) -> None:
+        """What follows a board's draw that the platform did not confirm: the game is
+        redrawn as stored until it does; after a passing fault, whose edit may still land
+        late, once more a little later."""
+        if outcome not in (Shown.LATER, Shown.REFUSED):
+            return
+        log.info("%s: the board of game %s is behind (%s); it is redrawn when the platform "
+                 "takes it", self.platform, game_id, outcome.value)
+        self.redelivery.behind(game_id, outcome)
+        if outcome is Shown.LATER:
+            self.redelivery.verify_later(game_id)
+
+    async def doubt_board(self, game_id: int) -> None:
+        """Forget what the game's board message is believed to show, so the next draw
+        sends the stored game whatever was drawn before."""
+        self.boards.set_shown(game_id, -1)
+        await self.forget_drawn(game_id)
+
+    async def forget_drawn(self, game_id: int) -> None:
+        """A platform that skips edits which change nothing forgets the board's last text."""
+
+    async def draw_board(self, place: Place, board: Board, ai_thinking: bool) -> Shown:
+        """Edit the game's board message in place; post a new one, and retire the old,
+        only when the old is gone. Edits of one board are serialised by its lock and
+        carry its version, so an older board never overwrites a newer one; a board
+        counts as shown only once the platform confirmed it."""
         async with self.boards.lock(board.game_id):
             if self.boards.newer_shown(board.game_id, board.version):
-                return
-            message_id = await self.board_message_id(board.game_id)
-            if message_id is not None and await self.edit_board(place, message_id, board,
-                                                                ai_thinking):
-                self.boards.show(board.game_id, board.version)
-                return
-            ref = await self.send_board(place, board, ai_thinking)
-            if ref is not None:
-                await self.remember_board(place, board.game_id, ref, board.version)
+                return Shown.SHOWN
+            ref = await self.board_ref(board.game_id)
+            message = str(ref.get("message", ""))
+            outcome = (await self.edit_board(place, int(message), board, ai_thinking)
+                       if message.isdigit() else Shown.GONE)
+            if outcome is Shown.SHOWN:
+                self.board_shown(board.game_id, board.version)
+                return outcome
+            if outcome is not Shown.GONE:
+                return outcome
+            posted = await self.send_board(place, board, ai_thinking)
+            if isinstance(posted, Shown):
+                return posted
+            if message.isdigit():
+                await self.retire_old_board(place, ref, board)
+            await self.remember_board(place, board.game_id, posted, board.version)
+            return Shown.SHOWN
+
+    def board_shown(self, game_id: int, version: int) -> None:
+        """The platform confirmed the game's board at ``version``. When a newer one was
+        confirmed before (a press's answer that came late), the older one is what the
+        message shows now: it is redrawn at once."""
+        if self.boards.newer_shown(game_id, version):
+            self.boards.set_shown(game_id, version)
+            self.redelivery.behind(game_id, at_once=True)
+            return
+        self.boards.show(game_id, version)
+        self.shown_versions.confirm(game_id, version)
+
+    async def redraw_stored(self, game_id: int) -> Shown:
+        """Draw the game's board as it is stored now (``Redelivery``'s one step)."""
+        record = await self.service.game_record(game_id)
+        if record is None or record.platform != self.platform or not record.board_ref:
+            return Shown.SHOWN  # nothing of ours to draw
+        if self.boards.shown(game_id) >= record.version:
+            return Shown.SHOWN
+        place = self.place_of_record(record)
+        reply = await self.service.stored_board(place, record)
+        if reply.board is None:
+            return Shown.SHOWN
+        return await self.draw_board(place, reply.board, reply.ai_to_move)
+
+    async def reconcile_boards(self) -> int:
+        """At start-up: every running game of this platform whose board was last
+        confirmed at an older version than the stored one (a move whose edit the restart
+        lost) is redrawn, without anyone pressing or typing; how many were behind."""
+        behind = 0
+        for record in await self.service.store.games_with_status(*RUNNING):
+            if record.platform != self.platform or not self.serves(record):
+                continue
+            shown = (record.board_ref or {}).get("shown")
+            if isinstance(shown, int) and shown < record.version:
+                behind += 1
+                self.redelivery.behind(record.id, at_once=True)
+        if behind:
+            log.info("%s: %d boards were behind their games; redrawing them", self.platform,
+                     behind)
+        return behind
+
+    def serves(self, record: GameRecord) -> bool:
+        """Whether this process draws ``record``'s board (a Discord shard: its servers)."""
+        return True
 
     def forget_game(self, game_id: int) -> None:
         """Drop what a finished game kept in memory. Its last drawn version stays, so a
         late edit cannot draw an older board over the final one."""
         self.boards.forget(game_id)
+        self._cue_versions.pop(game_id, None)
 
     # ------------------------------------------------------------ after a change
     async def after_change(self, place: Place, reply: Reply, *, update: bool = True,
@@ -264,12 +355,19 @@ class ChatAdapter(BackgroundWork, ABC):
         if board is None:
             return
         if reply.finished:
+            self._cue_versions.pop(board.game_id, None)
             await self.clear_cue(board.game_id)
             return
         people = [p for p in reply.turn_cue if p.get("platform") == self.platform]
         if not people:
             return
         async with self.boards.lock(board.game_id):
+            if (self.boards.newer_shown(board.game_id, board.version)
+                    or self._cue_versions.get(board.game_id, -1) > board.version):
+                # A late answer: the game moved on, and the newer change cues its own
+                # mover; this one must not replace that cue with a wrong one.
+                return
+            self._cue_versions[board.game_id] = board.version
             await self.clear_cue(board.game_id)  # a new turn: the old cue is stale
             if await self.setting(self.settings_scope(place), TURN_CUES) == "off":
                 return
@@ -407,6 +505,8 @@ class ChatAdapter(BackgroundWork, ABC):
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._daily_task = self._timer_task = self._ai_sweep_task = None
+        await self.redelivery.close()
+        await self.shown_versions.close()
 
     async def timer_reminder(self, place: Place, text: str) -> None:
         await self.announce(place.channel, [text])

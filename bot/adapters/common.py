@@ -149,6 +149,11 @@ class BoardVersions:
             for stale in list(self._shown)[: SHOWN_VERSIONS_KEPT // 2]:
                 del self._shown[stale]
 
+    def set_shown(self, game_id: int, version: int) -> None:
+        """What the message shows now, even if older than what it showed before (an
+        older board's edit that landed late)."""
+        self._shown[game_id] = version
+
     def forget(self, game_id: int) -> None:
         """A finished game's lock goes, unless someone holds it right now."""
         lock = self._locks.get(game_id)

@@ -21,7 +21,7 @@ import contextvars
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -292,6 +292,14 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
             held.read_ahead = None  # the lock's read no longer shows the row
         await self._game_connection().execute("UPDATE games SET board_ref=$1 WHERE id=$2",
                                  dumps(ref) if ref is not None else None, game_id)
+
+    async def record_shown(self, shown: Mapping[int, int]) -> None:
+        if not shown:
+            return
+        await self._pool.executemany(
+            "UPDATE games SET board_ref=(board_ref::jsonb || jsonb_build_object('shown', "
+            "$1::bigint))::text WHERE id=$2 AND board_ref IS NOT NULL",
+            [(version, game_id) for game_id, version in shown.items()])
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
         rows = await self._pool.fetch(

@@ -3,6 +3,7 @@ modules call, implemented alike by ``SQLiteStore`` and ``PostgresStore``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -59,6 +60,12 @@ class Store(Protocol):
         ...
 
     async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None: ...
+
+    async def record_shown(self, shown: Mapping[int, int]) -> None:
+        """Note in each game's board reference (``"shown"``) the version its board message
+        was last confirmed at, for many games in one write: what a restart compares with
+        the game's version to find the boards that are behind."""
+        ...
 
     async def games_with_status(self, *statuses: str) -> list[GameRecord]: ...
 

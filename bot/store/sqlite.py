@@ -27,7 +27,7 @@ import json
 import logging
 import secrets
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -472,6 +472,23 @@ class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries, SQLiteAssignmentQ
     async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None:
         await self._db.execute("UPDATE games SET board_ref=? WHERE id=?",
                                (_dumps(ref) if ref is not None else None, game_id))
+
+    async def record_shown(self, shown: Mapping[int, int]) -> None:
+        if not shown:
+            return
+        # One transaction for all, a sync per flush and not per board; under the saves'
+        # lock, since the group-commit writer opens transactions on this connection too.
+        async with self._saving:
+            await self._db.execute("BEGIN")
+            try:
+                await self._db.executemany(
+                    "UPDATE games SET board_ref=json_set(board_ref, '$.shown', ?) "
+                    "WHERE id=? AND board_ref IS NOT NULL",
+                    [(version, game_id) for game_id, version in shown.items()])
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
         async with self._db.execute(

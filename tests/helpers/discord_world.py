@@ -40,6 +40,7 @@ class World:
     async def restart(self, settings: Settings | None = None) -> None:
         """Stop the bot and start a new process image on the same database."""
         await self.bot.wait_for_background()
+        await self.bot.stop_loops()  # what the process writes on its way out, first
         await self.store.close()
         self.store = await SQLiteStore.open(self.database)
         self.bot = build_discord(App.build(settings or Settings(database_path=str(self.database)),

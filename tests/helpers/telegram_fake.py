@@ -160,9 +160,10 @@ FAULT_TEXTS = {400: "Bad Request", 500: "Internal Server Error", 502: "Bad Gatew
 @dataclass
 class Fault:
     """A fault the fake serves instead of (or before) a method's answer: a status such as
-    500 or 429 (with ``retry_after``), or only a ``delay`` (status 0), after which the call
-    is applied as usual: a slow server. ``chat_id`` limits it to one chat; ``times`` is how
-    many matching calls get it; ``description`` replaces the status's usual text, for a
+    500 or 429 (with ``retry_after``), a connection cut with no answer (``reset``), or only
+    a ``delay`` (status 0), after which the call is applied as usual: a slow server (the
+    client may have given up by then, and the call still lands, late). ``chat_id`` limits
+    it to one chat; ``times`` is how many matching calls get it; ``description`` replaces the status's usual text, for a
     refusal such as a 400 "Bad Request: BOT_COMMAND_INVALID" of ``setMyCommands``."""
 
     method: str
@@ -172,6 +173,7 @@ class Fault:
     retry_after: int | None = None
     chat_id: int | None = None
     description: str | None = None
+    reset: bool = False  # the connection is cut before any answer (a reset, a proxy dying)
     served: int = 0
 
     def matches(self, method: str, params: dict[str, Any]) -> bool:
@@ -248,6 +250,10 @@ class FakeTelegram:
             fault.served += 1
             if fault.delay:
                 await asyncio.sleep(fault.delay)
+            if fault.reset and request.transport is not None:
+                self.refusals.append((method, "connection reset"))
+                request.transport.abort()
+                return web.Response(status=500)  # never reaches the bot: the socket is gone
             if fault.status:
                 body: dict[str, Any] = {"ok": False, "error_code": fault.status,
                                         "description": fault.description or FAULT_TEXTS.get(

@@ -31,7 +31,9 @@ from bot.adapters.common import (
     pick_language,
     thinking_line,
 )
+from bot.adapters.delivery import Shown
 from bot.adapters.discord import limits
+from bot.adapters.discord.errors import DELIVERY_ERRORS, delivery_outcome, describe_error
 from bot.adapters.discord.hands import LiveHands
 from bot.adapters.discord.layout import (
     BUTTON_PREFIX,
@@ -182,11 +184,29 @@ class LogicBot(ChatAdapter, discord.Client):
 
     async def on_ready(self) -> None:
         if self._resumed:
+            # A new session after a lost one: boards that waited out the gap go now.
+            self.redelivery.retry_now()
             return
         self._resumed = True
         self.start_loops()
         await self.resume_ai()
+        await self.reconcile_boards()
         await self.app.tournaments.resume_all(PLATFORM)
+
+    async def on_resumed(self) -> None:
+        """The gateway session came back: Discord is reachable again, so every board
+        waiting for a retry is tried now rather than after its backoff."""
+        self.redelivery.retry_now()
+
+    def serves(self, record: GameRecord) -> bool:
+        """A sharded process draws the boards of its own shards' servers (and, on shard 0,
+        of private chats): the shard of a server is (id >> 22) % shard count."""
+        shard_ids = getattr(self, "shard_ids", None)
+        count = self.shard_count or 1
+        if count <= 1 or not shard_ids:
+            return True
+        guild = int(record.server) if record.server.isdigit() else 0
+        return (guild >> 22) % count in shard_ids
 
     async def close(self) -> None:
         await self.stop_loops()
@@ -371,33 +391,42 @@ class LogicBot(ChatAdapter, discord.Client):
                                                    "message": str(message.id)}, version)
 
     async def edit_board(self, place: Place, message_id: int, board: Board,
-                         ai_thinking: bool) -> bool:
+                         ai_thinking: bool) -> Shown:
         layout = self.board_for(place, board, ai_thinking)
         channel = self.get_partial_messageable(int(place.channel))
         try:
             await channel.get_partial_message(message_id).edit(
                 allowed_mentions=NO_MENTIONS, **message_fields(layout, edit=True))
-            return True
-        except discord.NotFound:
-            return False  # deleted by someone: a fresh board is posted
-        except discord.HTTPException as error:
-            log.warning("could not edit board %s in %s: %s", message_id, place.channel, error)
-            return False
+            return Shown.SHOWN
+        except DELIVERY_ERRORS as error:
+            outcome = delivery_outcome(error)
+            log.info("could not edit the board of game %s (message %s in %s): %s; %s",
+                     board.game_id, message_id, place.channel, describe_error(error),
+                     outcome.value)
+            return outcome
 
     async def send_board(self, place: Place, board: Board,
-                         ai_thinking: bool) -> dict[str, str] | None:
+                         ai_thinking: bool) -> dict[str, str] | Shown:
         layout = self.board_for(place, board, ai_thinking)
         channel = self.get_partial_messageable(int(place.channel))
         try:
             message = await channel.send(allowed_mentions=NO_MENTIONS,
                                          **message_fields(layout, edit=False))
-        except discord.HTTPException as error:
-            # Usually a missing permission; /board, answered through the interaction,
-            # still works, and the next change tries again.
-            log.warning("could not post the board of game %s in %s: %s", board.game_id,
-                        place.channel, error)
-            return None
+        except DELIVERY_ERRORS as error:
+            outcome = delivery_outcome(error)
+            log.warning("could not post the board of game %s in %s: %s; %s", board.game_id,
+                        place.channel, describe_error(error), outcome.value)
+            return Shown.REFUSED if outcome is Shown.GONE else outcome
         return {"channel": str(message.channel.id), "message": str(message.id)}
+
+    async def retire_old_board(self, place: Place, ref: dict[str, Any], board: Board) -> None:
+        channel = self.get_partial_messageable(int(ref.get("channel") or place.channel))
+        try:
+            await channel.get_partial_message(int(ref["message"])).edit(
+                allowed_mentions=NO_MENTIONS, **self.moved_fields(place, board.grid))
+        except DELIVERY_ERRORS as error:
+            log.info("could not retire the old board %s of game %s: %s", ref.get("message"),
+                     board.game_id, describe_error(error))
 
     def moved_fields(self, place: Place, v2: bool) -> dict[str, Any]:
         """An old board's edit to "this board moved", its buttons gone: in a text display

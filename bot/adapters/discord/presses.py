@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Protocol
 import discord
 
 from bot.adapters.common import BoardVersions
+from bot.adapters.discord.errors import DELIVERY_ERRORS, describe_error
 from bot.adapters.discord.hands import LiveHands
 from bot.adapters.discord.layout import (
     NO_MENTIONS,
@@ -75,6 +76,8 @@ class PressesClient(Protocol):
 
     def board_for(self, place: Place, board: Board, ai_thinking: bool,
                   header: list[str] | None = None) -> Layout: ...
+
+    def board_shown(self, game_id: int, version: int) -> None: ...
 
     async def board_message_id(self, game_id: int) -> int | None: ...
 
@@ -193,15 +196,15 @@ class BoardPresses:
                                            interaction, shown.id if shown is not None else None)
             return
         if reply.ok and board is not None:
-            if client.boards.newer_shown(board.game_id, board.version):
-                # A newer board is already drawn (the AI answered first): keep it.
-                await client.acknowledge(interaction)
-            else:
-                # No lock around the answer: waiting behind another edit could miss
-                # Discord's deadline. The version check above keeps boards in order.
-                await client.edit_source(interaction, client.board_for(place, board,
-                                                                       reply.ai_to_move))
-                client.boards.show(board.game_id, board.version)
+            answered = await self._show_on_pressed_board(interaction, place, reply, board)
+            if not answered:
+                # The answer is only the fast path: the saved move is drawn through the
+                # channel, and the rest of the change (cues, class board) still follows.
+                await client.update_board(place, board, reply.ai_to_move)
+                if reply.moved:
+                    await client.after_change(place, reply, update=False, wake_ai=False,
+                                              actor=str(interaction.user.id))
+                return
             if source is not None:
                 async with client.boards.lock(board.game_id):
                     if await client.board_message_id(board.game_id) != source.id:
@@ -227,6 +230,29 @@ class BoardPresses:
             if source is not None and source.id != await client.board_message_id(board.game_id):
                 await self.retire_source(place, source)
             await client.update_board(place, board, reply.ai_to_move)
+
+    async def _show_on_pressed_board(self, interaction: discord.Interaction, place: Place,
+                                     reply: Reply, board: Board) -> bool:
+        """Answer the press by editing the pressed board to ``board``; False when the
+        answer failed (the interaction expired, 10062; was answered already, 40060; a
+        fault of Discord's), which is a platform's refusal, not a bug: one line says so."""
+        client = self.client
+        try:
+            if client.boards.newer_shown(board.game_id, board.version):
+                # A newer board is already drawn (the AI answered first): keep it.
+                await client.acknowledge(interaction)
+                return True
+            # No lock around the answer: waiting behind another edit could miss
+            # Discord's deadline. The version check above keeps boards in order, and a
+            # late confirmation of an older board is redrawn (``board_shown``).
+            await client.edit_source(interaction, client.board_for(place, board,
+                                                                   reply.ai_to_move))
+        except DELIVERY_ERRORS as error:
+            log.warning("the answer to a press on game %s failed (%s); its board is drawn "
+                        "through the channel instead", board.game_id, describe_error(error))
+            return False
+        client.board_shown(board.game_id, board.version)
+        return True
 
     async def retire_source(self, place: Place, source: discord.Message) -> None:
         try:

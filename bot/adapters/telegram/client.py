@@ -60,6 +60,7 @@ from bot.adapters.base import ChatAdapter
 from bot.adapters.common import (
     pick_language,
 )
+from bot.adapters.delivery import Shown
 from bot.adapters.telegram.chats import (
     DAILY_LINK_PREFIX,
     PLATFORM,
@@ -141,6 +142,20 @@ CELEBRATION_EFFECT = "5046509860389126442"
 WINNER_MARK = "🏆"
 # Tries of Telegram's start-up calls (getMe, deleteWebhook, setWebhook), 1, 2, 4… s apart.
 STARTUP_TRIES = 5
+
+
+def delivery_outcome(error: TelegramError) -> Shown:
+    """What a failed edit or post means for a board: the message deleted or too old to
+    edit (post anew), the chat closed to the bot (try again rarely), or a passing fault:
+    a flood wait, a timeout, a reset connection, a 5xx (try again soon)."""
+    text = str(error).lower()
+    if isinstance(error, Forbidden):
+        return Shown.REFUSED
+    if isinstance(error, BadRequest):
+        if ("not found" in text and "message" in text) or "can't be edited" in text:
+            return Shown.GONE
+        return Shown.REFUSED
+    return Shown.LATER
 
 
 class CommandMenuRefused(TelegramError):
@@ -240,6 +255,7 @@ class TelegramBot(ChatAdapter):
                                         bootstrap_retries=STARTUP_TRIES,
                                         error_callback=self.polling_failed)
         await self.resume_ai()
+        await self.reconcile_boards()
         await self.app.tournaments.resume_all(PLATFORM)
         self.start_loops()
 
@@ -554,6 +570,12 @@ class TelegramBot(ChatAdapter):
     async def send(self, channel: str, message: Message,
                    reply_to: int | None = None) -> TgMessage | None:
         """Post in a chat; best effort, since what it reports is already saved."""
+        sent = await self.send_outcome(channel, message, reply_to)
+        return None if isinstance(sent, Shown) else sent
+
+    async def send_outcome(self, channel: str, message: Message,
+                           reply_to: int | None = None) -> TgMessage | Shown:
+        """Post in a chat: the message, or why Telegram did not take it (``Shown``)."""
         chat_id, topic = chat_of(channel)
         try:
             sent: TgMessage = await retry_server_errors(lambda: self.bot.send_message(
@@ -564,9 +586,11 @@ class TelegramBot(ChatAdapter):
             return sent
         except TelegramError as error:
             if message.effect:  # an effect Telegram no longer knows: the words still go
-                return await self.send(channel, replace(message, effect=""), reply_to)
-            log.warning("could not send to %s: %s", channel, error)
-            return None
+                return await self.send_outcome(channel, replace(message, effect=""),
+                                               reply_to)
+            outcome = delivery_outcome(error)
+            log.warning("could not send to %s: %s; %s", channel, error, outcome.value)
+            return Shown.REFUSED if outcome is Shown.GONE else outcome
 
     async def reply_text(self, source: TgMessage, place: Place, text: str,
                          rows: tuple[tuple[Key, ...], ...] = ()) -> None:
@@ -579,24 +603,27 @@ class TelegramBot(ChatAdapter):
 
     async def edit(self, chat_id: int, message_id: int, message: Message) -> bool:
         """Edit a message; an unchanged one counts as edited (and is not sent when this
-        process wrote it so). False when it is gone."""
+        process wrote it so). False when it is gone or could not be edited."""
+        return await self.edit_outcome(chat_id, message_id, message) is Shown.SHOWN
+
+    async def edit_outcome(self, chat_id: int, message_id: int, message: Message) -> Shown:
+        """Edit a message and say what came of it (``delivery.Shown``)."""
         if self.shown.unchanged(chat_id, message_id, message):
-            return True
+            return Shown.SHOWN
         try:
             await self.bot.edit_message_text(message.html, chat_id=chat_id,
                                              message_id=message_id,
                                              reply_markup=message.markup())
-            self.shown.remember(chat_id, message_id, message)
-            return True
-        except BadRequest as error:
-            if "not modified" in str(error).lower():
-                self.shown.remember(chat_id, message_id, message)
-                return True
-            log.info("could not edit message %s in %s: %s", message_id, chat_id, error)
-            return False
         except TelegramError as error:
-            log.warning("could not edit message %s in %s: %s", message_id, chat_id, error)
-            return False
+            if isinstance(error, BadRequest) and "not modified" in str(error).lower():
+                self.shown.remember(chat_id, message_id, message)
+                return Shown.SHOWN
+            outcome = delivery_outcome(error)
+            log.info("could not edit message %s in %s: %s; %s", message_id, chat_id, error,
+                     outcome.value)
+            return outcome
+        self.shown.remember(chat_id, message_id, message)
+        return Shown.SHOWN
 
     async def announce(self, channel: str, lines: list[str]) -> None:
         if lines:
@@ -629,18 +656,29 @@ class TelegramBot(ChatAdapter):
             "title": title}, version)
 
     async def edit_board(self, place: Place, message_id: int, board: Board,
-                         ai_thinking: bool) -> bool:
+                         ai_thinking: bool) -> Shown:
         message = await self.compose_board(place, board, ai_thinking=ai_thinking)
-        return await self.edit(chat_of(place.channel)[0], message_id, message)
+        return await self.edit_outcome(chat_of(place.channel)[0], message_id, message)
 
     async def send_board(self, place: Place, board: Board,
-                         ai_thinking: bool) -> dict[str, str] | None:
+                         ai_thinking: bool) -> dict[str, str] | Shown:
         message = await self.compose_board(place, board, ai_thinking=ai_thinking)
-        sent = await self.send(place.channel, message)
-        if sent is None:
-            return None
+        sent = await self.send_outcome(place.channel, message)
+        if isinstance(sent, Shown):
+            return sent
         return {"chat": str(sent.chat.id), "message": str(sent.message_id),
                 "title": sent.chat.title or sent.chat.full_name or ""}
+
+    async def forget_drawn(self, game_id: int) -> None:
+        ref = await self.board_ref(game_id)
+        chat, message = str(ref.get("chat", "")), str(ref.get("message", ""))
+        if chat.lstrip("-").isdigit() and message.isdigit():
+            self.shown.forget(int(chat), int(message))
+
+    async def retire_old_board(self, place: Place, ref: dict[str, Any], board: Board) -> None:
+        chat = str(ref.get("chat", ""))
+        chat_id = int(chat) if chat.lstrip("-").isdigit() else chat_of(place.channel)[0]
+        await self.retire_message(place, chat_id, int(ref["message"]))
 
     async def retire_message(self, place: Place, chat_id: int, message_id: int) -> None:
         """Strip the buttons from an old board, which a newer message replaces."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from telegram import CallbackQuery
 from telegram import Message as TgMessage
 
+from bot.adapters.delivery import Shown
 from bot.adapters.telegram.chats import callback_data_of, is_private
 from bot.adapters.telegram.layout import text_message
 from bot.payloads import Payload, game_of
@@ -117,6 +118,7 @@ class BoardPresses:
         # Answered first: the spinner stops at once, and a rate-limit pause on the edit
         # below cannot cost the click its answer.
         await self.client.answer(query)
+        shown = Shown.SHOWN
         async with self.client.boards.lock(board.game_id):
             current = await self.client.board_message_id(board.game_id)
             if not self.client.boards.newer_shown(board.game_id, board.version):
@@ -128,18 +130,23 @@ class BoardPresses:
                 # A board counts as shown only once Telegram confirmed the edit: one that
                 # failed (a 5xx, a timeout) must be drawn again by the next press.
                 if current is None or current == source.message_id:
-                    shown = await self.client.edit(source.chat.id, source.message_id, message)
-                    if shown and current is None:
+                    shown = await self.client.edit_outcome(source.chat.id, source.message_id,
+                                                           message)
+                    if shown is Shown.SHOWN and current is None:
                         await self.client.remember_message(place, board.game_id, source,
                                                            board.version)
                 else:
                     # The press raced a repost (/board, a typed move): the newer message
                     # is the board, and the pressed one stays retired.
-                    shown = await self.client.edit(source.chat.id, current, message)
+                    shown = await self.client.edit_outcome(source.chat.id, current, message)
                     if self.shows_game(source, board.game_id):
                         await self.client.retire_message(place, source.chat.id, source.message_id)
-                if shown:
-                    self.client.boards.show(board.game_id, board.version)
+                if shown is Shown.SHOWN:
+                    self.client.board_shown(board.game_id, board.version)
+        if shown is Shown.GONE:  # deleted under the press: a new board, the old retired
+            await self.client.update_board(place, board, reply.ai_to_move)
+        else:  # a failed edit is not left for the next press: the game is redrawn
+            self.client.board_behind(board.game_id, shown)
         if reply.moved:
             await self.client.after_change(place, reply, update=False, wake_ai=False)
 
@@ -169,7 +176,7 @@ class BoardPresses:
             if self.client.boards.newer_shown(board.game_id, board.version):
                 return
             if await self.client.edit(source.chat.id, source.message_id, message):
-                self.client.boards.show(board.game_id, board.version)
+                self.client.board_shown(board.game_id, board.version)
 
     async def open_hand(self, query: CallbackQuery, place: Place, user: User, game_id: int,
                         hand: Hand) -> None:

@@ -1,0 +1,173 @@
+"""What players see converges on Discord (issue 38): the stored game decides what the
+board message shows, and the bot keeps making it so through Discord's faults, injected
+in simcord with Discord's own status codes and error codes."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.payloads import Payload
+from tests.helpers.discord_play import board_message, menu_items
+from tests.helpers.discord_world import World, components_of, discord_world
+
+CALLBACKS = "/interactions/*/*/callback"
+EDITS = "/channels/*/messages/*"
+
+
+async def running(world: World) -> Any:
+    record = await world.store.running_game("discord", str(world.channel.id))
+    assert record is not None
+    return record
+
+
+def drawn_version(message: discord.Message) -> int | None:
+    """The game version a board's move buttons were drawn for."""
+    versions = {payload.version for component in components_of(message)
+                if (payload := Payload.parse(str(component.get("custom_id", ""))[3:]))}
+    assert len(versions) <= 1, versions
+    return versions.pop() if versions else None
+
+
+def live_boards(world: World, game_id: int) -> list[discord.Message]:
+    """Messages of the channel with live buttons of ``game_id``."""
+    return [message for message in world.channel.history()
+            if any((payload := Payload.parse(str(c.get("custom_id", ""))[3:])) is not None
+                   and payload.game_id == game_id for c in components_of(message))]
+
+
+async def move_blindly(world: World, actor: Any, rng: random.Random) -> int:
+    """Press through the move menu whether or not the presses are answered, until the
+    stored version goes up; the new version."""
+    record = await running(world)
+    for _ in range(8):
+        message = await board_message(world)
+        item = rng.choice(menu_items(message))
+        if item["type"] == 2:
+            await actor.click(message, custom_id=item["custom_id"])
+        else:
+            await actor.select(message, [rng.choice(item["options"])["value"]],
+                               custom_id=item["custom_id"])
+        version = await stored_version(world, record.id)
+        if version > record.version:
+            return version
+    raise AssertionError("the menu never completed a move")
+
+
+async def stored_version(world: World, game_id: int) -> int:
+    record = await world.store.get_game(game_id)
+    assert record is not None
+    return record.version
+
+
+async def test_a_move_whose_press_answer_fails_is_drawn_through_the_channel(
+        tmp_path: Path) -> None:
+    """Behaviour 1: Discord refused every answer (10062, the press answered after its 3
+    seconds). The saved moves are drawn anyway, by editing the board through the channel,
+    so the opponent's first press on the board he sees is taken, not refused "out of
+    date"."""
+    rng = random.Random(4)
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        board = await board_message(world)
+        world.env.inject_error("POST", CALLBACKS, status=404, code=10062,
+                               message="Unknown interaction", times=None)
+        version = await move_blindly(world, world.alice, rng)
+        await world.bot.wait_for_background()
+        assert drawn_version(await board_message(world)) == version
+        assert (await board_message(world)).id == board.id, "edited in place"
+        version = await move_blindly(world, world.bob, rng)
+        await world.bot.wait_for_background()
+        assert drawn_version(await board_message(world)) == version
+        world.env.backend.faults.clear()
+
+
+async def test_a_board_edit_that_fails_through_an_outage_is_redrawn_when_discord_recovers(
+        tmp_path: Path) -> None:
+    """Behaviours 2 and 3: the computer's move is saved while every edit fails with a
+    503 (discord.py does not retry it). Nobody presses or types; once Discord answers
+    again the board shows the stored version, in the same message, and no second board
+    with live buttons was posted."""
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", level="easy")
+        board = await board_message(world)
+        record = await running(world)
+        world.env.inject_error("PATCH", EDITS, status=503, code=0,
+                               message="Service Unavailable", times=10)
+        await move_blindly(world, world.alice, random.Random(8))
+        await world.bot.wait_for_background()  # the computer has moved, unseen
+        stored = (await running(world)).version
+        assert drawn_version(await board_message(world)) != stored, "the outage hid it"
+        await world.env.advance_time(600)  # the backoff's tries, on simcord's clock
+        assert world.env.backend.faults == [], "every injected 503 was served"
+        shown = await board_message(world)
+        assert shown.id == board.id, "the same message, edited when Discord came back"
+        assert drawn_version(shown) == (await running(world)).version == stored
+        assert [m.id for m in live_boards(world, record.id)] == [board.id]
+
+
+async def test_a_deleted_board_is_posted_anew_and_the_stale_copy_is_retired(
+        tmp_path: Path) -> None:
+    """Only a deleted message (10008) makes a new board; the new one is the only one with
+    live buttons."""
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        record = await running(world)
+        world.env.inject_error("PATCH", EDITS, status=404, code=10008,
+                               message="Unknown Message", times=1)
+        await world.bot.update_board(world.bot.place_of_record(record),
+                                     (await world.bot.service.stored_board(
+                                         world.bot.place_of_record(record), record)).board)
+        boards = live_boards(world, record.id)
+        assert len(boards) == 1 and boards[0].id == (await board_message(world)).id
+
+
+async def test_a_restart_redraws_a_board_whose_edit_it_lost(tmp_path: Path) -> None:
+    """Behaviour 2 after a restart: the computer's edit failed and the process stopped
+    before it could try again. The new process finds the board behind its game (the
+    version each board was confirmed at is stored) and redraws it at start-up."""
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", level="easy")
+        game_id = (await running(world)).id
+        world.env.inject_error("PATCH", EDITS, status=503, code=0,
+                               message="Service Unavailable", times=None)
+        await move_blindly(world, world.alice, random.Random(2))
+        await world.bot.wait_for_background()
+        stored = await stored_version(world, game_id)
+        assert drawn_version(await board_message(world)) != stored
+        world.env.backend.faults.clear()
+        await world.restart()
+        await world.env.advance_time(5)
+        assert drawn_version(await board_message(world)) == stored
+
+
+async def test_a_late_answer_does_not_cue_the_wrong_player(tmp_path: Path) -> None:
+    """Behaviour 4: the cue of a change whose answer came late (Bob's turn, after Alice's
+    move) arrives after Bob has moved. It used to delete Alice's correct cue and post
+    "🔔 @bob, it is your turn" while Alice was to move; a late cue is now dropped."""
+    rng = random.Random(6)
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        cued: list[tuple[Any, Any]] = []
+        original = world.bot.cue_turn
+
+        async def recording(place: Any, reply: Any) -> None:
+            cued.append((place, reply))
+            await original(place, reply)
+
+        world.bot.cue_turn = recording  # type: ignore[method-assign]
+        await move_blindly(world, world.alice, rng)
+        await move_blindly(world, world.bob, rng)
+        await world.bot.wait_for_background()
+        late = next(call for call in cued if call[1].turn_cue
+                    and call[1].turn_cue[0]["id"] == str(world.bob.id))
+
+        def cues() -> list[str]:
+            return [m.content for m in world.channel.history() if "🔔" in m.content]
+
+        assert len(cues()) == 1 and str(world.alice.id) in cues()[0]
+        await original(*late)  # Alice's move's cue, arriving after Bob's move
+        assert len(cues()) == 1 and str(world.alice.id) in cues()[0], cues()
