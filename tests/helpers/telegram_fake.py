@@ -163,8 +163,9 @@ class Fault:
     500 or 429 (with ``retry_after``), a connection cut with no answer (``reset``), or only
     a ``delay`` (status 0), after which the call is applied as usual: a slow server (the
     client may have given up by then, and the call still lands, late). ``chat_id`` limits
-    it to one chat; ``times`` is how many matching calls get it; ``description`` replaces the status's usual text, for a
-    refusal such as a 400 "Bad Request: BOT_COMMAND_INVALID" of ``setMyCommands``."""
+    it to one chat; ``times`` is how many matching calls get it; ``description`` replaces
+    the status's usual text, for a refusal such as a 400 "Bad Request:
+    BOT_COMMAND_INVALID" of ``setMyCommands``."""
 
     method: str
     status: int = 500
