@@ -35,6 +35,7 @@ from engines.rithmomachia_board import (
 
 # A hint lists the threats to at most this many pieces; each with its first equation.
 MOST_THREATS = 6
+WINS = Message("hint.rithmo.wins", "It wins the game.")
 
 
 def threats(state: State, seat: int) -> list[JSON]:
@@ -70,9 +71,11 @@ def hint(state: State, seat: int, seed: int = 0) -> JSON:
     if state.outcome() is not None or seat not in state.to_move():
         raise ValueError("not this seat's turn")
     action = make_agent("rithmomachia", "strong", random.Random(seed)).choose(state, seat)
-    found = threats(state, seat)
+    why = reason(state, seat, action)
+    # A move that wins makes the pieces under threat beside the point.
+    found = [] if any(part.key == WINS.key for part in why) else threats(state, seat)
     return {"game": "rithmomachia", "kind": "move", "action": action,
-            "text": state.action_text(action), "reason": reason(state, seat, action),
+            "text": state.action_text(action), "reason": why,
             "threats": found[:MOST_THREATS], "count": len(found)}
 
 
@@ -96,7 +99,7 @@ def reason(state: State, seat: int, action: Action) -> list[Message]:
         said.append(Message("hint.rithmo.captures", "It captures {captures}.",
                             captures="; ".join(taken)))
     if any(e.get("type") == "game_over" and seat in e.get("winners", ()) for e in events):
-        return [*said, Message("hint.rithmo.wins", "It wins the game.")]
+        return [*said, WINS]
     before, after = len(threats(state, seat)), len(threats(trial, seat))
     if after == 0:
         said.append(Message("hint.rithmo.safe_after",
