@@ -336,6 +336,19 @@ class DailyChallenge:
                                                 reply.board.game_id)
         return reply
 
+    async def withdraw_attempt(self, place: Place, user: User, game_id: int,
+                               day: dt.date | None = None) -> None:
+        """The attempt's puzzle never reached the player (their private messages are
+        closed to the bot): its game ends and the attempt is forgotten, so that pressing
+        Play again, once they are open, starts it afresh. An attempt counts only once
+        its puzzle was delivered."""
+        stamp = (day or self.today()).isoformat()
+        reply = await self.service.abandon(place, user, game_id, metered=False)
+        if not reply.ok:
+            log.warning("could not end the undelivered daily game %s: %s", game_id,
+                        reply.notice)
+        await self.store.withdraw_daily_attempt(stamp, user.platform, user.id, game_id)
+
     async def _game_finished(self, record: GameRecord, state: GameState) -> None:
         daily = record.options.get("daily")
         if record.game != "turing" or not daily:

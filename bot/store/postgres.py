@@ -389,6 +389,12 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
             "DELETE FROM daily_attempts WHERE day=$1 AND platform=$2 AND user_id=$3 "
             "AND status='playing' AND game_id IS NULL", day, platform, user_id)
 
+    async def withdraw_daily_attempt(self, day: str, platform: str, user_id: str,
+                                     game_id: int) -> None:
+        await self._pool.execute(
+            "DELETE FROM daily_attempts WHERE day=$1 AND platform=$2 AND user_id=$3 "
+            "AND game_id=$4", day, platform, user_id, game_id)
+
     async def finish_daily_attempt(self, game_id: int, solved: bool, rounds: int, tests: int,
                                    beat_machine: bool) -> None:
         await self._pool.execute(

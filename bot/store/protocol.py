@@ -96,6 +96,12 @@ class Store(Protocol):
 
     async def forget_daily_attempt(self, day: str, platform: str, user_id: str) -> None: ...
 
+    async def withdraw_daily_attempt(self, day: str, platform: str, user_id: str,
+                                     game_id: int) -> None:
+        """Delete the attempt of ``game_id``, whatever its status: its puzzle never
+        reached the player, so it does not count."""
+        ...
+
     async def finish_daily_attempt(self, game_id: int, solved: bool, rounds: int, tests: int,
                                    beat_machine: bool) -> None: ...
 

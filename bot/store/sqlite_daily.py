@@ -92,6 +92,12 @@ class SQLiteDailyQueries:
             "DELETE FROM daily_attempts WHERE day=? AND platform=? AND user_id=? "
             "AND status='playing' AND game_id IS NULL", (day, platform, user_id))
 
+    async def withdraw_daily_attempt(self, day: str, platform: str, user_id: str,
+                                     game_id: int) -> None:
+        await self._db.execute(
+            "DELETE FROM daily_attempts WHERE day=? AND platform=? AND user_id=? "
+            "AND game_id=?", (day, platform, user_id, game_id))
+
     async def finish_daily_attempt(self, game_id: int, solved: bool, rounds: int, tests: int,
                                    beat_machine: bool) -> None:
         await self._db.execute(

@@ -555,14 +555,20 @@ class LogicBot(ChatAdapter, discord.Client):
             game_place = Place(PLATFORM, str(thread.id), place.language, place.emoji,
                                place.server)
             target: discord.abc.Messageable = thread
-        except discord.HTTPException:
-            log.warning("could not open a thread in %s", place.channel, exc_info=True)
+        except DELIVERY_ERRORS as error:
+            # The note above would point at a thread that does not exist: it goes, and the
+            # board below says where the game is instead.
+            log.warning("could not open a thread in %s (%s); the game is played in the "
+                        "channel", place.channel, describe_error(error))
+            await self.drop_note(starter)
             header.append(self.t(place, "discord.thread_failed"))
             game_place, target, thread = place, self.get_partial_messageable(
                 int(place.channel)), None
         reply = await self.service.start_game(game_place, user, game, rival, options,
                                               creator_seat)
         if not reply.ok or reply.board is None:
+            if thread is not None:
+                await self.drop_note(starter)
             await self.notify(interaction, reply.notice or self.t(place, "error.internal"))
             return
         layout = self.board_for(game_place, reply.board, reply.ai_to_move,
@@ -570,10 +576,13 @@ class LogicBot(ChatAdapter, discord.Client):
         try:
             message = await target.send(allowed_mentions=NO_MENTIONS,
                                         **message_fields(layout, edit=False))
-        except discord.HTTPException:
+        except DELIVERY_ERRORS as error:
             # A game nobody can see would block the place; take it back and say why.
-            log.warning("could not post a board in %s", game_place.channel, exc_info=True)
+            log.warning("could not post a board in %s (%s); the game is taken back",
+                        game_place.channel, describe_error(error))
             await self.service.abandon(game_place, user)
+            if thread is not None:
+                await self.drop_note(starter)
             await self.notify(interaction, self.t(
                 place, "discord.missing_permissions", permissions="Send Messages in Threads"))
             return
@@ -587,6 +596,16 @@ class LogicBot(ChatAdapter, discord.Client):
         await self.cue_turn(game_place, reply)
         if reply.ai_to_move:
             self.spawn(self.run_ai(game_place))
+
+    @staticmethod
+    async def drop_note(note: discord.Message | None) -> None:
+        """Delete a public note that would now say something false."""
+        if note is None:
+            return
+        try:
+            await note.delete()
+        except DELIVERY_ERRORS as error:
+            log.info("could not delete the note %s: %s", note.id, describe_error(error))
 
     # ---------------------------------------------------------------- components
     async def handle_component(self, interaction: discord.Interaction, payload: str) -> None:

@@ -279,7 +279,11 @@ class BoardPresses:
         try:
             message = await dm.send(allowed_mentions=NO_MENTIONS,
                                     **message_fields(layout, edit=False))
-        except discord.HTTPException:
+        except DELIVERY_ERRORS as error:
+            # Not delivered, so not consumed: Play again starts it once DMs are open.
+            log.info("the daily challenge could not reach %s by DM (%s); the attempt is "
+                     "withdrawn", user.id, describe_error(error))
+            await client.daily.withdraw_attempt(private, user, reply.board.game_id)
             await client.notify(interaction, self.t(place, "discord.daily.no_dm"))
             return
         await client.remember_message(private, reply.board.game_id, message,

@@ -4,6 +4,7 @@ in simcord with Discord's own status codes and error codes."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,9 @@ from typing import Any
 import discord
 
 from bot.payloads import Payload
+from bot.service import Place
 from tests.helpers.discord_play import board_message, menu_items
+from tests.helpers.discord_text import visible_text
 from tests.helpers.discord_world import World, components_of, discord_world
 
 CALLBACKS = "/interactions/*/*/callback"
@@ -171,3 +174,49 @@ async def test_a_late_answer_does_not_cue_the_wrong_player(tmp_path: Path) -> No
         assert len(cues()) == 1 and str(world.alice.id) in cues()[0]
         await original(*late)  # Alice's move's cue, arriving after Bob's move
         assert len(cues()) == 1 and str(world.alice.id) in cues()[0], cues()
+
+
+async def test_closed_dms_do_not_use_up_the_days_challenge(tmp_path: Path) -> None:
+    """Behaviour 5: the attempt was claimed and its game started before the DM, so a
+    refused DM (50007) used up the day: Play again answered "still open in our private
+    chat" while the DMs were empty. Now an attempt counts only once its puzzle reached the
+    player: the refusal says to open DMs, and Play again then works."""
+    now = [dt.datetime(2026, 11, 20, 6, 0, tzinfo=dt.UTC)]
+    async with discord_world(tmp_path) as world:
+        world.bot.daily.clock = lambda: now[0]
+        place = Place("discord", str(world.channel.id))
+        await world.bot.daily.schedule(place, str(world.guild.id), "07:30")
+        now[0] = dt.datetime(2026, 11, 20, 7, 30, tzinfo=dt.UTC)
+        assert await world.bot.post_daily_due() == 1
+        post = next(m for m in reversed(world.channel.history()) if "Daily Turing" in m.content)
+        play = next(c["custom_id"] for c in components_of(post) if c.get("label") == "▶ Play")
+        world.env.inject_error("POST", "/channels/*/messages", status=403, code=50007,
+                               message="Cannot send messages to this user", times=1)
+        refused = await world.alice.click(post, custom_id=play)
+        assert refused.ephemeral and "Allow direct messages" in refused.response.content
+        assert await world.store.daily_attempt("2026-11-20", "discord",
+                                               str(world.alice.id)) is None
+        played = await world.alice.click(post, custom_id=play)
+        assert played.ephemeral and "still open" not in played.response.content
+        assert "Allow direct messages" not in played.response.content
+        attempt = await world.store.daily_attempt("2026-11-20", "discord", str(world.alice.id))
+        assert attempt is not None and attempt.status == "playing" and attempt.game_id
+        game = await world.store.get_game(attempt.game_id)
+        assert game is not None and game.running and game.board_ref, "its board is in the DM"
+
+
+async def test_a_refused_thread_leaves_no_false_note(tmp_path: Path) -> None:
+    """Behaviour 6: with threads on, Discord refused the thread (403, 50013) and the note
+    "… The game is in the thread below" stayed, with no thread under it. The note goes,
+    and the game is played in the channel, its board saying why."""
+    async with discord_world(tmp_path) as world:
+        await world.bot.set_guild_setting(world.guild.id, "threads", "on")
+        world.env.inject_error("POST", "/channels/*/messages/*/threads", status=403,
+                               code=50013, message="Missing Permissions", times=1)
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        texts = [m.content for m in world.channel.history() if not m.flags.ephemeral]
+        assert not any("thread below" in text for text in texts), texts
+        assert world.channel.threads == []
+        record = await running(world)
+        assert record.channel == str(world.channel.id)
+        assert "could not open a thread" in visible_text(await board_message(world))
