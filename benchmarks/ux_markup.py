@@ -39,7 +39,8 @@ def emoji_spans(text: str) -> str:
 
 _FENCE = re.compile(r"```(?:([\w+-]+)?\n)?(.*?)```", re.S)
 _INLINE = re.compile(
-    r"(?P<escape>\\(?P<escaped>[^A-Za-z0-9\s]))"
+    r"(?P<url>https?://[^\s<>]+[^\s<>.,:;!?)])"
+    r"|(?P<escape>\\(?P<escaped>[^A-Za-z0-9\s]))"
     r"|(?P<code>`(?P<code_text>[^`]+)`)"
     r"|(?P<bold>\*\*(?P<bold_text>.+?)\*\*(?!\*))"
     r"|(?P<underline>__(?P<underline_text>.+?)__(?!_))"
@@ -57,7 +58,9 @@ def discord_inline(text: str) -> str:
     for found in _INLINE.finditer(text):
         out.append(emoji_spans(text[start:found.start()]))
         start = found.end()
-        if found["escape"]:
+        if found["url"]:  # Discord links a bare address
+            out.append(f'<span class="link">{html.escape(found["url"], quote=False)}</span>')
+        elif found["escape"]:
             out.append(html.escape(found["escaped"], quote=False))
         elif found["code"]:
             out.append(f'<code>{html.escape(found["code_text"], quote=False)}</code>')

@@ -70,6 +70,13 @@ def initials(name: str) -> str:
     return html.escape(name[:1].upper() or "?")
 
 
+def files_html(files: list[str]) -> str:
+    """Attached files as the apps draw them: a box with a document icon and the name."""
+    return "".join(f'<div class="file"><span class="file-icon">📄</span>'
+                   f'<span class="file-name">{html.escape(name)}</span></div>'
+                   for name in files)
+
+
 def discord_bubbles(bubbles: list[Bubble]) -> str:
     parts: list[str] = []
     previous = ""
@@ -95,7 +102,8 @@ def discord_bubbles(bubbles: list[Bubble]) -> str:
         foot = ('<div class="only-you">👁 Only you can see this · '
                 '<span class="link">Dismiss message</span></div>') if bubble.private else ""
         parts.append(f'<div class="{classes}">{avatar}<div class="body">{head}'
-                     f"{body}{rows_html(bubble.rows, 'discord')}{foot}</div></div>")
+                     f"{body}{files_html(bubble.files)}{rows_html(bubble.rows, 'discord')}"
+                     f"{foot}</div></div>")
     return "".join(parts)
 
 
@@ -115,7 +123,8 @@ def telegram_bubbles(bubbles: list[Bubble], group: bool) -> str:
         wide = " wide" if bubble.rows else ""
         wide += "" if group else " private"
         parts.append(f'<div class="message{wide}">{avatar}<div class="column">'
-                     f'<div class="bubble">{name}{telegram_markup(bubble.text)}'
+                     f'<div class="bubble">{name}{files_html(bubble.files)}'
+                     f'{telegram_markup(bubble.text)}'
                      f'<span class="time">{stamp}</span></div>'
                      f"{rows_html(bubble.rows, 'telegram')}</div></div>")
     return "".join(parts)
@@ -196,7 +205,13 @@ code { font-family: "DejaVu Sans Mono", monospace; font-size: 85%;
 .only-you .link { color: #00a8fc; }
 .subtext { font-size: 13px; color: #949ba4; }
 .quote { border-left: 4px solid #4e5058; padding-left: 8px; }
+.prose .link { color: #00a8fc; overflow-wrap: anywhere; }
+.system { color: #949ba4; font-size: 14px; }
 .caption { color: #949ba4; border-top: 1px solid #2c2d32; }
+.file { display: flex; align-items: center; gap: 10px; background: #232428;
+  border: 1px solid #2f3035; border-radius: 8px; padding: 10px 12px; margin-top: 6px; }
+.file-icon { font-size: 28px; }
+.file-name { color: #00a8fc; font-size: 15px; overflow-wrap: anywhere; }
 """
 
 TELEGRAM_CSS = """
@@ -238,6 +253,10 @@ blockquote { margin: 2px 0; border-left: 3px solid #3a8dce; padding-left: 7px; }
 .button.danger { background: #e0523e; }
 .corner { position: absolute; top: 2px; right: 5px; font-size: 10px; }
 .caption { color: #2d3a24; background: #b7cba8; }
+.file { display: flex; align-items: center; gap: 10px; margin: 2px 0 4px; }
+.file-icon { font-size: 24px; background: #3e88d6; border-radius: 50%; width: 44px;
+  height: 44px; display: flex; align-items: center; justify-content: center; }
+.file-name { font-weight: 500; font-size: 15px; overflow-wrap: anywhere; }
 """
 
 
@@ -255,18 +274,21 @@ def screen_html(screen: Screen, platform: str) -> str:
     return f'<div class="screen">{bar}<div class="messages">{inner}</div></div>'
 
 
-def page(platform: str, scenes: list[Scene], seed: int) -> str:
-    """One platform's page: each scene a section (``page.html#game`` shows it alone)."""
+def page(platform: str, scenes: list[Scene], seed: int, captions: bool = True) -> str:
+    """One platform's page: each scene a section (``page.html#game`` shows it alone),
+    with a caption under it unless ``captions`` is False."""
     css = COMMON_CSS + (DISCORD_CSS if platform == "discord" else TELEGRAM_CSS)
     sections = []
     for scene in scenes:
         screens = "".join(screen_html(screen, platform) for screen in scene.screens)
-        caption = (f"{html.escape(scene.game)} on {platform}, seed {seed}, after "
-                   f"{scene.moves} moves, as {html.escape(scene.viewer)} sees it "
-                   f"({PHONE_WIDTH} px wide).")
-        sections.append(f'<section id="{html.escape(scene.anchor)}">{screens}'
-                        f'<div class="caption">{caption}<span class="columns"></span>'
-                        "</div></section>")
+        caption = html.escape(scene.caption) if scene.caption else (
+            f"{html.escape(scene.game)} on {platform}, seed {seed}, after "
+            f"{scene.moves} moves, as {html.escape(scene.viewer)} sees it "
+            f"({PHONE_WIDTH} px wide).")
+        under = (f'<div class="caption">{caption}<span class="columns"></span></div>'
+                 if captions else "")
+        sections.append(f'<section id="{html.escape(scene.anchor)}">{screens}{under}'
+                        "</section>")
     title = f"logic-bot on {platform}, at phone width"
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width={PHONE_WIDTH}">'
@@ -296,7 +318,8 @@ window.addEventListener('load', () => {
     const columns = Math.floor(inner / (ruler.getBoundingClientRect().width / 20));
     probe.remove();
     const board = section.querySelector('.message').getBoundingClientRect().height;
-    section.querySelector('.columns').textContent = ' The board message with its '
+    const slot = section.querySelector('.columns');  // none without a caption
+    if (slot) slot.textContent = ' The board message with its '
       + 'buttons is ' + Math.round(board) + ' px tall; a code block in it shows '
       + columns + ' columns a line.';
     found.push(section.id + ':' + columns + ':' + Math.round(board));

@@ -48,6 +48,7 @@ class Bubble:
     edited: bool = False
     private: bool = False  # Discord: an ephemeral message, seen by the viewer only
     header: str = ""  # Discord: "alice used /play" above an interaction's answer
+    files: list[str] = field(default_factory=list)  # attached files: "name · size"
 
 
 @dataclass
@@ -66,7 +67,11 @@ class Scene:
     viewer: str
     moves: int
     screens: list[Screen]
+    # The caption under the screens; empty: the game, the moves and the viewer. An anchor
+    # other than the game's name (``benchmarks/teacher_screens.py``'s steps).
+    caption: str = ""
+    name: str = ""
 
     @property
     def anchor(self) -> str:
-        return self.game
+        return self.name or self.game
