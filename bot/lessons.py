@@ -67,17 +67,26 @@ def lesson_list(language: str) -> str:
                      "a game: {games}.", games=titles)
 
 
-def first_page(game: str, language: str, emoji: bool) -> LessonPage:
-    return page_for(data(game, 0), language, emoji)
+def first_page(game: str, language: str, emoji: bool, *, marks: bool = True) -> LessonPage:
+    return page_for(data(game, 0), language, emoji, marks=marks)
 
 
 def data(game: str, step: int, path: tuple[str, ...] = ()) -> str:
     return f"{game}:{step}:{'.'.join(path)}"
 
 
-def page_for(button_data: str, language: str, emoji: bool) -> LessonPage:
+def step_of(button_data: str) -> tuple[str, int] | None:
+    """The game and step a lesson button belongs to, or None for other data."""
+    match = _DATA.fullmatch(button_data)
+    return (match["game"], int(match["step"])) if match else None
+
+
+def page_for(button_data: str, language: str, emoji: bool, *,
+             marks: bool = True) -> LessonPage:
     """The page a lesson button leads to: a step (at a menu path), the step's answer to
-    a complete move (accepted, or the hint), or the summary after the last step."""
+    a complete move (accepted, or the hint), or the summary after the last step.
+    ``marks``: draw the step's danger marks (the console leaves them out: they told
+    step 1's learner about traps and gave away the answer of the L-game's step 5)."""
     match = _DATA.fullmatch(button_data)
     chosen_lesson = lesson(match["game"]) if match else None
     if match is None or chosen_lesson is None or int(match["step"]) > len(chosen_lesson.steps):
@@ -88,7 +97,7 @@ def page_for(button_data: str, language: str, emoji: bool) -> LessonPage:
     step = chosen_lesson.steps[index]
     path = tuple(match["path"].split(".")) if match["path"] else ()
     if not path:
-        return _step_page(chosen_lesson, index, (), language, emoji)
+        return _step_page(chosen_lesson, index, (), language, emoji, marks=marks)
     try:
         options = step.position.menu(step.seat, path[:-1])
     except GameError:
@@ -97,14 +106,42 @@ def page_for(button_data: str, language: str, emoji: bool) -> LessonPage:
     if choice is None:
         return _interrupted(language)
     if choice.action is None:  # a further step of the same move
-        return _step_page(chosen_lesson, index, path, language, emoji)
-    if choice.action in step.accepted:
-        return _done_page(chosen_lesson, index, choice.action, language, emoji)
-    note = _refusal(step, choice.action, language) or translate(
+        return _step_page(chosen_lesson, index, path, language, emoji, marks=marks)
+    return _answer_page(chosen_lesson, index, choice.action, language, emoji, marks=marks)
+
+
+def typed_move_page(game: str, index: int, text: str, language: str,
+                    emoji: bool, *, marks: bool = True) -> LessonPage:
+    """The page a move typed in notation leads to at step ``index`` (the console, whose
+    rules pages teach typed moves): what its button would lead to, or the step again with
+    why the text is not a move there."""
+    chosen_lesson = lesson(game)
+    if chosen_lesson is None or not 0 <= index < len(chosen_lesson.steps):
+        return _interrupted(language)
+    step = chosen_lesson.steps[index]
+    try:
+        action = step.position.parse_action(text, step.seat)
+    except GameError as error:
+        note = "❌ " + translate(language, error.key, error.default, **error.params)
+        hint = f"💡 {localise(language, step.hint)}"
+        return _step_page(chosen_lesson, index, (), language, emoji, note=f"{note}\n{hint}",
+                          marks=marks)
+    return _answer_page(chosen_lesson, index, action, language, emoji, marks=marks)
+
+
+def _answer_page(chosen_lesson: Lesson, index: int, action: Action, language: str,
+                 emoji: bool, *, marks: bool = True) -> LessonPage:
+    """The step's answer to a complete move: done when accepted, else the step again with
+    why (the rules' refusal, or "allowed, but not what this step asks") and its hint."""
+    step = chosen_lesson.steps[index]
+    if action in step.accepted:
+        return _done_page(chosen_lesson, index, action, language, emoji)
+    note = _refusal(step, action, language) or translate(
         language, "lesson.wrong", "❌ {move} is allowed, but it is not what this step asks for.",
-        move=localise(language, step.position.action_text(choice.action)))
+        move=localise(language, step.position.action_text(action)))
     hint = f"💡 {localise(language, step.hint)}"
-    return _step_page(chosen_lesson, index, (), language, emoji, note=f"{note}\n{hint}")
+    return _step_page(chosen_lesson, index, (), language, emoji, note=f"{note}\n{hint}",
+                      marks=marks)
 
 
 def _refusal(step: LessonStep, action: Action, language: str) -> str | None:
@@ -159,14 +196,15 @@ def _choice_button(game: str, index: int, path: tuple[str, ...], choice: Choice,
 
 
 def _step_page(chosen_lesson: Lesson, index: int, path: tuple[str, ...], language: str,
-               emoji: bool, note: str = "") -> LessonPage:
+               emoji: bool, note: str = "", *, marks: bool = True) -> LessonPage:
     game, step = chosen_lesson.game, chosen_lesson.steps[index]
     choices = tuple(_choice_button(game, index, path, choice, language)
                     for choice in step.position.menu(step.seat, path))
     navigation = ((Button(translate(language, "menu.back"), data(game, index, path[:-1])),)
                   if path else ())
     parts = [_title(chosen_lesson, index, language), note, localise(language, step.explain),
-             _board(game, step.position, step, language, emoji, step.threats),
+             _board(game, step.position, step, language, emoji,
+                    step.threats if marks else ()),
              translate(language, "menu.choose")]
     return LessonPage("\n\n".join(part for part in parts if part), choices, navigation)
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from bot.adapters.console_io import LineReader, OutputClosed, TerminalWriter
 from bot.adapters.console_learn import run_lesson
 from bot.adapters.console_setup import (
+    TYPED_MOVE,
     Question,
     after_game_question,
     first_question,
@@ -116,7 +117,7 @@ class ConsoleSession:
                 self.write(f"     {question.default.label}")
             for number, item in enumerate(() if question.typed else question.items, 1):
                 label = item.label
-                if number == 1 and ENTER_MARK not in label:
+                if number == 1 and question.has_default and ENTER_MARK not in label:
                     label = self.t("console.enter_mark", label=label)
                 self.write(f"  {number}) {label}")
             line = await self.read("> ")
@@ -124,7 +125,7 @@ class ConsoleSession:
                 return None
             text = line.strip()
             word = text.lower()
-            if not word:
+            if not word and question.has_default:
                 return question.default.value
             if word in QUIT_WORDS:
                 return None
@@ -143,6 +144,8 @@ class ConsoleSession:
             picked = menu_number(word)
             if picked is not None and 1 <= picked <= len(question.items):
                 return question.items[picked - 1].value
+            if question.moves and word and picked is None:
+                return TYPED_MOVE + text
             self.refuse(self.t("console.pick_number", count=len(question.items)))
 
     async def confirm(self, title: str) -> bool:
@@ -264,7 +267,7 @@ class ConsoleSession:
                 await self.show_paged(self.rules_text(game))
                 continue
             if how == "learn":
-                if not await run_lesson(self.ask, lambda text: self.write(plain(text)),
+                if not await run_lesson(self.ask, self.show_lesson_page,
                                         self.place.language, game):
                     return "quit"
                 continue
@@ -366,6 +369,10 @@ class ConsoleSession:
     # ------------------------------------------------------------------ texts
     def help_text(self) -> str:
         return self.t("console.help_text")
+
+    async def show_lesson_page(self, text: str) -> None:
+        """A lesson's page as a terminal needs it: wrapped, paged, in the console's words."""
+        await self.show_paged(plain(text))
 
     def rules_text(self, game: str) -> str:
         """The chat bot's rules, with its sentence about buttons told the console's way."""

@@ -22,6 +22,8 @@ TURING_CHOSEN = ("difficulty", "verifiers", "mode", "assist")
 MOST_VALUES = 5
 # The value of a learner's aid that the computer's level decides (on against the easiest).
 LEARNER_DEFAULT = "level"
+# What a ``Question.moves`` answer typed in notation starts with (no item value does).
+TYPED_MOVE = "typed:"
 
 
 @dataclass(frozen=True)
@@ -34,9 +36,15 @@ class MenuItem:
 class Question:
     title: str
     items: tuple[MenuItem, ...]
-    # Also answered by typing a value (an option such as ``ops=not,nand``): a line that is
-    # not an item's number is the answer, for the session to check.
+    # Answered by typing a value (an option such as ``ops=not,nand``): the line typed is
+    # the answer, for the session to check; the one item is the default.
     typed: bool = False
+    # Whether Enter takes the first item. A question whose items are moves (a lesson's)
+    # has no default: Enter asks for a number.
+    has_default: bool = True
+    # A line that is not an item's number is a move in notation, returned as
+    # ``TYPED_MOVE`` followed by the line.
+    moves: bool = False
 
     @property
     def default(self) -> MenuItem:
