@@ -175,6 +175,21 @@ class DailyChallenge:
                        "The daily Turing Machine challenge will be posted here every day at "
                        "{time} ({zone}).", time=post_time, zone=zone)
 
+    async def drop_schedules_of(self, platform: str, chat: str,
+                                channels_of_chat: Callable[[str], bool]) -> int:
+        """The bot was removed from ``chat``: its daily posts (the chat's own and its
+        topics', ``channels_of_chat``) are dropped at once, since none can be delivered;
+        how many. Without this, every day's refusal counted toward ``GONE_DAYS``."""
+        dropped = 0
+        for schedule in await self.store.daily_schedules(platform):
+            if channels_of_chat(schedule.channel) and await self.store.remove_daily_schedule(
+                    platform, schedule.channel):
+                dropped += 1
+        if dropped:
+            log.warning("daily posts to %s:%s dropped: the bot was removed from the chat",
+                        platform, chat)
+        return dropped
+
     async def unschedule(self, place: Place) -> str:
         removed = await self.store.remove_daily_schedule(place.platform, place.channel)
         return self._t(place.language, "daily.unscheduled" if removed else "daily.not_scheduled",

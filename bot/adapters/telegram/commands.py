@@ -26,7 +26,13 @@ from telegram.ext import ContextTypes
 from bot.adapters.answers import leaderboard_answer
 from bot.adapters.base import TURN_CUES
 from bot.adapters.telegram.buttons import SetupButtons, replay_message, rows_of
-from bot.adapters.telegram.chats import DAILY_LINK_PREFIX, HAND_LINK_PREFIX, PLATFORM, is_private
+from bot.adapters.telegram.chats import (
+    DAILY_LINK_PREFIX,
+    HAND_LINK_PREFIX,
+    PLATFORM,
+    chat_of,
+    is_private,
+)
 from bot.adapters.telegram.layout import Key, hand_message, text_message
 from bot.classroom import parse_policy
 from bot.service import Opponent, Place, Reply, User
@@ -543,6 +549,9 @@ class Commands(SetupButtons):
             return
         ended = await self.service.end_games_in(PLATFORM, str(change.chat.id))
         log.info("removed from %s: %d running games ended", change.chat.id, len(ended))
+        await self.client.daily.drop_schedules_of(
+            PLATFORM, str(change.chat.id),
+            lambda channel: chat_of(channel)[0] == change.chat.id)
 
     async def private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Plain text in a private chat: a move when a game runs there, else help."""

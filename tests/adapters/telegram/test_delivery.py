@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.adapters import delivery
+from bot.service import Place
 from tests.helpers.forged import whole_move
-from tests.helpers.telegram_fake import Fault, Sent
+from tests.helpers.telegram_fake import Fault, Sent, bot_removed
 from tests.helpers.telegram_play import menu_keys
 from tests.helpers.telegram_world import ALICE, BOB, GROUP, World, telegram_world
 
@@ -90,3 +91,18 @@ async def test_a_late_edit_never_leaves_an_older_board(tmp_path: Path,
         await asyncio.sleep(2.5)  # the late edit has landed, over the newest board
         board = await until_drawn(world, game_id, 10)
         assert drawn_versions(board) == {str(version)}
+
+
+async def test_a_group_that_removed_the_bot_loses_its_daily_post_at_once(
+        tmp_path: Path) -> None:
+    """Behaviour 10: the bot removed from a group (403 on every post) kept its daily
+    schedule, each day's post refused and counted as done for the day, and nobody could
+    be told there. The removal itself drops the group's schedules now."""
+    async with telegram_world(tmp_path) as world:
+        place = Place("telegram", str(GROUP["id"]))
+        await world.bot.daily.schedule(place, str(GROUP["id"]), "07:30")
+        assert [s.channel for s in await world.store.daily_schedules("telegram")] == [
+            str(GROUP["id"])]
+        bot_removed(world.fake, GROUP, ALICE)
+        await world.settle()
+        assert await world.store.daily_schedules("telegram") == []
