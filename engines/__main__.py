@@ -43,8 +43,15 @@ def _print(result: JSON, as_json: bool) -> None:
         print(f"{key.replace('_', ' '):<{width}}  {value}")
 
 
+def plain_help(docstring: str) -> str:
+    """The module's docstring as a terminal shows it: without reStructuredText's ````…````
+    around literals, which ``--help`` printed as they are."""
+    return docstring.replace("``", "")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engines", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m engines",
+                                     description=plain_help(__doc__ or ""),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help="game name or alias, e.g. lgame or turing")
     tools = parser.add_subparsers(dest="tool", required=True)

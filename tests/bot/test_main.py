@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 import time
@@ -241,3 +242,41 @@ def test_tokens_of_the_right_shape_pass_the_check() -> None:
     settings = Settings(discord_token="MTIzNDU2Nzg5.GhAbCd.abcdefghijklmnopqrstuvwxyz-_0123",
                         telegram_token="123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1")
     assert token_shape_problems(settings) == []
+
+
+# ------------------------------------------- issue 40, defect 13: help as plain text
+def test_the_engines_tools_help_has_no_restructuredtext_markup() -> None:
+    shown = subprocess.run([sys.executable, "-m", "engines", "--help"], capture_output=True,
+                           text=True, timeout=60, cwd=REPO_ROOT)
+    assert shown.returncode == 0, shown.stderr
+    assert "python -m engines lgame solve" in shown.stdout
+    assert "``" not in shown.stdout
+
+
+LOG_ROW = re.compile(r"^\| `(?:ERROR|WARNING|INFO) ([\w.]+): ([^`]+)`", re.MULTILINE)
+
+
+def loggers_by_name() -> dict[str, list[str]]:
+    """The source of every module of the bot, by the name of the logger it logs with."""
+    found: dict[str, list[str]] = {}
+    for path in (REPO_ROOT / "bot").rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        module = ".".join(path.relative_to(REPO_ROOT).with_suffix("").parts)
+        for name in re.findall(r'getLogger\((__name__|"[\w.]+")\)', source):
+            found.setdefault(module if name == "__name__" else name.strip('"'), []).append(
+                source)
+    return found
+
+
+def test_the_log_lines_operations_md_names_are_the_ones_the_bot_prints() -> None:
+    """docs/operations.md named ``bot.service`` for lines the bot prints as
+    ``bot.service_core`` (issue 40, defect 13): each row's logger must log its words."""
+    table = (REPO_ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    rows = LOG_ROW.findall(table)
+    assert len(rows) >= 5
+    sources = loggers_by_name()
+    for logger, message in rows:
+        assert logger in sources, f"no logger {logger} in bot/"
+        words = [part.strip(" :") for part in re.split(r"\d+|…|; ", message)]
+        for part in (word for word in words if len(word) >= 6):
+            assert any(part in source for source in sources[logger]), (logger, part)
