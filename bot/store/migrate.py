@@ -84,7 +84,17 @@ async def copy_database(sqlite_path: str, postgres_url: str, out: TextIO) -> dic
         raise MigrationRefused(f"there is no SQLite database at {sqlite_path}")
     source_store = await SQLiteStore.open(sqlite_path)  # migrated and checked, then closed
     await source_store.close()
-    target_store = await PostgresStore.open(postgres_url)
+    try:
+        target_store = await PostgresStore.open(postgres_url)
+    except StoreUnavailable as error:
+        # The bot's own paragraph speaks of DATABASE_URL, restoring backups and a bot that
+        # has not started: none of which is what someone migrating needs to hear.
+        raise MigrationRefused(
+            f"cannot use the PostgreSQL database at {redact(postgres_url)}: "
+            f"{error.__cause__ or error}. Check that the server runs and accepts connections "
+            "from this machine, and that the user, password and database in --to are right "
+            "(the user must be allowed to create tables there). The SQLite file was only "
+            "read.") from error
     await target_store.close()
     copied: dict[str, int] = {}
     async with aiosqlite.connect(sqlite_path) as source:

@@ -280,3 +280,19 @@ def test_the_log_lines_operations_md_names_are_the_ones_the_bot_prints() -> None
         words = [part.strip(" :") for part in re.split(r"\d+|…|; ", message)]
         for part in (word for word in words if len(word) >= 6):
             assert any(part in source for source in sources[logger]), (logger, part)
+
+
+async def test_migrating_to_an_unreachable_server_speaks_of_the_migration(
+        tmp_path: Path) -> None:
+    """It told of restoring backups, DATABASE_URL and a bot that has not started."""
+    source = tmp_path / "bot.sqlite3"
+    await (await SQLiteStore.open(source)).close()
+    done = subprocess.run([sys.executable, "-m", "bot", "migrate-db", "--from",
+                           f"sqlite:{source}", "--to", "postgresql://u:secret@127.0.0.1:9/db"],
+                          capture_output=True, text=True, timeout=60, cwd=REPO_ROOT)
+    assert done.returncode == 1
+    assert done.stderr.startswith("Nothing was migrated: cannot use the PostgreSQL database "
+                                  "at postgresql://u:***@127.0.0.1:9/db")
+    assert "--to" in done.stderr and "secret" not in done.stderr
+    for misleading in ("restore", "DATABASE_URL", "has not started"):
+        assert misleading not in done.stderr, misleading
