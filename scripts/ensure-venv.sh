@@ -21,6 +21,8 @@ fi
 stamp="$venv/.installed${extras:+-$extras}"
 if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
     "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
-    "$venv/bin/python" -m pip install --quiet -e "$root${extras:+[$extras]}" >&2
+    # Without PYTHONWARNINGS, setuptools' "Editable installation !! ****" warning block (a
+    # note for package authors) greets every newcomer's first start.
+    PYTHONWARNINGS=ignore "$venv/bin/python" -m pip install --quiet -e "$root${extras:+[$extras]}" >&2
     touch "$stamp"
 fi

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -296,3 +297,16 @@ async def test_migrating_to_an_unreachable_server_speaks_of_the_migration(
     assert "--to" in done.stderr and "secret" not in done.stderr
     for misleading in ("restore", "DATABASE_URL", "has not started"):
         assert misleading not in done.stderr, misleading
+
+
+@pytest.mark.slow
+def test_the_first_start_prints_no_setuptools_warning_block(tmp_path: Path) -> None:
+    """The first ``./start`` greeted a newcomer with setuptools' "Editable installation
+    !! ****" block (issue 40, defect 13). Sets up a fresh copy's venv (about 15 s)."""
+    copy = tmp_path / "logic-bot"
+    shutil.copytree(REPO_ROOT, copy, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "data", "__pycache__", "*.egg-info", ".mypy_cache", ".ruff_cache"))
+    done = subprocess.run(["bash", str(copy / "scripts" / "ensure-venv.sh")],
+                          capture_output=True, text=True, timeout=600, cwd=copy)
+    assert done.returncode == 0, done.stderr
+    assert "Editable installation" not in done.stderr and "*****" not in done.stderr
