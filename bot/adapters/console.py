@@ -545,7 +545,11 @@ class ConsoleSession:
         """The options that can be taken numbered from 1, those that cannot now listed
         without a number, then 0 for back and h for a hint where they apply."""
         for number, button in enumerate(step.options, 1):
-            self.write(f"  {number:>2}) {button.label}")
+            # A card marked as fitting nowhere is still offered for its discard: say so,
+            # or its number reads as a placement the marks said was impossible.
+            label = (self.t("console.no_place_discard", label=button.label)
+                     if button.label.startswith(NO_PLACE_MARK) else button.label)
+            self.write(f"  {number:>2}) {label}")
         for button in step.unavailable:
             marked = button.label.startswith(NO_PLACE_MARK)
             self.write(f"      {button.label if marked else f'{NO_PLACE_MARK} {button.label}'}")

@@ -303,6 +303,8 @@ async def test_every_numbered_placement_is_one_the_rules_allow(
     assert refusals == [], "a numbered option was refused"
     assert re.search(r"^      ✖ ", played, re.MULTILINE), \
         "the placements that do not fit are shown, without a number"
+    for line in re.findall(r"^ +\d+\) ✖.*$", played, re.MULTILINE):
+        assert "fits nowhere now: only its discard" in line, line
 
 
 class OneStepRefused:
