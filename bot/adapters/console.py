@@ -442,7 +442,10 @@ class ConsoleSession:
         if reply.hand is not None and self.hand_of == user.id:
             return reply.hand
         self.hand_of = user.id
-        return (await self.service.hand(self.place, user)).hand
+        # Kept in the reply, which the prompt may show again (a refused number, a word):
+        # the reply's own hand is then the last player's, and must never come back.
+        reply.hand = (await self.service.hand(self.place, user)).hand
+        return reply.hand
 
     async def result_line(self, board: Board) -> str | None:
         """"You won!" and the like, for one person against the computer."""

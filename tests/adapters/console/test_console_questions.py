@@ -18,7 +18,7 @@ from bot.hints import hinted
 from bot.replies import Button, Hand, Reply
 from bot.service import Service
 from bot.store import SQLiteStore
-from engines.registry import get_game
+from engines.registry import get_game, make_agent
 from tests.adapters.console.test_console import Script, listed_options, number_of, run_session
 
 
@@ -329,3 +329,47 @@ async def test_a_refused_step_goes_back_to_the_step_it_was_taken_at(
     answer = await session.press(session.player_one, Button("B", "m:1:1:A.B"))
     assert service.pressed == ["m:1:1:A.B", "m:1:1:A"], "the first step was asked again"
     assert not answer.ok and answer.notice == "That does not fit here."
+
+
+# ------------------------------------- defect 10: the last player's hand stays hidden
+@pytest.mark.parametrize(("game", "title"), [("booleo", "bOOleO"), ("digitalo", "Digitalo")])
+async def test_a_refused_answer_after_the_pass_screen_shows_the_new_players_hand(
+        store: SQLiteStore, game: str, title: str) -> None:
+    """After "pass the keyboard", a refused number (or a word) asked the prompt again with
+    the reply of the last player's move, whose hand was the last player's: it was shown."""
+    module = get_game(game)
+    agents = [make_agent(game, "strong", random.Random(seat)) for seat in (0, 1)]
+    setup = iter(["title", "local", ""])
+    moved: list[int] = []
+
+    async def brain(script: Script, prompt: str) -> str | None:
+        out = script.output
+        step = next(setup, None)
+        if step == "title":
+            return number_of(out, title)
+        if step == "local":
+            return number_of(out, "with a friend")
+        if step is not None:
+            return step
+        if "press Enter when you are ready" in prompt:
+            return ""
+        record = await store.running_game("console", "local")
+        assert record is not None
+        state = module.State.from_dict(record.state)
+        seat = state.to_move()[0]
+        if not moved:
+            moved.append(seat)  # the first player moves
+            return agents[seat].choose(state, seat)
+        if seat != moved[0] and not any(line.startswith("! ") for line in out[-40:]):
+            return "99"  # the next player's first answer is refused
+        return "quit"
+
+    script = Script(brain=brain)
+    await run_session(store, script)
+    sides = dict(re.findall(r"^(Player [12]) \((South|North)\)", script.text, re.MULTILINE))
+    second = f"Player {2 - moved[0]}"
+    after_pass = script.text[script.text.rindex(f"{second}, press Enter"):]
+    assert "! Please type" in after_pass
+    hands = re.findall(r"^Your hand \((South|North)", after_pass, re.MULTILINE)
+    assert hands, f"{second} was shown a hand"
+    assert set(hands) == {sides[second]}, f"only {second}'s hand after the pass screen"
