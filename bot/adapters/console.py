@@ -146,7 +146,8 @@ class ConsoleSession:
                 return question.items[picked - 1].value
             if question.moves and word and picked is None:
                 return TYPED_MOVE + text
-            self.refuse(self.t("console.pick_number", count=len(question.items)))
+            self.refuse(self.t("console.pick_move" if question.moves else "console.pick_number",
+                               count=len(question.items)))
 
     async def confirm(self, title: str) -> bool:
         """Yes only when the player says so: Enter, no and the end of input keep things
