@@ -60,11 +60,16 @@ def console_words(text: str, language: str, game: str) -> str:
     summary's "what next" (a slash command and the hint button), and any command named."""
     title = get_game(game).TITLE
     platform_next = translate(language, "lesson.what_next", game=title)
-    text = text.replace(platform_next, translate(
+    console_next = (translate(
+        language, "lesson.console.what_next_solo",
+        "Next: a puzzle of your own (“Solve a puzzle alone” in its menu), where h asks for a "
+        "hint when you are stuck. Lessons never count for results.")
+        if get_game(game).INFO.solo else translate(
         language, "lesson.console.what_next",
         "Next: play {game} against the computer at the easy level (“Play against the "
         "computer” in its menu), where h asks for a hint when you are stuck. Lessons never "
         "count for results.", game=title))
+    text = text.replace(platform_next, console_next)
     for command, (key, words) in COMMAND_WORDS.items():
         text = text.replace(command, translate(language, key, words))
     return text
