@@ -293,12 +293,9 @@ class ConsoleSession:
                     return options
                 if source == "choose":
                     break
-                self.write(self.t("console.puzzle_code_prompt"))
-                line = await self.read("> ")
-                if line is None:
+                code = await self.ask_puzzle_code()
+                if code is None:
                     return None
-                # A pasted "puzzle=tm-c4e-…" is as good as the bare code.
-                code = line.strip().rpartition("=")[2].strip().upper()
                 if code:
                     return [code]
         else:
@@ -322,6 +319,25 @@ class ConsoleSession:
             if value != question.default.value:
                 options.append(f"{spec.name}={value}")
         return options
+
+    async def ask_puzzle_code(self) -> str | None:
+        """A shared puzzle code, asked again until it is one (checked before a puzzle is
+        made of it); "" for an empty line, which goes back; None to quit."""
+        while True:
+            self.write(self.t("console.puzzle_code_prompt"))
+            line = await self.read("> ")
+            if line is None:
+                return None
+            if len(line.strip()) > LONGEST_LINE:
+                self.refuse(self.t("console.line_too_long", length=len(line.strip())))
+                continue
+            # A pasted "puzzle=tm-c4e-…" is as good as the bare code.
+            code = line.strip().rpartition("=")[2].strip().upper()
+            refusal = code and self.service.check_start(self.place, self.player_one, "turing",
+                                                        Opponent("ai"), code)
+            if not refusal:
+                return code
+            self.refuse(refusal)
 
     async def ask_option(self, spec: OptionSpec, question: Question,
                          module: GameModule) -> str | None:

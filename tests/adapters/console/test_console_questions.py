@@ -373,3 +373,15 @@ async def test_a_refused_answer_after_the_pass_screen_shows_the_new_players_hand
     hands = re.findall(r"^Your hand \((South|North)", after_pass, re.MULTILINE)
     assert hands, f"{second} was shown a hand"
     assert set(hands) == {sides[second]}, f"only {second}'s hand after the pass screen"
+
+
+# ----------------- a mistyped puzzle code is asked for again (the console's part of 1)
+async def test_a_mistyped_puzzle_code_is_asked_for_again(store: SQLiteStore) -> None:
+    script = Script([number_of_title("Turing Machine"), "", "3",
+                     "TM-C4E-218SCG7X",        # one character off the README's example
+                     "TM-C4E-218SCG7G", "quit"])
+    await run_session(store, script)
+    text = script.text
+    assert "! That is not a valid puzzle code; codes look like TM-C4E-218SCG7G." in text
+    assert text.count("Type or paste the puzzle code") == 2
+    assert "from a shared code" in text
