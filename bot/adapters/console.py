@@ -1,9 +1,10 @@
 """The console adapter: play in a terminal by choosing numbered options.
 
-Every choice is a number, and Enter takes the marked default of a question; typed notation
-(``d4 S W a4>a1``) works too, as do the words ``help``, ``rules``, ``board``, ``stats``,
-``resign``, ``abandon`` and ``quit``. The game lives in the database like any chat game,
-so quitting (or Ctrl-C) and starting again resumes it.
+Every choice is a number, and Enter takes the marked default of a question (a move has
+none: ``bot.adapters.console_moves`` is its prompt); typed notation (``d4 S W a4>a1``)
+works too, as do the words ``help``, ``rules`` and ``stats`` at every question, and
+``board``, ``resign``, ``abandon`` and ``quit`` in a game. The game lives in the database
+like any chat game, so quitting (or Ctrl-C) and starting again resumes it.
 
 Hot seat with hidden hands (bOOleO, Digitalo, the Turing Machine's notes): each prompt
 shows the hand of the player it asks, and between two players' turns the screen is cleared
@@ -20,10 +21,16 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 from bot.adapters.console_io import LineReader, OutputClosed, TerminalWriter
 from bot.adapters.console_learn import run_lesson
+from bot.adapters.console_moves import (
+    LONGEST_LINE,
+    QUIT_WORDS,
+    MovePrompt,
+    MoveStep,
+    menu_number,
+)
 from bot.adapters.console_setup import (
     TYPED_MOVE,
     Question,
@@ -41,10 +48,8 @@ from bot.adapters.console_setup import (
 )
 from bot.app import App
 from bot.community import Community
-from bot.hints import hint_refusal, hinted
-from bot.payloads import Payload
-from bot.service import Board, Button, Hand, Opponent, Place, Reply, Service, User
-from engines.base import GRID_TOKEN, GameError, GameModule, OptionSpec, parse_option_text
+from bot.service import Board, Hand, Opponent, Place, Reply, Service, User
+from engines.base import GameError, GameModule, OptionSpec, parse_option_text
 from engines.registry import game_names, get_game
 from renderers.i18n import localise, normalise_language, translate
 
@@ -52,19 +57,12 @@ ReadLine = Callable[[str], Awaitable[str | None]]
 Write = Callable[[str], None]
 
 CHANNEL = "local"
-QUIT_WORDS = frozenset({"quit", "exit", "q"})
-HINT_WORDS = frozenset({"h", "hint"})
 STATS_WORDS = frozenset({"stats", "results"})
 # Answers to a yes/no question typed as words, in the console's three languages.
 YES_WORDS = frozenset({"y", "yes", "j", "ja"})
 NO_WORDS = frozenset({"n", "no", "nee", "nein"})
 # The mark of a question's default; a default item without it gets ``console.enter_mark``.
 ENTER_MARK = "Enter)"
-# A choice or a move is a few words: a longer line (a paste gone wrong) is refused
-# without being echoed back.
-LONGEST_LINE = 200
-# The mark of an option that cannot be taken now (the engines' "no place now" mark).
-NO_PLACE_MARK = "✖"
 # A line of a hand that the board printed just above is not printed twice (bOOleO's
 # pending NOT is in both); short lines (rows of a drawing) may well repeat.
 SHORTEST_REPEATED_LINE = 30
@@ -74,7 +72,7 @@ FENCE = "```"
 WIDTH = 79
 
 
-class ConsoleSession:
+class ConsoleSession(MovePrompt):
     def __init__(self, service: Service, read: ReadLine, write: Write,
                  language: str = "en", *, clear: Callable[[], None] | None = None,
                  page_lines: int | None = None, community: Community | None = None) -> None:
@@ -536,159 +534,6 @@ class ConsoleSession:
                 return False
             reply = answer
 
-    async def refused_now(self, menu: Board | Hand, user: User) -> frozenset[str]:
-        """The payloads of the menu's buttons that would complete a move the rules refuse
-        now. A chat menu offers them on purpose (bOOleO's referee explains why a gate does
-        not fit); at a keyboard they are shown, marked, without a number, so that a
-        number never leads to a refusal that throws the move's steps away."""
-        parsed = [Payload.parse(button.payload) for button in menu.buttons]
-        steps = {payload.path[:-1] for payload in parsed if payload is not None}
-        record = await self.service.running_record(self.place)
-        if len(steps) != 1 or record is None:
-            return frozenset()
-        seat = self.service.seat_of(record, user)
-        if seat is None:
-            return frozenset()
-        state = get_game(record.game).State.from_dict(record.state)
-        try:
-            leaves = {choice.token: choice.action for choice in state.menu(seat, steps.pop())
-                      if choice.action is not None}
-            legal = set(state.legal_actions(seat)) if leaves else set()
-        except GameError:
-            return frozenset()
-        return frozenset(button.payload for button, payload in zip(menu.buttons, parsed,
-                                                                   strict=True)
-                         if payload is not None and payload.last_token in leaves
-                         and leaves[payload.last_token] not in legal)
-
-    def write_step(self, step: MoveStep) -> None:
-        """The options that can be taken numbered from 1, those that cannot now listed
-        without a number, then 0 for back and h for a hint where they apply."""
-        for number, button in enumerate(step.options, 1):
-            # A card marked as fitting nowhere is still offered for its discard: say so,
-            # or its number reads as a placement the marks said was impossible.
-            label = (self.t("console.no_place_discard", label=button.label)
-                     if button.label.startswith(NO_PLACE_MARK) else button.label)
-            self.write(f"  {number:>2}) {label}")
-        for button in step.unavailable:
-            marked = button.label.startswith(NO_PLACE_MARK)
-            self.write(f"      {button.label if marked else f'{NO_PLACE_MARK} {button.label}'}")
-        if step.back is not None:
-            self.write(f"   0) {step.back.label}")
-        if step.hint is not None:
-            self.write(f"   h) {self.t('console.hint_option', label=step.hint.label)}")
-
-    async def take_line(self, line: str | None, reply: Reply, step: MoveStep, user: User
-                        ) -> Reply | None:
-        """What one line at a move's prompt does: the reply to show next (``reply`` itself
-        when nothing changed), or None when the player quits."""
-        word = line.strip().lower() if line is not None else "quit"
-        if word in QUIT_WORDS:
-            self.write(self.t("console.saved"))
-            return None
-        assert line is not None
-        if len(word) > LONGEST_LINE:
-            self.refuse(self.t("console.line_too_long", length=len(word)))
-            return reply
-        if not word:
-            # Enter chose "board" once, which silently undid the step taken before it.
-            self.refuse(f"{self.t('console.move_has_no_default')} {self.pick_text(step)}")
-            return reply
-        picked = menu_number(word)
-        if picked is not None:
-            chosen = (step.back if picked == 0 else
-                      step.options[picked - 1] if 1 <= picked <= len(step.options) else None)
-            if chosen is None:
-                self.refuse(self.pick_text(step))
-                return reply
-            return await self.press(user, chosen)
-        if word in HINT_WORDS:
-            return await self.take_hint(reply, user)
-        if word == "resign":
-            if await self.confirm(self.t("console.resign_confirm")):
-                return await self.service.resign(self.place, user)
-            self.write(self.t("console.nothing_changed"))
-            return reply
-        if word == "abandon":
-            if await self.confirm(self.t("console.abandon_confirm")):
-                return await self.service.abandon(self.place, user)
-            self.write(self.t("console.nothing_changed"))
-            return reply
-        if word == "board":
-            self.last_board = self.last_hand = ""  # printed again, at the same step
-            return reply
-        if await self.answer_word(word, user):
-            return reply
-        self.hand_of = user.id
-        return await self.service.move(self.place, user, line.strip())
-
-    def pick_text(self, step: MoveStep) -> str:
-        if step.back is not None:
-            return self.t("console.pick_step", count=len(step.options))
-        return self.t("console.pick_move", count=len(step.options))
-
-    async def press(self, user: User, chosen: Button) -> Reply:
-        """Press a menu button. A refused step goes back to the step it was taken at, so
-        that one wrong pick does not throw away the steps before it."""
-        self.hand_of = user.id
-        answer = await self.service.press(self.place, user, chosen.payload)
-        parsed = Payload.parse(chosen.payload)
-        if answer.ok or parsed is None or parsed.kind != "m" or len(parsed.path) < 2:
-            return answer
-        again = await self.service.press(self.place, user, parsed.parent().encode())
-        if not again.ok:
-            return answer
-        again.ok, again.notice = False, answer.notice
-        return again
-
-    async def take_hint(self, reply: Reply, user: User) -> Reply:
-        """A hint, after a yes/no question: it leaves the game's result uncounted."""
-        record = await self.service.running_record(self.place)
-        if record is None:
-            return reply
-        refusal = hint_refusal(record, self.place.language)
-        if refusal is not None:
-            self.refuse(refusal)
-            return reply
-        if not hinted(record) and not await self.confirm(self.t("console.hint_confirm")):
-            self.write(self.t("console.nothing_changed"))
-            return reply
-        self.hand_of = user.id
-        return await self.service.hint(self.place, user)
-
-
-@dataclass(frozen=True)
-class MoveStep:
-    """One step of a move's menu as the console offers it: the options that can be taken
-    (numbered), those that cannot now (shown, not numbered), back (0) and the hint (h)."""
-
-    options: tuple[Button, ...]
-    unavailable: tuple[Button, ...]
-    back: Button | None
-    hint: Button | None
-
-    @classmethod
-    def of(cls, menu: Board | Hand, refused: frozenset[str] = frozenset()) -> MoveStep:
-        """The step of ``menu``; ``refused``: payloads of its options that cannot be
-        taken now although the menu offers them (``ConsoleSession.refused_now``)."""
-        # The board's grid is for tapping; at a keyboard the numbered list (or a typed
-        # move) is quicker.
-        navigation = [b for b in menu.navigation if not opens_grid(b)]
-        kinds = [Payload.parse(b.payload) for b in navigation]
-        back = next((b for b, kind in zip(navigation, kinds, strict=True)
-                     if kind is not None and kind.kind == "m"), None)
-        hint = next((b for b, kind in zip(navigation, kinds, strict=True)
-                     if kind is not None and kind.kind == "i"), None)
-        def takes(button: Button) -> bool:
-            return not button.disabled and button.payload not in refused
-        return cls(tuple(b for b in menu.buttons if takes(b)),
-                   tuple(b for b in menu.buttons if not takes(b)), back, hint)
-
-
-def opens_grid(button: Button) -> bool:
-    payload = Payload.parse(button.payload)
-    return payload is not None and payload.path == (GRID_TOKEN,)
-
 
 def plain(text: str) -> str:
     """A renderer's text for a terminal: the fences that mark monospace blocks for chat
@@ -696,11 +541,6 @@ def plain(text: str) -> str:
     if FENCE not in text:
         return text
     return "\n".join(line for line in text.split("\n") if not line.startswith(FENCE))
-
-
-def menu_number(text: str) -> int | None:
-    """A typed option number; only ASCII digits count (``²`` is a digit to Python)."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
 
 
 # When the console's input ends before its first answer, nobody is there to play: the
