@@ -48,6 +48,7 @@ from bot.adapters.console_setup import (
 )
 from bot.app import App
 from bot.community import Community
+from bot.hints import hinted
 from bot.service import Board, Hand, Opponent, Place, Reply, Service, User
 from engines.base import GameError, GameModule, OptionSpec, parse_option_text
 from engines.registry import game_names, get_game
@@ -527,7 +528,9 @@ class ConsoleSession(MovePrompt):
             if menu.prompt:
                 # At a shared keyboard the prompt names whom it asks; alone, it is "you".
                 self.write(f"{user.name}: {menu.prompt}" if shared else menu.prompt)
-            step = MoveStep.of(menu, await self.refused_now(menu, user))
+            record = await self.service.running_record(self.place)
+            step = MoveStep.of(menu, await self.refused_now(menu, user),
+                               hinted=record is not None and hinted(record))
             self.write_step(step)
             answer = await self.take_line(await self.read("> "), reply, step, user)
             if answer is None:

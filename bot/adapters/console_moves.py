@@ -95,7 +95,9 @@ class MovePrompt(ABC):
         if step.back is not None:
             self.write(f"   0) {step.back.label}")
         if step.hint is not None:
-            self.write(f"   h) {self.t('console.hint_option', label=step.hint.label)}")
+            # Once a hint is taken the game counts for nothing already: no question then.
+            key = "console.hint_option_again" if step.hinted else "console.hint_option"
+            self.write(f"   h) {self.t(key, label=step.hint.label)}")
 
     async def take_line(self, line: str | None, reply: Reply, step: MoveStep, user: User
                         ) -> Reply | None:
@@ -185,9 +187,12 @@ class MoveStep:
     unavailable: tuple[Button, ...]
     back: Button | None
     hint: Button | None
+    # Whether a hint was taken in this game already (the next one asks nothing).
+    hinted: bool = False
 
     @classmethod
-    def of(cls, menu: Board | Hand, refused: frozenset[str] = frozenset()) -> MoveStep:
+    def of(cls, menu: Board | Hand, refused: frozenset[str] = frozenset(),
+           hinted: bool = False) -> MoveStep:
         """The step of ``menu``; ``refused``: payloads of its options that cannot be
         taken now although the menu offers them (``ConsoleSession.refused_now``)."""
         # The board's grid is for tapping; at a keyboard the numbered list (or a typed
@@ -201,7 +206,7 @@ class MoveStep:
         def takes(button: Button) -> bool:
             return not button.disabled and button.payload not in refused
         return cls(tuple(b for b in menu.buttons if takes(b)),
-                   tuple(b for b in menu.buttons if not takes(b)), back, hint)
+                   tuple(b for b in menu.buttons if not takes(b)), back, hint, hinted)
 
 
 def opens_grid(button: Button) -> bool:

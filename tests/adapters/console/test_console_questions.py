@@ -69,6 +69,8 @@ async def test_a_hint_taken_after_yes_is_told_without_the_error_mark(
     after = script.output[script.output.index(hint_line):]
     assert not any(line.startswith("! ") for line in after[:12]), \
         "a hint is news for the player, not an error"
+    assert "h) 💡 Hint: the computer suggests a move (this game counts for nothing already)" \
+        in "\n".join(after), "the next hint is not said to ask first"
 
 
 # --------------------------------------- defect 3: danger's real default, and "off"
