@@ -82,6 +82,8 @@ class ChatAdapter(BackgroundWork, ABC):
         self.class_board_delay = CLASS_BOARD_SECONDS
         self._class_boards_due: set[str] = set()
         self.redelivery = Redelivery(self.redraw_stored, self.doubt_board)
+        # game id → old board messages still to be retired: (place, board ref, board)
+        self._retirements: dict[int, list[tuple[Place, dict[str, Any], Board]]] = {}
         self.shown_versions = ShownVersions(self.service.store.record_shown)
 
     # ------------------------------------------------------------ primitives
@@ -97,8 +99,9 @@ class ChatAdapter(BackgroundWork, ABC):
                          ai_thinking: bool) -> dict[str, str] | Shown: ...
 
     @abstractmethod
-    async def retire_old_board(self, place: Place, ref: dict[str, Any], board: Board) -> None:
-        """The board message ``ref`` was replaced by a newer one: take its buttons away."""
+    async def retire_old_board(self, place: Place, ref: dict[str, Any], board: Board) -> Shown:
+        """The board message ``ref`` was replaced by a newer one: take its buttons away,
+        and say what came of it (shown: retired; gone: nothing left to retire)."""
 
     @abstractmethod
     async def post_daily(self, schedule: DailySchedule, day: str) -> PostOutcome: ...
@@ -270,10 +273,24 @@ class ChatAdapter(BackgroundWork, ABC):
             posted = await self.send_board(place, board, ai_thinking)
             if isinstance(posted, Shown):
                 return posted
-            if message.isdigit():
-                await self.retire_old_board(place, ref, board)
             await self.remember_board(place, board.game_id, posted, board.version)
-            return Shown.SHOWN
+            if message.isdigit():
+                self._retirements.setdefault(board.game_id, []).append((place, ref, board))
+            return await self.retire_owed(board.game_id)
+
+    async def retire_owed(self, game_id: int) -> Shown:
+        """Take the buttons off the game's old board messages that a new one replaced, so
+        that one message per game has live buttons; a retirement the platform did not
+        take is owed, and tried again with the game's redelivery."""
+        owed = self._retirements.pop(game_id, [])
+        left = []
+        for place, ref, board in owed:
+            if await self.retire_old_board(place, ref, board) in (Shown.LATER, Shown.REFUSED):
+                left.append((place, ref, board))
+        if left:
+            self._retirements[game_id] = left + self._retirements.get(game_id, [])
+            return Shown.LATER
+        return Shown.SHOWN
 
     def board_shown(self, game_id: int, version: int) -> None:
         """The platform confirmed the game's board at ``version``. When a newer one was
@@ -288,6 +305,8 @@ class ChatAdapter(BackgroundWork, ABC):
 
     async def redraw_stored(self, game_id: int) -> Shown:
         """Draw the game's board as it is stored now (``Redelivery``'s one step)."""
+        if game_id in self._retirements and await self.retire_owed(game_id) is not Shown.SHOWN:
+            return Shown.LATER
         record = await self.service.game_record(game_id)
         if record is None or record.platform != self.platform or not record.board_ref:
             return Shown.SHOWN  # nothing of ours to draw

@@ -419,14 +419,17 @@ class LogicBot(ChatAdapter, discord.Client):
             return Shown.REFUSED if outcome is Shown.GONE else outcome
         return {"channel": str(message.channel.id), "message": str(message.id)}
 
-    async def retire_old_board(self, place: Place, ref: dict[str, Any], board: Board) -> None:
+    async def retire_old_board(self, place: Place, ref: dict[str, Any], board: Board) -> Shown:
         channel = self.get_partial_messageable(int(ref.get("channel") or place.channel))
         try:
             await channel.get_partial_message(int(ref["message"])).edit(
                 allowed_mentions=NO_MENTIONS, **self.moved_fields(place, board.grid))
         except DELIVERY_ERRORS as error:
-            log.info("could not retire the old board %s of game %s: %s", ref.get("message"),
-                     board.game_id, describe_error(error))
+            outcome = delivery_outcome(error)
+            log.info("could not retire the old board %s of game %s: %s; %s",
+                     ref.get("message"), board.game_id, describe_error(error), outcome.value)
+            return outcome
+        return Shown.SHOWN
 
     def moved_fields(self, place: Place, v2: bool) -> dict[str, Any]:
         """An old board's edit to "this board moved", its buttons gone: in a text display

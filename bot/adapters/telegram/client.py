@@ -675,10 +675,11 @@ class TelegramBot(ChatAdapter):
         if chat.lstrip("-").isdigit() and message.isdigit():
             self.shown.forget(int(chat), int(message))
 
-    async def retire_old_board(self, place: Place, ref: dict[str, Any], board: Board) -> None:
+    async def retire_old_board(self, place: Place, ref: dict[str, Any], board: Board) -> Shown:
         chat = str(ref.get("chat", ""))
         chat_id = int(chat) if chat.lstrip("-").isdigit() else chat_of(place.channel)[0]
-        await self.retire_message(place, chat_id, int(ref["message"]))
+        return await self.edit_outcome(chat_id, int(ref["message"]),
+                                       text_message(self.t(place, "board.moved")))
 
     async def retire_message(self, place: Place, chat_id: int, message_id: int) -> None:
         """Strip the buttons from an old board, which a newer message replaces."""

@@ -9,10 +9,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-import discord
-
-from bot.payloads import Payload
 from bot.service import Place
+from tests.helpers.discord_boards import drawn_version, live_boards, stored_version
 from tests.helpers.discord_play import board_message, menu_items
 from tests.helpers.discord_text import visible_text
 from tests.helpers.discord_world import World, components_of, discord_world
@@ -25,21 +23,6 @@ async def running(world: World) -> Any:
     record = await world.store.running_game("discord", str(world.channel.id))
     assert record is not None
     return record
-
-
-def drawn_version(message: discord.Message) -> int | None:
-    """The game version a board's move buttons were drawn for."""
-    versions = {payload.version for component in components_of(message)
-                if (payload := Payload.parse(str(component.get("custom_id", ""))[3:]))}
-    assert len(versions) <= 1, versions
-    return versions.pop() if versions else None
-
-
-def live_boards(world: World, game_id: int) -> list[discord.Message]:
-    """Messages of the channel with live buttons of ``game_id``."""
-    return [message for message in world.channel.history()
-            if any((payload := Payload.parse(str(c.get("custom_id", ""))[3:])) is not None
-                   and payload.game_id == game_id for c in components_of(message))]
 
 
 async def move_blindly(world: World, actor: Any, rng: random.Random) -> int:
@@ -58,12 +41,6 @@ async def move_blindly(world: World, actor: Any, rng: random.Random) -> int:
         if version > record.version:
             return version
     raise AssertionError("the menu never completed a move")
-
-
-async def stored_version(world: World, game_id: int) -> int:
-    record = await world.store.get_game(game_id)
-    assert record is not None
-    return record.version
 
 
 async def test_a_move_whose_press_answer_fails_is_drawn_through_the_channel(
