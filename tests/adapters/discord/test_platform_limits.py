@@ -20,7 +20,7 @@ from bot.adapters.discord.limits import (
     request_problems,
 )
 from renderers.i18n import CATALOGUE, supported_languages
-from tests.helpers.discord_play import board_message, play_one_move
+from tests.helpers.discord_play import board_message, menu_items, play_one_move
 from tests.helpers.discord_world import World, discord_world
 
 
@@ -304,3 +304,50 @@ async def test_a_refused_command_sync_does_not_stop_the_bot(
         await world.restart()
         assert world.bot.synced_scopes == []
         assert sum(1 for r in world.env.http_requests if r.method == "PUT") == puts_before + 2
+
+
+async def test_python_m_bot_starts_and_serves_when_discord_refuses_the_sync(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """``python -m bot``'s own entry (``bot.__main__.run``) with DISCORD_TOKEN set, its
+    Discord the strict simcord: the command list breaks a limit, Discord refuses the
+    sync, and the bot starts all the same, logs the refusal once and plays a game."""
+    from bot.__main__ import run
+    from bot.adapters.discord.client import LogicBot
+    from bot.config import Settings
+    from tests.helpers.discord_strict import strict_run
+
+    monkeypatch.setitem(CATALOGUE["nl"], "cmd.help.description", "h" * 101)
+    served: list[int] = []
+    log_in = LogicBot.login
+
+    async def login(self: LogicBot, token: str) -> None:
+        if token == "simcord.fake.token":  # simcord's log-in, inside ``connect`` below
+            await log_in(self, token)
+
+    async def connect(self: LogicBot, *, reconnect: bool = True) -> None:
+        """Discord's gateway, played by simcord: a class plays one move, then it ends.
+        The commands are those an earlier start published (``strict_sync=False``): this
+        start's list was refused whole, so Discord still has the one before."""
+        async with strict_run(self, strict_sync=False) as env:
+            channel = env.create_guild("Class 3B").create_text_channel("games")
+            alice, bob = (channel.guild.add_member(env.create_user(name))
+                          for name in ("alice", "bob"))
+            started = await alice.slash(channel, "play", game="lgame", opponent=bob)
+            assert started.acknowledged and not started.ephemeral
+            record = await self.service.store.running_game("discord", str(channel.id))
+            assert record is not None
+            message = next(m for m in channel.history() if menu_items(m))
+            await alice.click(message, custom_id=menu_items(message)[0]["custom_id"])
+            served.append(record.id)
+            await self.wait_for_background()
+
+    monkeypatch.setattr(LogicBot, "login", login)
+    monkeypatch.setattr(LogicBot, "connect", connect)
+    settings = Settings(database_path=str(tmp_path / "bot.sqlite3"), discord_token="a.b.c")
+    with caplog.at_level(logging.ERROR):
+        assert await run(settings) == 0
+    assert served, "the bot served a game"
+    refusals = [r.getMessage() for r in caplog.records if "was refused" in r.getMessage()]
+    assert len(refusals) == 1 and "/help description_localizations nl (101 characters)" \
+        in refusals[0], refusals
