@@ -333,12 +333,18 @@ class FakeTelegram:
         offset = int(params.get("offset") or 0)
         self.confirmed = max(self.confirmed, offset - 1)
         timeout = float(params.get("timeout") or 0)
-        pending = [u for u in self.updates if u["update_id"] >= offset]
+
+        def unconfirmed() -> list[dict[str, Any]]:
+            # As Telegram does: a confirmed update is gone for good, so a new process
+            # polling from offset 0 gets only what nobody confirmed, never old presses.
+            return [u for u in self.updates if u["update_id"] > self.confirmed]
+
+        pending = unconfirmed()
         if not pending and timeout > 0:
             self._new_update.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._new_update.wait(), timeout)
-            pending = [u for u in self.updates if u["update_id"] >= offset]
+            pending = unconfirmed()
         return pending[:100]
 
     # ------------------------------------------------------------------ methods
