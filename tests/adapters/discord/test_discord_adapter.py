@@ -22,7 +22,7 @@ from bot.adapters.common import pick_language
 from bot.adapters.discord import layout
 from bot.adapters.discord.client import ACK_SECONDS
 from bot.config import Settings
-from bot.service import Opponent, Place, Service, User
+from bot.service import Opponent, Place, User
 from engines import lgame
 from engines.registry import register_game, unregister_game
 from renderers import register_renderer
@@ -41,16 +41,17 @@ from tests.helpers.menus import END_PANEL_LABELS
 # ------------------------------------------------------------------ helpers
 
 
-def slow_down(monkeypatch: pytest.MonkeyPatch, service: Service, method: str) -> None:
-    """Make a service command take longer than the adapter waits before deferring,
-    as a stalled disk would. simcord's clock is virtual, so this costs no real time."""
-    original = getattr(service, method)
+def slow_down(monkeypatch: pytest.MonkeyPatch, owner: Any, method: str) -> None:
+    """Make ``owner``'s coroutine method (a service command, a database read) take longer
+    than the adapter waits before deferring, as a stalled disk would. simcord's clock is
+    virtual, so this costs no real time."""
+    original = getattr(owner, method)
 
     async def slow(*args: Any, **kwargs: Any) -> Any:
         await asyncio.sleep(ACK_SECONDS + 1)
         return await original(*args, **kwargs)
 
-    monkeypatch.setattr(service, method, slow)
+    monkeypatch.setattr(owner, method, slow)
 
 
 def public_texts(channel: Any) -> list[str]:
@@ -464,13 +465,7 @@ async def test_every_slow_interaction_is_deferred_whatever_it_waits_for(
     then answered; none is answered twice."""
     async with discord_world(tmp_path) as world:
         await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
-        stats_text = world.bot.community.stats_text
-
-        async def slow_stats(*args: Any, **kwargs: Any) -> str:
-            await asyncio.sleep(ACK_SECONDS + 1)
-            return await stats_text(*args, **kwargs)
-
-        monkeypatch.setattr(world.bot.community, "stats_text", slow_stats)
+        slow_down(monkeypatch, world.bot.community, "stats_text")
         mark = len(world.env.http_requests)
         shown = await world.bob.slash(world.channel, "stats")
         callbacks = [r.json["type"] for r in world.env.http_requests[mark:]
@@ -478,13 +473,7 @@ async def test_every_slow_interaction_is_deferred_whatever_it_waits_for(
         assert callbacks == [5], "deferred with 'thinking…', then followed up"
         assert shown.ephemeral and shown.response is not None
 
-        guild_setting = world.bot.guild_setting
-
-        async def slow_setting(*args: Any, **kwargs: Any) -> str | None:
-            await asyncio.sleep(ACK_SECONDS + 1)
-            return await guild_setting(*args, **kwargs)
-
-        monkeypatch.setattr(world.bot, "guild_setting", slow_setting)
+        slow_down(monkeypatch, world.bot, "guild_setting")
         board = await board_message(world)
         mark = len(world.env.http_requests)
         result = await world.alice.click(board, custom_id=menu_items(board)[0]["custom_id"])

@@ -13,18 +13,8 @@ from bot.adapters import delivery
 from bot.service import Place
 from tests.helpers.forged import whole_move
 from tests.helpers.telegram_fake import Fault, Sent, bot_removed
-from tests.helpers.telegram_play import menu_keys
+from tests.helpers.telegram_play import group_lgame, menu_keys
 from tests.helpers.telegram_world import ALICE, BOB, GROUP, World, telegram_world
-
-
-async def group_lgame(world: World) -> int:
-    """Alice and Bob in a group L-game, started and joined with buttons."""
-    await world.say(ALICE, GROUP, "/play lgame")
-    await world.click(ALICE, world.last(GROUP), "whoever joins")
-    await world.click(BOB, await world.board(GROUP), "Join")
-    record = await world.store.running_game("telegram", str(GROUP["id"]))
-    assert record is not None
-    return record.id
 
 
 def drawn_versions(message: Sent) -> set[str]:
