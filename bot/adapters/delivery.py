@@ -66,9 +66,14 @@ class Redelivery:
     def verify_later(self, game_id: int, seconds: float | None = None) -> None:
         """An edit of ``game_id``'s board has an unknown fate (it timed out): after
         ``seconds``, forget what the board is believed to show (``doubt``) and draw the
-        stored game again, so that an edit landing late is overwritten."""
-        if game_id in self._checks or self._closed:
+        stored game again, so that an edit landing late is overwritten. A check already
+        waiting is put off to this edit's: one that fired between a later edit's timeout
+        and its late landing would leave that landing standing."""
+        if self._closed:
             return
+        waiting = self._checks.pop(game_id, None)
+        if waiting is not None:
+            waiting.cancel()
 
         async def check() -> None:
             await asyncio.sleep(VERIFY_SECONDS if seconds is None else seconds)
@@ -77,7 +82,11 @@ class Redelivery:
 
         task = asyncio.get_running_loop().create_task(check())
         self._checks[game_id] = task
-        task.add_done_callback(lambda _: self._checks.pop(game_id, None))
+        task.add_done_callback(lambda done: self._forget_check(game_id, done))
+
+    def _forget_check(self, game_id: int, task: asyncio.Task[None]) -> None:
+        if self._checks.get(game_id) is task:
+            del self._checks[game_id]
 
     def behind(self, game_id: int, outcome: Shown = Shown.LATER, *,
                at_once: bool = False) -> None:
