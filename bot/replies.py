@@ -106,6 +106,8 @@ class Reply:
       button of a private hand pressed in the player's private chat).
     * ``turn_cue``: the people whose turn has just begun, in a game of two or more people
       (not the one who acted, not the computer): the adapter notifies each of them once.
+    * ``started``: the reply is a new game's first board (everyone to move gets their
+      hand, where hands are private).
     """
 
     ok: bool = True
@@ -125,6 +127,7 @@ class Reply:
     # A refusal that only says "wait" or "not for you" (not your turn, not playing): a
     # platform may show it lightly (Telegram: a toast rather than an alert to dismiss).
     light: bool = False
+    started: bool = False
 
 
 @dataclass(frozen=True)

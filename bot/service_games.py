@@ -146,6 +146,7 @@ class GameOpening(ServiceCore):
         self._channel_games[(place.platform, place.channel)] = record.id
         await self.dangers.refresh(record, state)
         reply = self._board_reply(place, record, state)
+        reply.started = True
         # A game that starts at once between people (an invitation, a rematch): the first
         # to move is cued, unless it is the creator, who is looking at the board.
         reply.turn_began = self._turn_began(record, state, set())

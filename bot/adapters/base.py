@@ -11,11 +11,12 @@ A platform adapter (Discord, Telegram) subclasses it and supplies only its primi
   one replaced (best effort);
 * ``post_daily(schedule, day)``: post a daily challenge and say what came of it
   (posted, failed this once, or the chat is gone);
-* ``deliver_extras(place, reply, actor, new_game)``: optional, what the platform sends
-  besides the board after a change (Telegram: private hands in the players' chats).
+* ``deliver_extras(place, reply, actor)``: optional, what the platform sends besides the
+  board after a change (Telegram: private hands in the players' chats).
 
 Everything else lives here: the settings cache, where a stored game lives, remembering and
-updating the board with its version and lock, what follows a change, the computer's
+updating the board with its version and lock, what follows a change (``game_changed``, the
+one way out of every change), the computer's
 turns (and resuming them after a restart), the turn-timer and daily loops, and publishing
 the command list only when it changed.
 """
@@ -32,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from bot.adapters.common import AITurns, BackgroundWork, BoardVersions
-from bot.adapters.delivery import Redelivery, Shown, ShownVersions
+from bot.adapters.delivery import Drawn, Redelivery, Shown, ShownVersions
 from bot.app import App
 from bot.daily import PostOutcome
 from bot.service import Board, Place, Reply, place_of_record
@@ -135,8 +136,7 @@ class ChatAdapter(BackgroundWork, ABC):
     def game_link(self, record: GameRecord) -> str:
         """Where a class board points for ``record``'s board."""
 
-    async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None,
-                             new_game: bool) -> None:
+    async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None) -> None:
         """What the platform sends besides the board after a change; nothing by default."""
 
     # ------------------------------------------------------------ settings
@@ -346,23 +346,33 @@ class ChatAdapter(BackgroundWork, ABC):
         self._cue_versions.pop(game_id, None)
 
     # ------------------------------------------------------------ after a change
-    async def after_change(self, place: Place, reply: Reply, *, update: bool = True,
-                           actor: str | None = None, wake_ai: bool = True,
-                           new_game: bool = False) -> None:
-        """Everything a saved change or a new game sets off: the board (unless the caller
-        drew it), the platform's extras, and the computer's turn (unless the caller wakes
-        it)."""
+    async def game_changed(self, place: Place, reply: Reply, *, by: str | None = None,
+                           drawn: Drawn = Drawn.NOTHING) -> None:
+        """The one way out of a change: game ``reply.board`` changed, at ``place``
+        (``drawn``: how much of it the caller already showed; ``by``: who made it and sees
+        their own hand already, whom the hands' delivery leaves out). The board,
+        the hands of those whose turn began, the turn cue, the class board, the news,
+        and the computer's turn all follow from here, once; the computer is woken even
+        when a step before failed, so a saved move never leaves it waiting."""
         try:
-            if update and reply.board is not None:
-                await self.update_board(place, reply.board, reply.ai_to_move)
-            await self.deliver_extras(place, reply, actor=actor, new_game=new_game)
-            await self.cue_turn(place, reply)
-            await self.class_board_changed(place)
-            if reply.finished and reply.board is not None:
-                self.forget_game(reply.board.game_id)
+            await self.deliver_change(place, reply, by=by, drawn=drawn)
         finally:
-            if reply.ai_to_move and wake_ai:
+            if reply.ai_to_move:
                 self.spawn(self.run_ai(place))
+
+    async def deliver_change(self, place: Place, reply: Reply, *, by: str | None,
+                             drawn: Drawn) -> None:
+        """``game_changed`` without waking the computer: what the computer's own moves
+        use, as its turn runs on by itself (``AITurns``)."""
+        if drawn in (Drawn.NOTHING, Drawn.NEWS) and reply.board is not None:
+            await self.update_board(place, reply.board, reply.ai_to_move)
+        await self.deliver_extras(place, reply, actor=by)
+        await self.cue_turn(place, reply)
+        await self.class_board_changed(place)
+        if drawn in (Drawn.NOTHING, Drawn.BOARD):
+            await self.announce(place.channel, reply.announcements)
+        if reply.finished and reply.board is not None:
+            self.forget_game(reply.board.game_id)
 
     # ------------------------------------------------------------ turn cues
     async def cue_turn(self, place: Place, reply: Reply) -> None:
@@ -486,8 +496,7 @@ class ChatAdapter(BackgroundWork, ABC):
         await self.ai_turns.run(place)
 
     async def show_ai_move(self, place: Place, reply: Reply) -> None:
-        await self.after_change(place, reply, wake_ai=False)
-        await self.announce(place.channel, reply.announcements)
+        await self.deliver_change(place, reply, by=None, drawn=Drawn.NOTHING)
 
     async def resume_ai(self) -> None:
         """After a restart, the computer moves where it was to move."""
@@ -531,8 +540,7 @@ class ChatAdapter(BackgroundWork, ABC):
         await self.announce(place.channel, [text])
 
     async def timer_acted(self, place: Place, reply: Reply) -> None:
-        await self.after_change(place, reply)
-        await self.announce(place.channel, reply.announcements)
+        await self.game_changed(place, reply)
 
     async def check_turn_timers(self) -> int:
         return await self.classroom.check_timers(self.platform, self.place_of_record,

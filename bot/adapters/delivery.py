@@ -49,6 +49,16 @@ class Shown(enum.Enum):
     REFUSED = "refused"
 
 
+class Drawn(enum.Enum):
+    """How much of a change its caller already put on the platform (``game_changed``'s
+    "shown where"): the delivery path does the rest."""
+
+    NOTHING = "nothing"  # draw the board where it is, then say the news
+    BOARD = "board"  # the caller drew the board (a press's answer, a /board): say the news
+    NEWS = "news"  # the caller said the news (as its answer): draw the board
+    BOARD_AND_NEWS = "board and news"  # the caller posted the board with the news on it
+
+
 class Redelivery:
     """The games whose board the platform has not confirmed at the stored version, each
     with one task that redraws it (``redraw``: the game id to what came of it) until it

@@ -57,12 +57,10 @@ class ChatTournamentHost:
         return await self.panel.open_game_place(tournament, title)
 
     async def show_new_game(self, place: Place, reply: Reply) -> None:
-        await self.adapter.after_change(place, reply, new_game=True)
-        await self.adapter.announce(place.channel, reply.announcements)
+        await self.adapter.game_changed(place, reply)
 
     async def show_game_change(self, place: Place, reply: Reply) -> None:
-        await self.adapter.after_change(place, reply)
-        await self.adapter.announce(place.channel, reply.announcements)
+        await self.adapter.game_changed(place, reply)
 
     async def show_tournament(self, tournament: TournamentRecord) -> None:
         """Edit the message in place, or post it (the first time, or when it was deleted).

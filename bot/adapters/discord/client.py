@@ -31,7 +31,7 @@ from bot.adapters.common import (
     pick_language,
     thinking_line,
 )
-from bot.adapters.delivery import Shown
+from bot.adapters.delivery import Drawn, Shown
 from bot.adapters.discord import limits
 from bot.adapters.discord.errors import DELIVERY_ERRORS, delivery_outcome, describe_error
 from bot.adapters.discord.hands import LiveHands
@@ -57,6 +57,7 @@ from bot.adapters.discord.layout import (
 from bot.adapters.discord.limits import command_list_problems, describe
 from bot.adapters.discord.presses import DAILY_PAYLOAD, BoardPresses
 from bot.adapters.discord.translator import CatalogueTranslator
+from bot.adapters.presses import PressAnswers
 from bot.app import App
 from bot.daily import PostOutcome
 from bot.names import clean_display_name
@@ -132,6 +133,7 @@ class LogicBot(ChatAdapter, discord.Client):
         self._resumed = False
         self.synced_scopes: list[str] = []
         self.live_hands = LiveHands()
+        self.answers = PressAnswers(self)  # a game's buttons, as on every platform
         self.presses = BoardPresses(self)  # buttons and selects pressed (``presses.py``)
         # The ids of dynamic items that command modules add (the lessons' buttons), which
         # ``on_interaction`` must not answer as foreign.
@@ -451,31 +453,39 @@ class LogicBot(ChatAdapter, discord.Client):
         except discord.HTTPException:
             log.info("could not retire board message %s", message_id)
 
-    async def post_board(self, interaction: discord.Interaction, place: Place, reply: Reply,
-                         header: list[str] | None = None) -> None:
-        """Send the board as this interaction's public answer and make it the game's board."""
+    async def post_board(self, interaction: discord.Interaction, place: Place,
+                         reply: Reply) -> None:
+        """Send the board, with the reply's news above it, as this interaction's public
+        answer and make it the game's board; the rest of the change follows
+        (``game_changed``), and when the answer fails, the board is drawn through the
+        channel there."""
         board = reply.board
         assert board is not None
+        drawn = Drawn.NOTHING
         try:
-            layout = self.board_for(place, board, reply.ai_to_move, header)
-            message = await self.send(interaction, layout, ephemeral=False)
+            layout = self.board_for(place, board, reply.ai_to_move, reply.announcements)
+            try:
+                message = await self.send(interaction, layout, ephemeral=False)
+            except DELIVERY_ERRORS as error:
+                log.warning("the board of game %s could not be the answer to its command "
+                            "(%s); it is drawn through the channel instead", board.game_id,
+                            describe_error(error))
+                return
             if message is None:
                 return
             async with self.boards.lock(board.game_id):
                 newer = self.boards.newer_shown(board.game_id, board.version)
                 await self.retire_board(place, board.game_id, keep=message.id, v2=board.grid)
                 await self.remember_message(place, board.game_id, message, board.version)
-            # A game that starts between people cues whoever moves first, as on Telegram.
-            await self.cue_turn(place, reply)
+                if newer:
+                    # The game moved on while this board was being sent: the newest is
+                    # drawn over it.
+                    self.boards.set_shown(board.game_id, board.version)
+                    self.redelivery.behind(board.game_id, at_once=True)
+            drawn = Drawn.BOARD_AND_NEWS
             await self.offer_hand(interaction, place, board)
-            if newer:
-                # The game moved on while this board was being sent: draw the newest.
-                current = await self.service.board(place)
-                if current.board is not None:
-                    await self.update_board(place, current.board, current.ai_to_move)
         finally:
-            if reply.ai_to_move:
-                self.spawn(self.run_ai(place))
+            await self.game_changed(place, reply, by=str(interaction.user.id), drawn=drawn)
 
     async def offer_hand(self, interaction: discord.Interaction, place: Place,
                          board: Board) -> None:
@@ -506,7 +516,8 @@ class LogicBot(ChatAdapter, discord.Client):
         await self.send(interaction, plain_layout(fit_content(lines)), ephemeral=False)
         if reply.hand is not None:
             await self.send(interaction, hand_layout(reply.hand, place.language), ephemeral=True)
-        await self.after_change(place, reply)
+        await self.game_changed(place, reply, drawn=Drawn.NEWS, by=str(interaction.user.id)
+                                if reply.hand is not None else None)
 
     @staticmethod
     def missing_permissions(interaction: discord.Interaction) -> list[str]:
@@ -596,9 +607,7 @@ class LogicBot(ChatAdapter, discord.Client):
                 await thread.add_user(invited)
             except discord.HTTPException:
                 log.info("could not add %s to thread %s", invited.id, thread.id)
-        await self.cue_turn(game_place, reply)
-        if reply.ai_to_move:
-            self.spawn(self.run_ai(game_place))
+        await self.game_changed(game_place, reply, drawn=Drawn.BOARD_AND_NEWS)
 
     @staticmethod
     async def drop_note(note: discord.Message | None) -> None:
@@ -697,8 +706,7 @@ class LogicBot(ChatAdapter, discord.Client):
         return "posted"
 
     # -------------------------------------------------------------------- cues
-    async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None,
-                             new_game: bool) -> None:
+    async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None) -> None:
         """Whose turn has just begun sees it in the hand they have open: their last hand
         message is redrawn with its menu (while Discord lets it be edited), so the next
         tap is already a move."""

@@ -115,7 +115,7 @@ class CommandKit:
         if not reply.ok or reply.board is None:
             await self.bot.notify(interaction, reply.notice or self.bot.t(place, "error.internal"))
             return
-        await self.bot.post_board(interaction, place, reply, reply.announcements)
+        await self.bot.post_board(interaction, place, reply)
 
     async def change(self, interaction: discord.Interaction,
                      action: Callable[[Place, User], Awaitable[Reply]]) -> None:

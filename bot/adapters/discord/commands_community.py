@@ -100,5 +100,4 @@ def add_community_commands(bot: LogicBot, kit: CommandKit) -> None:
         result = await bot.community.forget_me(place, bot.actor(interaction))
         await bot.notify(interaction, result.notice)
         for game_place, reply in result.ended:
-            await bot.after_change(game_place, reply)
-            await bot.announce(game_place.channel, reply.announcements)
+            await bot.game_changed(game_place, reply)

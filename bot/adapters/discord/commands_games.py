@@ -121,8 +121,8 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
                            ephemeral=True)
         else:
             await bot.notify(interaction, bot.t(place, "discord.move_played"))
-        await bot.after_change(place, reply)
-        await bot.announce(place.channel, reply.announcements)
+        await bot.game_changed(place, reply, by=str(interaction.user.id)
+                               if reply.hand is not None else None)
 
     @tree.command(name=text("hand", "cmd.hand.name"),
                   description=text("See your own cards and options, privately",
@@ -182,8 +182,7 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
         reply = await service.hint(place, bot.actor(interaction))
         await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
         if reply.ok:
-            await bot.after_change(place, reply)
-            await bot.announce(place.channel, reply.announcements)
+            await bot.game_changed(place, reply)
 
     @tree.command(name=text("replay", "cmd.replay.name"),
                   description=text("Step through a finished game, with what each move changed",
@@ -246,7 +245,7 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
         if not reply.ok or reply.board is None:
             await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
             return
-        await bot.post_board(interaction, place, reply, reply.announcements)
+        await bot.post_board(interaction, place, reply)
 
     @tree.command(name=text("rematch", "cmd.rematch.name"),
                   description=text("Play this channel's last game again, seats swapped",

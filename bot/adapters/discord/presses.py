@@ -1,18 +1,18 @@
-"""A button or select pressed on Discord: a menu step, a move, "my hand", joining, the hint,
-an ended game's panel, a replay's step or a daily post's Play button, answered where it
-was pressed (the public board, or a private hand) and drawn as the service replies. The
-rest of the Discord client is in ``client.py``, whose ``handle_component`` and
-``handle_replay`` (what the dynamic items call) bring presses here."""
+"""A button or select pressed on Discord: an ended game's panel, a replay's step or a daily
+post's Play button answered here; a game's button (a menu step, a move, "my hand",
+joining, the hint) answered as on every platform (``bot.adapters.presses``), drawn
+through ``DiscordPressed``. The rest of the Discord client is in ``client.py``, whose
+``handle_component`` and ``handle_replay`` (what the dynamic items call) bring presses
+here."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Coroutine
 from typing import Any, ClassVar, Protocol
 
 import discord
 
-from bot.adapters.common import BoardVersions
+from bot.adapters.delivery import Shown
 from bot.adapters.discord.errors import DELIVERY_ERRORS, describe_error
 from bot.adapters.discord.hands import LiveHands
 from bot.adapters.discord.layout import (
@@ -26,9 +26,10 @@ from bot.adapters.discord.layout import (
     replay_view,
 )
 from bot.adapters.end_panel import end_choice, is_end_panel
+from bot.adapters.presses import PressAnswers
 from bot.app import App
 from bot.daily import DailyChallenge
-from bot.service import Board, Place, Reply, Service, User
+from bot.service import Board, Hand, Place, Reply, User
 
 log = logging.getLogger(__name__)
 
@@ -42,16 +43,11 @@ class PressesClient(Protocol):
 
     platform: ClassVar[str]
     app: App
-    service: Service
     daily: DailyChallenge
-    boards: BoardVersions
     live_hands: LiveHands
+    answers: PressAnswers
 
     def t(self, place: Place, key: str, **params: Any) -> str: ...
-
-    def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
-
-    async def run_ai(self, place: Place) -> None: ...
 
     async def place_for(self, interaction: discord.Interaction) -> Place: ...
 
@@ -68,46 +64,123 @@ class PressesClient(Protocol):
 
     async def notify(self, interaction: discord.Interaction, text: str) -> None: ...
 
-    async def announce(self, channel_id: str, lines: list[str]) -> None: ...
-
-    async def after_change(self, place: Place, reply: Reply, *, update: bool = True,
-                           actor: str | None = None, wake_ai: bool = True,
-                           new_game: bool = False) -> None: ...
-
     def board_for(self, place: Place, board: Board, ai_thinking: bool,
                   header: list[str] | None = None) -> Layout: ...
 
-    def board_shown(self, game_id: int, version: int) -> None: ...
-
-    async def board_message_id(self, game_id: int) -> int | None: ...
-
-    async def update_board(self, place: Place, board: Board,
-                           ai_thinking: bool = False) -> None: ...
-
-    async def post_board(self, interaction: discord.Interaction, place: Place, reply: Reply,
-                         header: list[str] | None = None) -> None: ...
+    async def post_board(self, interaction: discord.Interaction, place: Place,
+                         reply: Reply) -> None: ...
 
     async def remember_message(self, place: Place, game_id: int, message: discord.Message,
                                version: int) -> None: ...
 
-    async def retire_board(self, place: Place, game_id: int, keep: int | None = None, *,
-                           v2: bool = False) -> None: ...
-
     def moved_fields(self, place: Place, v2: bool) -> dict[str, Any]: ...
 
-    def forget_game(self, game_id: int) -> None: ...
+    async def edit_board(self, place: Place, message_id: int, board: Board,
+                         ai_thinking: bool) -> Shown: ...
+
+
+class DiscordPressed:
+    """A press on Discord (``presses.Pressed``): answered through its interaction, which
+    must be answered within three seconds (the client's deadline watch defers it when
+    the work runs long), and whose failure is a refusal of the platform, not a bug."""
+
+    def __init__(self, client: PressesClient, interaction: discord.Interaction) -> None:
+        self.client = client
+        self.interaction = interaction
+        self.source = interaction.message
+
+    @property
+    def message_id(self) -> int | None:
+        return self.source.id if self.source is not None else None
+
+    def in_hand(self, reply: Reply) -> bool:
+        return self.source is not None and self.source.flags.ephemeral
+
+    def hands_apart(self, place: Place) -> bool:
+        return True  # a hand is always an ephemeral message of its own
+
+    answers_first = False  # the pressed message's edit is the answer
+
+    def shows(self, game_id: int) -> set[int] | None:
+        return None  # the versions are in the components' ids; the boards' record decides
+
+    async def answer(self, text: str | None = None, *, alert: bool = False) -> None:
+        if text is None:
+            await self.client.acknowledge(self.interaction)
+        else:
+            await self.client.notify(self.interaction, text)
+
+    async def show_privately(self, place: Place, game_id: int, shown: Hand | str) -> None:
+        if isinstance(shown, str):
+            await self.client.notify(self.interaction, shown)
+            return
+        message = await self.client.send(self.interaction,
+                                         hand_layout(shown, place.language), ephemeral=True)
+        self.client.live_hands.remember(game_id, str(self.interaction.user.id),
+                                        self.interaction,
+                                        message.id if message is not None else None)
+
+    async def show_board(self, place: Place, board: Board, ai_thinking: bool,
+                         hand: Hand | None, *, becomes_board: bool) -> Shown:
+        try:
+            await self.client.edit_source(self.interaction,
+                                          self.client.board_for(place, board, ai_thinking))
+        except DELIVERY_ERRORS as error:
+            # The interaction expired (10062), was answered already (40060), or Discord
+            # failed: the answer is only the fast path, the channel is the other.
+            log.warning("the answer to a press on game %s failed (%s); its board is drawn "
+                        "through the channel instead", board.game_id, describe_error(error))
+            if self.source is None:
+                return Shown.LATER
+            shown = await self.client.edit_board(place, self.source.id, board, ai_thinking)
+            if shown is not Shown.SHOWN:
+                return shown
+        if becomes_board and self.source is not None:
+            await self.client.remember_message(place, board.game_id, self.source,
+                                               board.version)
+        return Shown.SHOWN
+
+    async def hand_with_move(self, place: Place, game_id: int, hand: Hand) -> bool:
+        await self.show_privately(place, game_id, hand)
+        return True
+
+    async def redraw_hand(self, place: Place, reply: Reply) -> None:
+        if reply.hand is None:
+            await self.client.edit_source(self.interaction, plain_layout(reply.notice or ""))
+            return
+        await self.client.edit_source(self.interaction, hand_layout(
+            reply.hand, place.language, reply.notice))
+        if reply.board is not None:
+            self.client.live_hands.remember(reply.board.game_id,
+                                            str(self.interaction.user.id), self.interaction)
+
+    async def retire(self, place: Place) -> None:
+        source = self.source
+        if source is None:
+            return
+        try:
+            if not self.interaction.response.is_done():
+                # Still unanswered: retiring it is the answer.
+                await self.client.edit_source(self.interaction, Layout(
+                    self.client.t(place, "board.moved"), [], []))
+            else:
+                await source.edit(allowed_mentions=NO_MENTIONS, **self.client.moved_fields(
+                    place, source.flags.components_v2))
+        except DELIVERY_ERRORS as error:
+            log.info("could not retire message %s: %s", source.id, describe_error(error))
 
 
 class BoardPresses:
     def __init__(self, client: PressesClient) -> None:
         self.client = client
-        self.service = client.service
 
     def t(self, place: Place, key: str, **params: object) -> str:
         return self.client.t(place, key, **params)
 
     async def press(self, interaction: discord.Interaction, payload: str) -> None:
-        """A board button or select (``BoardButton``, ``BoardSelect``) with its payload."""
+        """A board button or select (``BoardButton``, ``BoardSelect``) with its payload:
+        a daily post's Play and an ended game's panel here, a game's button answered the
+        way every platform answers it (``PressAnswers``)."""
         client = self.client
         place = await client.place_for(interaction)
         user = client.actor(interaction)
@@ -117,25 +190,7 @@ class BoardPresses:
         if is_end_panel(payload):
             await self.end_panel(interaction, place, user, payload)
             return
-        source = interaction.message
-        reply = await self.service.press(place, user, payload)
-        if payload.startswith("i:"):  # the hint button: for the presser's eyes only
-            await client.notify(interaction, reply.notice or self.t(place, "error.internal"))
-            if reply.ok:
-                await client.after_change(reply.place or place, reply, wake_ai=False)
-                await client.announce((reply.place or place).channel, reply.announcements)
-            return
-        try:
-            if source is not None and source.flags.ephemeral:
-                await self._answer_in_hand(interaction, place, reply)
-            else:
-                await self._answer_on_board(interaction, place, reply, source)
-            await client.announce(place.channel, reply.announcements)
-        finally:
-            # Whatever happened to the answer, a saved move must not leave the computer
-            # waiting for a turn nobody will give it.
-            if reply.ai_to_move:
-                client.spawn(client.run_ai(place))
+        await client.answers.answer(DiscordPressed(client, interaction), place, user, payload)
 
     async def end_panel(self, interaction: discord.Interaction, place: Place, user: User,
                         payload: str) -> None:
@@ -144,11 +199,11 @@ class BoardPresses:
         client = self.client
         choice = await end_choice(client.app, place, user, payload)
         if choice.action == "again":
-            reply = await self.service.rematch(place, user, choice.game_id)
+            reply = await client.app.service.rematch(place, user, choice.game_id)
             if not reply.ok or reply.board is None:
                 await client.notify(interaction, reply.notice or self.t(place, "error.internal"))
                 return
-            await client.post_board(interaction, place, reply, reply.announcements)
+            await client.post_board(interaction, place, reply)
         elif choice.action == "replay":
             step = await client.app.replays.step(
                 choice.game_id, 0, place.language, place.emoji, place=place, user=user)
@@ -166,100 +221,6 @@ class BoardPresses:
             user=client.actor(interaction))
         await client.edit_source(interaction, Layout(fit_content([rendered(step.text)]), [],
                                                      []), view=replay_view(step))
-
-    async def _answer_in_hand(self, interaction: discord.Interaction, place: Place,
-                              reply: Reply) -> None:
-        """A click inside a private hand message: the hand is redrawn where it is."""
-        client = self.client
-        if reply.hand is not None:
-            await client.edit_source(interaction, hand_layout(reply.hand, place.language,
-                                                              reply.notice))
-            if reply.board is not None:
-                client.live_hands.remember(reply.board.game_id, str(interaction.user.id),
-                                           interaction)
-        else:
-            await client.edit_source(interaction, plain_layout(reply.notice or ""))
-        if reply.moved:
-            await client.after_change(place, reply, wake_ai=False,
-                                      actor=str(interaction.user.id))
-
-    async def _answer_on_board(self, interaction: discord.Interaction, place: Place,
-                               reply: Reply, source: discord.Message | None) -> None:
-        client = self.client
-        board = reply.board
-        if reply.hand is not None and not reply.moved:
-            # The hand button on the public board: the hand opens privately.
-            shown = await client.send(interaction, hand_layout(reply.hand, place.language,
-                                                               reply.notice), ephemeral=True)
-            if board is not None:
-                client.live_hands.remember(board.game_id, str(interaction.user.id),
-                                           interaction, shown.id if shown is not None else None)
-            return
-        if reply.ok and board is not None:
-            answered = await self._show_on_pressed_board(interaction, place, reply, board)
-            if not answered:
-                # The answer is only the fast path: the saved move is drawn through the
-                # channel, and the rest of the change (cues, class board) still follows.
-                await client.update_board(place, board, reply.ai_to_move)
-                if reply.moved:
-                    await client.after_change(place, reply, update=False, wake_ai=False,
-                                              actor=str(interaction.user.id))
-                return
-            if source is not None:
-                async with client.boards.lock(board.game_id):
-                    if await client.board_message_id(board.game_id) != source.id:
-                        await client.retire_board(place, board.game_id, keep=source.id,
-                                                  v2=board.grid)
-                        await client.remember_message(place, board.game_id, source,
-                                                      board.version)
-            if reply.hand is not None:
-                shown = await client.send(interaction, hand_layout(reply.hand, place.language),
-                                          ephemeral=True)
-                client.live_hands.remember(board.game_id, str(interaction.user.id),
-                                           interaction, shown.id if shown is not None else None)
-            if reply.moved:  # the board is drawn above; the rest of a change is shared
-                await client.after_change(place, reply, update=False, wake_ai=False,
-                                          actor=str(interaction.user.id))
-            elif reply.finished:
-                client.forget_game(board.game_id)
-            return
-        await client.notify(interaction, reply.notice or self.t(place, "error.internal"))
-        if board is not None and client.boards.shown(board.game_id) != board.version:
-            # A stale or refused click: show the current board where the game lives, and
-            # leave no second live board behind.
-            if source is not None and source.id != await client.board_message_id(board.game_id):
-                await self.retire_source(place, source)
-            await client.update_board(place, board, reply.ai_to_move)
-
-    async def _show_on_pressed_board(self, interaction: discord.Interaction, place: Place,
-                                     reply: Reply, board: Board) -> bool:
-        """Answer the press by editing the pressed board to ``board``; False when the
-        answer failed (the interaction expired, 10062; was answered already, 40060; a
-        fault of Discord's), which is a platform's refusal, not a bug: one line says so."""
-        client = self.client
-        try:
-            if client.boards.newer_shown(board.game_id, board.version):
-                # A newer board is already drawn (the AI answered first): keep it.
-                await client.acknowledge(interaction)
-                return True
-            # No lock around the answer: waiting behind another edit could miss
-            # Discord's deadline. The version check above keeps boards in order, and a
-            # late confirmation of an older board is redrawn (``board_shown``).
-            await client.edit_source(interaction, client.board_for(place, board,
-                                                                   reply.ai_to_move))
-        except DELIVERY_ERRORS as error:
-            log.warning("the answer to a press on game %s failed (%s); its board is drawn "
-                        "through the channel instead", board.game_id, describe_error(error))
-            return False
-        client.board_shown(board.game_id, board.version)
-        return True
-
-    async def retire_source(self, place: Place, source: discord.Message) -> None:
-        try:
-            await source.edit(allowed_mentions=NO_MENTIONS,
-                              **self.client.moved_fields(place, source.flags.components_v2))
-        except discord.HTTPException:
-            log.info("could not retire message %s", source.id)
 
     async def play_daily(self, interaction: discord.Interaction, place: Place, user: User,
                          server: str) -> None:

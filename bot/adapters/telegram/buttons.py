@@ -18,6 +18,7 @@ from telegram import Message as TgMessage
 from bot.adapters.answers import error_text, rules_answer
 from bot.adapters.base import TURN_CUES
 from bot.adapters.common import PUZZLE_PRESETS
+from bot.adapters.delivery import Drawn, Shown
 from bot.adapters.end_panel import end_choice, is_end_panel
 from bot.adapters.telegram.chats import PLATFORM, callback_data_of, is_private, topic_of
 from bot.adapters.telegram.layout import Key, Message, fit, text_blocks, text_message
@@ -140,7 +141,7 @@ class SetupButtons:
                                               creator_seat)
         if not reply.ok or reply.board is None:
             return reply.notice or self.t(place, "error.internal")
-        await self.client.post_board(game_place, reply, reply.announcements, new_game=True)
+        await self.client.post_board(game_place, reply)
         record = await self.service.game_record(reply.board.game_id)
         link = self.client.game_link(record) if record is not None else ""
         return self.t(place, "telegram.topic_opened", game=get_game(game).TITLE, link=link)
@@ -209,9 +210,12 @@ class SetupButtons:
         board = reply.board
         message = await self.client.compose_board(place, board, ai_thinking=reply.ai_to_move,
                                                   header=reply.announcements)
-        await self.client.edit(source.chat.id, source.message_id, message)
-        await self.client.remember_message(place, board.game_id, source, board.version)
-        await self.client.after_change(place, reply, update=False, new_game=True)
+        drawn = Drawn.NOTHING  # the setup message not turned into the board: one is posted
+        if await self.client.edit_outcome(source.chat.id, source.message_id,
+                                          message) is Shown.SHOWN:
+            await self.client.remember_message(place, board.game_id, source, board.version)
+            drawn = Drawn.BOARD_AND_NEWS
+        await self.client.game_changed(place, reply, drawn=drawn)
 
     async def settings_panel(self, place: Place, chat_id: int) -> Message:
         language = await self.client.chat_setting(chat_id, "language") or "auto"
@@ -324,8 +328,7 @@ class SetupButtons:
                                          alert=True)
                 return
             await self.client.answer(query)
-            await self.client.post_board(place, reply, reply.announcements,
-                                         reply_to=source.message_id, new_game=True)
+            await self.client.post_board(place, reply, reply_to=source.message_id)
         elif choice.action == "replay":
             await self.client.answer(query)
             step = await self.client.app.replays.step(choice.game_id, 0, place.language,

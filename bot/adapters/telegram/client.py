@@ -60,7 +60,7 @@ from bot.adapters.base import ChatAdapter
 from bot.adapters.common import (
     pick_language,
 )
-from bot.adapters.delivery import Shown
+from bot.adapters.delivery import Drawn, Shown
 from bot.adapters.telegram.chats import (
     DAILY_LINK_PREFIX,
     PLATFORM,
@@ -685,15 +685,19 @@ class TelegramBot(ChatAdapter):
         """Strip the buttons from an old board, which a newer message replaces."""
         await self.edit(chat_id, message_id, text_message(self.t(place, "board.moved")))
 
-    async def post_board(self, place: Place, reply: Reply, header: list[str] | None = None,
-                         reply_to: int | None = None, new_game: bool = False) -> None:
-        """Post the board at the bottom of the chat and make it the game's board."""
+    async def post_board(self, place: Place, reply: Reply, *,
+                         reply_to: int | None = None) -> None:
+        """Post the board at the bottom of the chat, with the reply's news above it, and
+        make it the game's board; the rest of the change follows (``game_changed``)."""
         board = reply.board
         assert board is not None
+        # Not posted (a fault, a refusal): the delivery path draws it where the game's
+        # board is, and says the news on its own.
+        drawn = Drawn.NOTHING
         try:
             async with self.boards.lock(board.game_id):
                 message = await self.compose_board(place, board, ai_thinking=reply.ai_to_move,
-                                                   header=header)
+                                                   header=reply.announcements)
                 sent = await self.send(place.channel, message, reply_to=reply_to)
                 if sent is None:
                     return
@@ -701,11 +705,11 @@ class TelegramBot(ChatAdapter):
                 if old is not None and old != sent.message_id:
                     await self.retire_message(place, sent.chat.id, old)
                 await self.remember_message(place, board.game_id, sent, board.version)
+                drawn = Drawn.BOARD_AND_NEWS
         finally:
-            await self.after_change(place, reply, update=False, new_game=new_game)
+            await self.game_changed(place, reply, drawn=drawn)
 
-    async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None,
-                             new_game: bool) -> None:
+    async def deliver_extras(self, place: Place, reply: Reply, *, actor: str | None) -> None:
         """Private texts to their players' chats, and the hands of those whose turn has
         just begun (everyone to move, in a new game): a player in the middle of a
         simultaneous round keeps the hand they are using."""
@@ -718,7 +722,7 @@ class TelegramBot(ChatAdapter):
             await self.send(place.channel, Message(
                 translate(place.language, "telegram.celebrate", "🎉 You won! Well played."),
                 effect=CELEBRATION_EFFECT))
-        if new_game:
+        if reply.started:
             await self.hands.push_hands(place, reply.board, reply.board.to_move, skip=actor)
         elif reply.moved:
             await self.hands.push_hands(place, reply.board, reply.turn_began, skip=actor)

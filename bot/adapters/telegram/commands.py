@@ -25,6 +25,7 @@ from telegram.ext import ContextTypes
 
 from bot.adapters.answers import leaderboard_answer
 from bot.adapters.base import TURN_CUES
+from bot.adapters.delivery import Drawn
 from bot.adapters.telegram.buttons import SetupButtons, replay_message, rows_of
 from bot.adapters.telegram.chats import (
     DAILY_LINK_PREFIX,
@@ -231,8 +232,7 @@ class Commands(SetupButtons):
             await self.client.reply_text(message, place,
                                          reply.notice or self.t(place, "error.internal"))
             return
-        await self.client.post_board(place, reply, reply.announcements,
-                                     reply_to=message.message_id, new_game=True)
+        await self.client.post_board(place, reply, reply_to=message.message_id)
 
     async def refused_for_speed(self, message: TgMessage, place: Place, user: User) -> bool:
         """For commands that only read: past the person's rate limit, say so instead."""
@@ -287,8 +287,7 @@ class Commands(SetupButtons):
         result = await self.client.community.forget_me(place, user)
         await self.client.reply_text(message, place, result.notice)
         for game_place, reply in result.ended:
-            await self.client.announce(game_place.channel, reply.announcements)
-            await self.client.after_change(game_place, reply)
+            await self.client.game_changed(game_place, reply)
 
     # ------------------------------------------------------------ moderator tools
     async def moderator(self, update: Update, place: Place) -> bool:
@@ -408,8 +407,7 @@ class Commands(SetupButtons):
             await self.client.reply_text(message, place, reply.notice or self.t(
                 place, "error.internal"))
             return
-        await self.client.post_board(place, reply, reply.announcements,
-                                     reply_to=message.message_id, new_game=True)
+        await self.client.post_board(place, reply, reply_to=message.message_id)
 
 
     # -------------------------------------------------------- changes away from the board
@@ -431,7 +429,7 @@ class Commands(SetupButtons):
             return
         await self.client.reply_text(message, place, "\n".join(reply.announcements) or
                                      self.t(place, "telegram.done"))
-        await self.client.after_change(place, reply)
+        await self.client.game_changed(place, reply, drawn=Drawn.NEWS)
 
     async def join(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._change(update, self.service.join)
@@ -489,8 +487,7 @@ class Commands(SetupButtons):
             await self.client.reply_text(message, place, reply.notice or self.t(
                 place, "error.internal"))
             return
-        await self.client.post_board(place, reply, reply.announcements,
-                                     reply_to=message.message_id)
+        await self.client.post_board(place, reply, reply_to=message.message_id)
 
     async def hint(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/hint``: a hint for your move against the computer or in a puzzle, in your
@@ -507,8 +504,7 @@ class Commands(SetupButtons):
             # Never opened a chat with the bot: the hint would show the whole group.
             await self.client.reply_text(message, place, self.t(place, "hint.private_only"))
         if reply.ok:
-            await self.client.after_change(place, reply)
-            await self.client.announce(place.channel, reply.announcements)
+            await self.client.game_changed(place, reply)
 
     async def replay(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/replay [number]``: step through a finished game (this chat's last one)."""

@@ -97,21 +97,18 @@ async def test_a_game_won_alone_ends_with_confetti_in_the_private_chat(
             return Reply(ok=True, finished=True, moved=True,
                          board=Board(7, 9, "board", False, [], [], prompt, []))
 
-        await world.bot.deliver_extras(private, final("🏆 Well played, Alice!"), actor=None,
-                                       new_game=False)
+        await world.bot.deliver_extras(private, final("🏆 Well played, Alice!"), actor=None)
         sent = world.last(chat)
         assert sent.effect == CELEBRATION_EFFECT and sent.text.startswith("🎉")
         count = len(world.fake.bot_messages(chat["id"]))
         await world.bot.deliver_extras(private, final("Alice: rating 1200 → 1184 (-16)"),
-                                       actor=None, new_game=False)
+                                       actor=None)
         assert len(world.fake.bot_messages(chat["id"])) == count, "no confetti for a loss"
         before = len(world.fake.bot_messages(GROUP["id"]))
-        await world.bot.deliver_extras(group, final("🏆 Well played, Alice!"), actor=None,
-                                       new_game=False)
+        await world.bot.deliver_extras(group, final("🏆 Well played, Alice!"), actor=None)
         assert len(world.fake.bot_messages(GROUP["id"])) == before
         # An effect Telegram refuses (ids are Telegram's to retire) costs only the confetti.
         monkeypatch.setattr("bot.adapters.telegram.client.CELEBRATION_EFFECT", "retired")
-        await world.bot.deliver_extras(private, final("🏆 Well played, Alice!"), actor=None,
-                                       new_game=False)
+        await world.bot.deliver_extras(private, final("🏆 Well played, Alice!"), actor=None)
         plain = world.last(chat)
         assert plain.text.startswith("🎉") and plain.effect == ""

@@ -57,7 +57,7 @@ async def set_table(world: World, counter: Any, game: str, open_seat: bool,
     game_id = await hostile.start_fuzzed_game(service, place, (user_of(ALICE), user_of(BOB)),
                                               game, open_seat, moves)
     reply = await service.board(place)
-    await world.bot.post_board(place, reply, new_game=True)
+    await world.bot.post_board(place, reply)
     await world.settle()
     return Table(chat, place, game_id, await world.board(chat),
                  await hostile.visible_payloads(service, place, (user_of(ALICE), user_of(BOB))),
