@@ -44,15 +44,13 @@ THEME_NAMES: dict[str, tuple[str, str]] = {
     "win-in-3": ("puzzle.theme.win-in-3", "win in 3"),
     "win-in-4": ("puzzle.theme.win-in-4", "win in 4"),
     "win-in-5": ("puzzle.theme.win-in-5", "win in 5"),
-    "defend": ("puzzle.theme.defend", "defend"),
+    "defend": ("puzzle.theme.defend", "hold the draw"),
     "only-move": ("puzzle.theme.only-move", "the only move"),
     "neutral": ("puzzle.theme.neutral", "a neutral's step"),
     "l-only": ("puzzle.theme.l-only", "the L alone"),
-    "capture": ("puzzle.theme.capture", "capture"),
-    "victory": ("puzzle.theme.victory", "victory"),
-    "complete": ("puzzle.theme.complete", "complete the pyramid"),
-    "break": ("puzzle.theme.break", "break a pyramid"),
-    "flip": ("puzzle.theme.flip", "flip"),
+    "complete": ("puzzle.theme.complete", "complete your pyramid"),
+    "survive": ("puzzle.theme.survive", "survive a flip"),
+    "break": ("puzzle.theme.break", "stop their pyramid"),
 }
 
 
