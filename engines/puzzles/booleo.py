@@ -115,6 +115,8 @@ NOT_SHARE = 0.15
 # A survive puzzle names at most this many accepted actions: more, and it has no clear
 # answer.
 MOST_ACCEPTED = 3
+# ... and keeps at least this many gates standing: fewer is too slight a stake.
+LEAST_STANDING = 2
 
 
 @dataclass(frozen=True)
@@ -354,7 +356,8 @@ def suitable(analysis: Analysis, theme: str) -> bool:
         return False
     if theme == "survive":
         flips = analysis.pool.get(NOT_CARD, 0) > 0
-        return flips and len(accepted) <= MOST_ACCEPTED and bool(decoys(analysis, theme))
+        return (flips and len(accepted) <= MOST_ACCEPTED
+                and analysis.best[2] >= LEAST_STANDING and bool(decoys(analysis, theme)))
     if theme == "break":
         return all(parse_move(j.action).kind == "not" for j in accepted)
     return True
@@ -528,6 +531,11 @@ class BooleoPuzzles:
                                "{gates} gates; with {answer} you keep {best}.", move=move,
                                reply=reply_text(entry), gates=value[2], answer=answer,
                                best=best[2]), line
+            if not reply:
+                return Message("puzzle.booleo.survive.fewer",
+                               "{move} leaves you {gates} gates even if they flip nothing; "
+                               "{answer} keeps {best} whatever they flip.", move=move,
+                               gates=value[2], answer=answer, best=best[2]), line
             return Message("puzzle.booleo.survive.wrong",
                            "After {move}, {reply} would leave you {gates} gates; {answer} "
                            "keeps {best}.", move=move, reply=reply_text(entry),
