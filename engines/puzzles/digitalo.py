@@ -12,9 +12,13 @@ Themes (the rules are ``shared/rules/digitalo.md``, with inverters, as matches s
   that score under every hand, the most points the opponent's best last move leaves (a
   gate that fills or revives one of their positions costs a point or more); refused: the
   completions some inverter breaks (the seat holds none to counter with, and there is a
-  deal in which it draws none either) and everything that does not complete. Positions in
-  which the opponent could complete their own pyramid too, or in which the seat holds an
-  inverter of its own when a last move is due, are not used: the counter-exchange that
+  deal in which it draws none either) and everything that does not complete. No gate
+  keeps its output when either input flips, so every complete pyramid has a first-row
+  gate some inverter breaks: a completion facing a last move stands only when no
+  inverter is left unseen, and nearly all these puzzles end the round at once. What hides
+  the answer is a pending inverter, which changes what fits once it resolves. Positions
+  in which the opponent could complete their own pyramid too, or in which the seat holds
+  an inverter of its own when a last move is due, are not used: the counter-exchange that
   would follow is beyond one move's proof.
 * ``survive``: **the play that survives every inversion**. Nobody can complete a pyramid
   next turn and the opponent may hold an inverter. Accepted: the actions after which the
@@ -160,6 +164,7 @@ class Analysis:
     refused: tuple[Judged, ...]
     completions: tuple[str, ...]  # the legal actions that complete the seat's pyramid
     last_move: bool  # whether a completion leaves the opponent a last move
+    hand: tuple[str, ...]
 
 
 def standing(pyramid: Pyramid, n: int) -> int:
@@ -339,7 +344,8 @@ def analyse_view(view: JSON, legal: list[str], exact: bool = True) -> Analysis:
         judged.append(known.renamed(action))
     best, accepted, refused = best_of(judged)
     return Analysis(seat, board, tuple(legal), pool, hands, tuple(judged), best,
-                    tuple(accepted), tuple(refused), completions, last_move)
+                    tuple(accepted), tuple(refused), completions, last_move,
+                    tuple(view["hand"]))
 
 
 def analyse(state: DigitaloState, seat: int, exact: bool = True) -> Analysis:
@@ -372,18 +378,38 @@ def theme_of(analysis: Analysis) -> str | None:
 
 def decoys(analysis: Analysis, theme: str) -> list[str]:
     """What looks right but is refused: for ``complete`` the completions an inverter
-    breaks, counted twice, and the other gates; for ``break`` the other inverters; for
+    breaks and the cards that fit the last position before a pending inverter resolves;
+    for ``break`` the other inverters; for
     ``survive`` the refused actions that keep at least as many gates on the board as it
     stands."""
     refused = analysis.refused
     if theme == "complete":
         broken = [j.action for j in refused if j.action in analysis.completions]
-        others = [j.action for j in refused if parse_move(j.action).kind == "gate"]
-        return broken + others
+        return broken + _drawn_fits(analysis)
     if theme == "break":
         return [j.action for j in refused if parse_move(j.action).kind == "inverter"]
     least = min(j.quiet for j in analysis.accepted)
     return [j.action for j in refused if j.quiet >= least]
+
+
+def _drawn_fits(analysis: Analysis) -> list[str]:
+    """The seat's other gate cards that fit its last empty position as the board shows
+    it, before a pending inverter resolves: they look right, and do not fit."""
+    board, seat = analysis.board, analysis.seat
+    if board.pending is None:
+        return []
+    n, pyramid = board.n, board.pyramids[seat]
+    row = reading(list(board.bits), seat)
+    fitting = {parse_move(j.action).card for j in analysis.accepted}
+    found = set()
+    for slot in open_slots(pyramid, n):
+        if len(pyramid) != pyramid_size(n) - 1:
+            break
+        a, b = input_values(pyramid, row, slot)
+        assert a is not None and b is not None
+        found |= {card for card in analysis.hand
+                  if card != INVERTER and card not in fitting and gate_gives(card, a, b)}
+    return sorted(found)
 
 
 def suitable(analysis: Analysis, theme: str) -> bool:
