@@ -587,8 +587,8 @@ class DigitaloPuzzles:
                                answer=answer, best=best[2]), line
             if not reply:
                 return Message("puzzle.digitalo.survive.fewer",
-                               "{move} leaves you {gates} active gates even if they flip nothing; "
-                               "{answer} keeps {best} whatever they flip.", move=move,
+                               "{move} leaves you {gates} active gates even if they invert "
+                               "nothing; {answer} keeps {best} whatever they invert.", move=move,
                                gates=value[2], answer=answer, best=best[2]), line
             return Message("puzzle.digitalo.survive.wrong",
                            "After {move}, {reply} would leave you {gates} active gates; "
