@@ -159,24 +159,47 @@ def _hand_classes(pool: tuple[tuple[str, int], ...], size: int,
                   next_card: Callable[[str], str] | None) -> Hands:
     kinds = tuple(kind for kind, count in pool if count > 0)
     counts = dict(pool)
-    found: dict[tuple[int, str], list[int]] = {}
-    for chosen, ways in multisets({kind: counts[kind] for kind in kinds}, size):
-        mask = sum(1 << i for i, take in enumerate(chosen) if take)
-        hand = {kind: take for kind, take in zip(kinds, chosen, strict=True) if take}
-        if next_card is None:
-            pairs = [("", ways)] if _enough(hand, "", least) else []
-        else:
-            pairs = [(next_card(kind), ways * (counts[kind] - hand.get(kind, 0)))
-                     for kind in kinds if counts[kind] > hand.get(kind, 0)
-                     and _enough(hand, kind, least)]
-        for drawn, deals in pairs:
-            entry = found.setdefault((mask, drawn), [0, 0])
-            entry[0] += 1
-            entry[1] += deals
+    if next_card is None:
+        found = _classes_counted(kinds, counts, size, dict(least))
+    else:
+        found = _classes_listed(kinds, counts, size, least, next_card)
     classes = [HandClass(frozenset(k for i, k in enumerate(kinds) if mask >> i & 1), drawn,
                          hands, deals, mask)
                for (mask, drawn), (hands, deals) in found.items()]
     return Hands(kinds, tuple(sorted(classes, key=HandClass.sort_key)))
+
+
+def _classes_counted(kinds: tuple[str, ...], counts: dict[str, int], size: int,
+                     least: dict[str, int]) -> dict[tuple[int, str], list[int]]:
+    """The hands of each set of kinds, counted kind by kind without listing them: after
+    each kind, for every (cards taken, kinds used) the number of hands and of deals."""
+    states: dict[tuple[int, int], list[int]] = {(0, 0): [1, 1]}
+    for index, kind in enumerate(kinds):
+        grown: dict[tuple[int, int], list[int]] = {}
+        for (taken, mask), (hands, deals) in states.items():
+            for take in range(least.get(kind, 0), min(counts[kind], size - taken) + 1):
+                key = (taken + take, mask | (1 << index) if take else mask)
+                entry = grown.setdefault(key, [0, 0])
+                entry[0] += hands
+                entry[1] += deals * comb(counts[kind], take)
+        states = grown
+    return {(mask, ""): entry for (taken, mask), entry in states.items() if taken == size}
+
+
+def _classes_listed(kinds: tuple[str, ...], counts: dict[str, int], size: int,
+                    least: tuple[tuple[str, int], ...],
+                    next_card: Callable[[str], str]) -> dict[tuple[int, str], list[int]]:
+    """The hands of each set of kinds with the solver's next card, hand by hand."""
+    found: dict[tuple[int, str], list[int]] = {}
+    for chosen, ways in multisets({kind: counts[kind] for kind in kinds}, size):
+        mask = sum(1 << i for i, take in enumerate(chosen) if take)
+        hand = {kind: take for kind, take in zip(kinds, chosen, strict=True) if take}
+        for kind in kinds:
+            if counts[kind] > hand.get(kind, 0) and _enough(hand, kind, least):
+                entry = found.setdefault((mask, next_card(kind)), [0, 0])
+                entry[0] += 1
+                entry[1] += ways * (counts[kind] - hand.get(kind, 0))
+    return found
 
 
 def _enough(hand: dict[str, int], drawn: str, least: tuple[tuple[str, int], ...]) -> bool:

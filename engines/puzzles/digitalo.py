@@ -449,7 +449,11 @@ def candidate(state: DigitaloState, seat: int, theme: str) -> bool:
     full = state.size
     mine, theirs = pyramids[seat], pyramids[1 - seat]
     if theme == "complete":
-        return len(mine) == full - 1 and any(
+        # A completion facing a last move stands only if no inverter is unseen.
+        last_move = state.moves[1 - seat] <= state.moves[seat]
+        unseen = (int(state.options["inverter_cards"]) - state.discard.count(INVERTER)
+                  - state.hands[seat].count(INVERTER)) if state.options["inverters"] else 0
+        return len(mine) == full - 1 and not (last_move and unseen > 0) and any(
             parse_move(a).kind == "gate" for a in state.legal_actions(seat))
     if theme == "break":
         return INVERTER in state.hands[seat] and len(theirs) >= full - 1 > len(mine)
