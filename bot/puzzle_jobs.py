@@ -11,6 +11,8 @@ language whenever the page is drawn again.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Collection
 from typing import Any
 
 from engines.base import GameError, Message
@@ -18,6 +20,8 @@ from engines.puzzles import Puzzle, Verdict, generate_puzzle, judge_answer
 
 log = logging.getLogger(__name__)
 
+# A puzzle whose starting rating is this near the player's is taken without making more.
+CLOSE_ENOUGH = 100
 # The marker of a ``Message`` among a message's parameters.
 MESSAGE = "$message"
 
@@ -51,18 +55,31 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
             "line": list(verdict.line)}
 
 
-def puzzle_candidates(game: str, theme: str | None, seeds: list[int]
-                      ) -> list[tuple[str, dict[str, Any]]]:
+def puzzle_candidates(game: str, theme: str | None, seeds: list[int],
+                      target: float | None = None, recent: Collection[str] = (),
+                      budget: float | None = None) -> list[tuple[str, dict[str, Any]]]:
     """The puzzles of ``seeds`` (a seed the generator finds nothing for is left out), each
-    with its share code, for the trainer to pick the one nearest the player's rating."""
-    found = []
+    with its share code, for the trainer to pick the one nearest the player's rating.
+
+    Some puzzles take a second to make (a Rithmomachia victory in two), so the making stops
+    early: at the first new puzzle within ``CLOSE_ENOUGH`` of ``target``, or once
+    ``budget`` seconds are spent and something was found."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    started = time.monotonic()
     for seed in seeds:
         try:
             puzzle = generate_puzzle(game, seed, theme)
         except GameError as error:
             log.info("no %s puzzle for seed %d (%s)", game, seed, error.key)
             continue
-        found.append((puzzle.share_code(), puzzle.to_dict()))
+        code = puzzle.share_code()
+        found.append((code, puzzle.to_dict()))
+        fresh = code not in recent
+        if fresh and target is not None and abs(puzzle.rating - target) <= CLOSE_ENOUGH:
+            break
+        if budget is not None and time.monotonic() - started > budget and any(
+                code not in recent for code, _ in found):
+            break
     return found
 
 

@@ -75,6 +75,8 @@ SEED_BITS = 40
 # Time budgets of the worker jobs: a first puzzle may build the game's tables.
 MAKE_SECONDS = 20.0
 JUDGE_SECONDS = 20.0
+# Past this, the pick stops making candidates once it has one (``puzzle_candidates``).
+PICK_SECONDS = 1.5
 # How often an answer is computed again when another answer moved a rating meanwhile.
 ANSWER_TRIES = 5
 LEADERBOARD_SIZE = 10
@@ -178,12 +180,13 @@ class PuzzleTrainer:
         rng = random.Random(f"trainer:{user.platform}:{user.id}:{game}:{theme}:"
                             f"{player.tried if player else 0}:{len(recent)}")
         seeds = [rng.randrange(1 << SEED_BITS) for _ in range(CANDIDATES)]
-        found = await self.service.workers.run(puzzle_candidates, game, theme, seeds,
+        target = _glicko(player).rating
+        found = await self.service.workers.run(puzzle_candidates, game, theme, seeds, target,
+                                               sorted(recent), PICK_SECONDS,
                                                refuse_when_busy=True, timeout=MAKE_SECONDS)
         if not found:
             raise GameError("puzzle.none", "No puzzle was found.")
         ratings = await self.store.puzzle_ratings([code for code, _ in found])
-        target = _glicko(player).rating
 
         def distance(candidate: tuple[str, dict[str, Any]]) -> tuple[bool, float]:
             code, puzzle = candidate
