@@ -173,6 +173,8 @@ def _classes_counted(kinds: tuple[str, ...], counts: dict[str, int], size: int,
                      least: dict[str, int]) -> dict[tuple[int, str], list[int]]:
     """The hands of each set of kinds, counted kind by kind without listing them: after
     each kind, for every (cards taken, kinds used) the number of hands and of deals."""
+    if any(count > 0 and kind not in kinds for kind, count in least.items()):
+        return {}  # a kind the pool lacks cannot be held
     states: dict[tuple[int, int], list[int]] = {(0, 0): [1, 1]}
     for index, kind in enumerate(kinds):
         grown: dict[tuple[int, int], list[int]] = {}

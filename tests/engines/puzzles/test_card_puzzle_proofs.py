@@ -6,14 +6,19 @@ check can fail, as a planted wrong answer and a dropped right one show."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
+from math import comb
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.puzzles import Puzzle, generate_puzzle
 from engines.puzzles import booleo as booleo_puzzles
 from engines.puzzles import digitalo as digitalo_puzzles
-from tests.engines.puzzles.card_checker import check_all, verify
+from engines.puzzles.cards import hand_classes
+from tests.engines.puzzles.card_checker import check_all, hand_multisets, verify
 
 GAMES = ("booleo", "digitalo")
 THEMES = ("complete", "survive", "break")
@@ -97,3 +102,22 @@ def test_a_claimed_best_the_answers_do_not_reach_is_caught() -> None:
     higher = [*puzzle.proof["best"][:2], puzzle.proof["best"][2] + 1]
     problems = verify(replace(puzzle, proof={**puzzle.proof, "best": higher}))
     assert problems and all("is worth" in p for p in problems)
+
+
+@settings(max_examples=60, deadline=None)
+@given(counts=st.lists(st.integers(min_value=0, max_value=8), min_size=1, max_size=7),
+       size=st.integers(min_value=1, max_value=5), least=st.integers(min_value=0, max_value=2))
+def test_hand_classes_count_every_hand_once(counts: list[int], size: int, least: int) -> None:
+    """The classes' counts, made kind by kind, are those of listing every hand (the
+    checker's own recursion), and without a bound their deals are all ways to pick
+    ``size`` of the pool's cards."""
+    pool = {f"K{i}": count for i, count in enumerate(counts)}
+    bound = {"K0": least} if least else {}
+    hands = hand_classes(pool, size, bound)
+    listed: Counter[frozenset[str]] = Counter()
+    for hand in hand_multisets(Counter(pool), size):
+        if hand["K0"] >= least:
+            listed[frozenset(+hand)] += 1
+    assert {c.kinds: c.hands for c in hands.classes} == dict(listed)
+    if not least:
+        assert hands.deals == comb(sum(counts), size)
