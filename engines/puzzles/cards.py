@@ -29,9 +29,13 @@ The measure is a ``Value``, compared as a tuple, larger being better for the sol
 An action's *worth* is its lowest value over every hand and every reply that hand allows
 (a flip needs a NOT or an inverter, a completion the card that completes). The accepted
 answers are the actions of the highest worth, so each accepted answer holds that value
-under every hand, and each refused action is worse under at least one: a hand and a reply
-the proof names (the reply, and how many of the hands allow it; never the opponent's real
-cards, which the analysis does not read).
+under every hand, and each refused action is worse under at least one: the proof names
+the reply that shows it and counts the hands in which it falls short (counts and the
+solver's own view only: never the opponent's real cards, which the analysis does not read).
+
+Screening: the worth alone needs no enumeration, since any kind the pool holds can lie in
+some hand (``screen_action``); generators screen positions so, and judge the one they keep
+over every hand class, whose result decides.
 """
 
 from __future__ import annotations

@@ -431,8 +431,8 @@ def tags(analysis: Analysis, theme: str) -> tuple[str, ...]:
     actions = [j.action for j in analysis.accepted]
     if "counter" in actions:
         found.append("counter")
-    if theme == "complete":
-        found.append("last-move" if analysis.last_move else "round-ends")
+    if theme == "complete" and analysis.last_move:
+        found.append("last-move")
     if len(actions) == 1:
         found.append("only-move")
     return tuple(found)
