@@ -36,9 +36,10 @@ kinds they hold. Positions come from games played forward from the seed
 standard row of 6 start cards or the short game's 5; each position is first screened
 cheaply (the worst case of every action needs only which kinds the pool holds), and the
 one taken is judged again over every hand class, which decides. It is taken when the
-theme has a clear answer: fewer accepted actions than legal ones, for ``break`` only
-NOTs, for ``survive`` at most ``MOST_ACCEPTED`` and a refused action that looks as good.
-Each seed tries at most ``MAX_ATTEMPTS`` games, each of at most ``MAX_PLIES`` actions.
+theme has a clear answer: at least ``LEAST_LEGAL`` legal actions and fewer accepted ones,
+for ``break`` only NOTs, for ``survive`` at most ``MOST_ACCEPTED`` and a refused action
+that looks as good. Each seed tries at most ``MAX_ATTEMPTS`` games, each of at most
+``MAX_PLIES`` actions.
 """
 
 from __future__ import annotations
@@ -117,6 +118,8 @@ NOT_SHARE = 0.15
 MOST_ACCEPTED = 3
 # ... and keeps at least this many gates standing: fewer is too slight a stake.
 LEAST_STANDING = 2
+# Fewer legal actions than this make a guess, not a puzzle.
+LEAST_LEGAL = 3
 
 
 @dataclass(frozen=True)
@@ -352,7 +355,8 @@ def _complete_decoys(analysis: Analysis) -> list[str]:
 
 def suitable(analysis: Analysis, theme: str) -> bool:
     accepted, legal = analysis.accepted, analysis.legal
-    if theme_of(analysis) != theme or not 0 < len(accepted) < len(legal):
+    if theme_of(analysis) != theme or not 0 < len(accepted) < len(legal) \
+            or len(legal) < LEAST_LEGAL:
         return False
     if theme == "survive":
         flips = analysis.pool.get(NOT_CARD, 0) > 0

@@ -43,7 +43,9 @@ last move, each hand is paired with the seat's next card too (an inverter would 
 counter). Hands are enumerated exactly, grouped by the kinds they hold. Positions come
 from matches played forward from the seed (mostly a gate, inverters kept for the
 ending), with 4 bit cards (the seed's game) or 5; each position is screened cheaply and
-the one taken is judged over every hand class, which decides. At most ``MAX_ATTEMPTS``
+the one taken is judged over every hand class, which decides. A position is taken when
+its theme has a clear answer: at least ``LEAST_LEGAL`` legal actions and fewer accepted
+ones, for ``break`` only inverters (or a counter). At most ``MAX_ATTEMPTS``
 matches per seed, each of at most ``MAX_PLIES`` actions.
 """
 
@@ -113,6 +115,8 @@ EARLIEST = 12
 # gates standing.
 MOST_ACCEPTED = 3
 LEAST_STANDING = 2
+# Fewer legal actions than this make a guess, not a puzzle.
+LEAST_LEGAL = 3
 # The share of turns the forward matches spend on a gate, and the share of the others in
 # which an inverter may be played or thrown away.
 BUILD_SHARE = 0.8
@@ -414,7 +418,8 @@ def _drawn_fits(analysis: Analysis) -> list[str]:
 
 def suitable(analysis: Analysis, theme: str) -> bool:
     accepted, legal = analysis.accepted, analysis.legal
-    if theme_of(analysis) != theme or not 0 < len(accepted) < len(legal):
+    if theme_of(analysis) != theme or not 0 < len(accepted) < len(legal) \
+            or len(legal) < LEAST_LEGAL:
         return False
     if theme == "survive":
         return (analysis.pool.get(INVERTER, 0) > 0 and len(accepted) <= MOST_ACCEPTED

@@ -27,7 +27,7 @@ def check_round_trips(puzzle: Puzzle) -> None:
     assert type(state).from_dict(state.to_dict()).to_dict() == puzzle.state
     assert state.to_move() == [puzzle.seat]
     legal = state.legal_actions(puzzle.seat)
-    assert puzzle.accepted and set(puzzle.accepted) < set(legal)
+    assert puzzle.accepted and set(puzzle.accepted) < set(legal) and len(legal) >= 3
     assert puzzle.proof["legal"] == len(legal)
     assert decode_puzzle_code(puzzle.share_code()) == puzzle
     assert puzzle.level in LEVELS and 500 <= puzzle.rating <= 2500
