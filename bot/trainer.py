@@ -28,6 +28,7 @@ import datetime as dt
 import hashlib
 import logging
 import random
+from dataclasses import replace
 from typing import Any
 
 from bot.daily import Clock, utc_now
@@ -292,6 +293,9 @@ class PuzzleTrainer:
         if step == "t" and not argument:
             return theme_page(attempt, themes_of(attempt.game), language)
         theme: str | None = attempt.theme or None
+        # The next puzzle stays the class's when asked for in a private chat (a group's
+        # /puzzle sends it there): the teacher's table finds its solver.
+        here = place if place.server else replace(place, server=attempt.server)
         if step == "t":
             themes = themes_of(attempt.game)
             if argument == ANY_THEME:
@@ -300,7 +304,7 @@ class PuzzleTrainer:
                 theme = themes[int(argument)]
             else:
                 return refusal(translate(language, "error.foreign_button"))
-        return await self._open(place, user, attempt.game, theme)
+        return await self._open(here, user, attempt.game, theme)
 
     async def attempt_page(self, place: Place, attempt: PuzzleAttempt, note: str = ""
                            ) -> PuzzlePage:

@@ -161,11 +161,12 @@ class PostgresPuzzleQueries:
     async def solved_puzzles_between(self, platform: str, since: str, until: str
                                      ) -> list[SolvedPuzzle]:
         rows = await self._pool.fetch(
-            "SELECT user_id, name, game, code, themes, answered_at FROM puzzle_attempts "
-            "WHERE platform=$1 AND status='solved' AND answered_at BETWEEN $2 AND $3 "
-            "ORDER BY id", platform, since, until)
+            "SELECT user_id, name, server, game, code, themes, answered_at "
+            "FROM puzzle_attempts WHERE platform=$1 AND status='solved' "
+            "AND answered_at BETWEEN $2 AND $3 ORDER BY id", platform, since, until)
         return [SolvedPuzzle(str(row[0]), str(row[1]), str(row[2]), str(row[3]),
-                             tuple(str(row[4]).split()), str(row[5])) for row in rows]
+                             str(row[4]), tuple(str(row[5]).split()), str(row[6]))
+                for row in rows]
 
     async def forget_puzzle_player(self, platform: str, user_id: str) -> int:
         async with self._pool.acquire() as connection, connection.transaction():

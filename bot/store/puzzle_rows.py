@@ -124,6 +124,7 @@ class SolvedPuzzle:
 
     user_id: str
     name: str
+    server: str  # where it was asked for ("" in a private chat)
     game: str
     code: str
     themes: tuple[str, ...]

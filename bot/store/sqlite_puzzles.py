@@ -169,11 +169,11 @@ class SQLitePuzzleQueries:
     async def solved_puzzles_between(self, platform: str, since: str, until: str
                                      ) -> list[SolvedPuzzle]:
         async with self._db.execute(
-                "SELECT user_id, name, game, code, themes, answered_at FROM puzzle_attempts "
-                "WHERE platform=? AND status='solved' AND answered_at BETWEEN ? AND ? "
-                "ORDER BY id", (platform, since, until)) as cursor:
+                "SELECT user_id, name, server, game, code, themes, answered_at "
+                "FROM puzzle_attempts WHERE platform=? AND status='solved' "
+                "AND answered_at BETWEEN ? AND ? ORDER BY id", (platform, since, until)) as cursor:
             return [SolvedPuzzle(str(row[0]), str(row[1]), str(row[2]), str(row[3]),
-                                 tuple(str(row[4]).split()), str(row[5]))
+                                 str(row[4]), tuple(str(row[5]).split()), str(row[6]))
                     for row in await cursor.fetchall()]
 
     async def forget_puzzle_player(self, platform: str, user_id: str) -> int:

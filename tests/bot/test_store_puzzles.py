@@ -129,8 +129,8 @@ async def test_solved_puzzles_in_a_window_and_forget_me(any_store: Store) -> Non
     assert await any_store.record_puzzle_answer(answer(opened, True)) == "recorded"
     assert await any_store.record_puzzle_answer(answer(failed, False)) == "recorded"
     solved = await any_store.solved_puzzles_between("discord", since, "9999")
-    assert [(s.user_id, s.game, s.themes) for s in solved] == [
-        ("u1", "lgame", ("win-in-2", "trap"))]
+    assert [(s.user_id, s.game, s.themes, s.server) for s in solved] == [
+        ("u1", "lgame", ("win-in-2", "trap"), "")]
     assert await any_store.solved_puzzles_between("telegram", since, "9999") == []
     assert len(await any_store.puzzle_players("discord", "u1")) == 2
     assert await any_store.forget_puzzle_player("discord", "u1") == 2

@@ -13,6 +13,7 @@ import discord
 import pytest
 from simcord.backend.errors import SetupError
 
+from bot.adapters.discord.commands_assignments import assign_words
 from bot.adapters.discord.commands_puzzles import PuzzleButton
 from engines.puzzles import Puzzle, puzzle_games
 from tests.helpers.discord_world import World, components_of, discord_world
@@ -147,3 +148,10 @@ async def test_the_puzzle_of_the_day_is_posted_and_solved_privately(tmp_path: Pa
         assert "✅ Right!" in message.content
         again = await world.alice.slash(world.channel, "daily", game=game)
         assert again.response is not None and "1. bob: ✅ in" in again.response.content
+
+
+def test_assign_takes_a_trainer_theme() -> None:
+    """``/assign task:solve game:<game> count:10 theme:<theme>`` reads as the words a
+    Telegram teacher types: ``solve 10 <game> <theme>``."""
+    assert assign_words("solve", GAMES[0], 10, None, None, False, None, None,
+                        "win-in-2") == ["solve", "10", GAMES[0], "win-in-2"]
