@@ -6,6 +6,7 @@ language's own words."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -29,7 +30,8 @@ def lines_at(game: str, state: GameState, seat: int) -> tuple[set[str], set[str]
     what only the opponent may: each line of their private view, and their cards."""
     renderer = renderer_for(game)
     names = ["You", "Opponent"] if seat == 0 else ["Opponent", "You"]
-    render_private = getattr(renderer, "render_private")
+    # Card games' renderers draw a hand too; the protocol names only ``render``.
+    render_private = cast(Any, renderer).render_private
     seen: set[str] = set()
     hidden: set[str] = set()
     for emoji in (True, False):
