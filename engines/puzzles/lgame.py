@@ -267,6 +267,20 @@ class LGamePuzzles:
                       level=level, rating=rating, state=state.to_dict(), seat=seat,
                       accepted=tuple(m.action for m in accepted), proof=proof)
 
+    def picture(self, puzzle: Puzzle) -> list[str]:
+        """The board as text, rank 4 on top: X and O the Ls (seat 0 and 1), n the
+        neutral pieces, and who is to move."""
+        state = puzzle.position()
+        assert isinstance(state, LGameState)
+        marks = {cell: "n" for cell in range(16) if state.neutrals >> cell & 1}
+        for seat, mark in enumerate("XO"):
+            marks.update({cell: mark for cell in range(16)
+                          if PLACEMENTS[state.ls[seat]].mask >> cell & 1})
+        rows = [f"{rank + 1} " + " ".join(marks.get(rank * 4 + file, ".")
+                                          for file in range(4))
+                for rank in range(3, -1, -1)]
+        return [*rows, "  a b c d", f"{'XO'[puzzle.seat]} to move"]
+
     def judge(self, puzzle: Puzzle, action: str) -> Verdict:
         state = puzzle.position()
         assert isinstance(state, LGameState)

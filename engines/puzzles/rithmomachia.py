@@ -51,6 +51,7 @@ from engines.puzzles.rithmomachia_tactics import (
 )
 from engines.rithmomachia import (
     PRESETS,
+    SEAT_NAMES,
     RithmomachiaState,
     capture_equations,
     move_parts,
@@ -60,7 +61,15 @@ from engines.rithmomachia import (
     rules_for,
     victories,
 )
-from engines.rithmomachia_board import EMPTY, is_pyramid, owner_of, piece_label, value_of
+from engines.rithmomachia_board import (
+    EMPTY,
+    cell_at,
+    code_label,
+    is_pyramid,
+    owner_of,
+    piece_label,
+    value_of,
+)
 from engines.rithmomachia_moves import encode_move
 
 GAME = "rithmomachia"
@@ -326,6 +335,27 @@ class RithmomachiaPuzzles:
                       rating=rating_for(found.level, found.nudge), state=data,
                       seat=found.node.player,
                       accepted=tuple(move_text(m) for m in found.accepted), proof=found.proof)
+
+    def picture(self, puzzle: Puzzle) -> list[str]:
+        """The field as text, level 4 on top, each level rank 4 first: a piece as its
+        owner's shape sign and its value (hollow White, filled Black), at most 25
+        columns; an empty level takes one line."""
+        state = puzzle.position()
+        assert isinstance(state, RithmomachiaState)
+        lines = [f"{SEAT_NAMES[puzzle.seat]} to move; ops "
+                 + ",".join(op.upper() for op in state.rules.ops)]
+        for level in range(3, -1, -1):
+            cells = [cell_at(level, file, rank) for rank in range(4) for file in range(4)]
+            if not any(state.board[cell] for cell in cells):
+                lines.append(f"level {level + 1}: empty")
+                continue
+            lines.append(f"level {level + 1}")
+            for rank in range(3, -1, -1):
+                lines.append(f"{rank + 1} " + " ".join(
+                    code_label(code) if (code := state.board[cell_at(level, file, rank)])
+                    else "  ·  " for file in range(4)))
+            lines.append("   a     b     c     d")
+        return lines
 
     # ---------------------------------------------------------------- judging
     def judge(self, puzzle: Puzzle, action: str) -> Verdict:
