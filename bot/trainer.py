@@ -313,9 +313,13 @@ class PuzzleTrainer:
             return await self._answering_page(place, attempt, (), note=note)
         player = await self.store.puzzle_player(attempt.platform, attempt.user_id,
                                                 attempt.game)
+        rating = rating_text(place.language, attempt, player)
+        if attempt.daily:  # where the answer stands among the day's (the class's, if any)
+            rating += "\n\n" + await self.leaderboard_text(
+                place.language, attempt.game, dt.date.fromisoformat(attempt.daily),
+                attempt.server or None)
         return result_page(attempt, Puzzle.from_dict(attempt.puzzle), attempt.verdict,
-                           place.language, place.emoji,
-                           rating=rating_text(place.language, attempt, player), note=note)
+                           place.language, place.emoji, rating=rating, note=note)
 
     async def _answering_page(self, place: Place, attempt: PuzzleAttempt,
                               path: tuple[str, ...], *, practice: bool = False,

@@ -143,8 +143,12 @@ async def test_the_puzzle_of_the_day_is_one_try_and_has_a_leaderboard(
         assert ann_attempt.code == ben_attempt.code, "one puzzle of the day for everyone"
         assert ann_attempt.daily == day.isoformat()
         assert "puzzle of the day" in ann.text
-        await press_all(app, ANN, answer_presses(ann_attempt, True), ann)
+        answered = await press_all(app, ANN, answer_presses(ann_attempt, True), ann)
+        assert "1. Ann: ✅ in" in answered.text, "the day's leaderboard under the verdict"
         await press_all(app, BEN, answer_presses(ben_attempt, False), ben)
+        # Both first tries moved the puzzle's own rating: down, then up again.
+        puzzle_rating = (await store.puzzle_ratings([ann_attempt.code]))[ann_attempt.code]
+        assert (puzzle_rating.tried, puzzle_rating.solved) == (2, 1)
         board = await app.trainer.leaderboard_text("en", game, day, "guild")
         lines = board.splitlines()
         assert "puzzle of" in lines[0]
