@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.daily import Clock, utc_now
-from bot.limits import WorkersBusy
+from bot.limits import WorkerCrashed, WorkersBusy
 from bot.puzzle_jobs import judge_puzzle, puzzle_candidates
 from bot.puzzle_ratings import Glicko, after_try, puzzle_start
 from bot.replies import Place, User
@@ -119,6 +119,20 @@ def daily_seed(game: str, day: str, attempt: int = 0) -> int:
     return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
 
 
+def _refusal(puzzle: Puzzle, action: str) -> GameError | None:
+    """Why the rules refuse ``action`` at the puzzle's position, or None when it is legal.
+    Menus may offer moves the referee then refuses, such as a bOOleO gate that does not
+    fit its inputs; in a game such a move is refused, not played, and so it is here."""
+    state = puzzle.position()
+    if action in state.legal_actions(puzzle.seat):
+        return None
+    try:
+        state.apply(puzzle.seat, action)
+    except GameError as error:
+        return error
+    return None
+
+
 def _glicko(player: PuzzlePlayer | None) -> Glicko:
     return Glicko() if player is None else Glicko(player.rating, player.deviation,
                                                   player.volatility)
@@ -163,7 +177,7 @@ class PuzzleTrainer:
                 existing = await self._new_attempt(place, user, game, theme)
             except WorkersBusy:
                 return refusal(translate(language, "error.workers_busy"))
-            except (TimeoutError, GameError, RuntimeError):
+            except (TimeoutError, GameError, RuntimeError, WorkerCrashed):
                 log.exception("no %s puzzle could be made", game)
                 return refusal(_t(language, "puzzle.unavailable",
                                   "No puzzle could be made just now. Try again in a minute."))
@@ -250,7 +264,7 @@ class PuzzleTrainer:
                 code, puzzle = await self.daily_puzzle(game, stamp)
             except WorkersBusy:
                 return refusal(translate(language, "error.workers_busy"))
-            except (TimeoutError, GameError, RuntimeError):
+            except (TimeoutError, GameError, RuntimeError, WorkerCrashed):
                 log.exception("no %s puzzle of the day could be made", game)
                 return refusal(_t(language, "puzzle.unavailable",
                                   "No puzzle could be made just now. Try again in a minute."))
@@ -350,6 +364,13 @@ class PuzzleTrainer:
                 note="❌ " + localise(language, choice.unavailable))
         if choice.action is None:
             return await self._answering_page(place, attempt, path, practice=practice)
+        refused = _refusal(puzzle, choice.action)
+        if refused is not None:  # offered (a bOOleO gate on any slot it fits), not legal:
+            # the rules say why, as in a game, and the try is not spent on it
+            return await self._answering_page(
+                place, attempt, (), practice=practice,
+                note="❌ " + translate(language, refused.key, refused.default,
+                                      **refused.params))
         return choice.action
 
     async def _first_try(self, place: Place, attempt: PuzzleAttempt, argument: str
@@ -373,8 +394,15 @@ class PuzzleTrainer:
         return await self.attempt_page(place, recorded)
 
     async def _judge(self, puzzle: dict[str, Any], action: str) -> dict[str, Any]:
-        verdict: dict[str, Any] = await self.service.workers.run(
-            judge_puzzle, puzzle, action, refuse_when_busy=True, timeout=JUDGE_SECONDS)
+        """The verdict, from the worker pool; ``WorkersBusy`` when the pool is full, or
+        when the judging failed (timed out, its worker died): the try is then not spent,
+        and the player is asked to try again in a moment."""
+        try:
+            verdict: dict[str, Any] = await self.service.workers.run(
+                judge_puzzle, puzzle, action, refuse_when_busy=True, timeout=JUDGE_SECONDS)
+        except (TimeoutError, WorkerCrashed) as error:
+            log.warning("judging a %s answer failed: %r", puzzle.get("game"), error)
+            raise WorkersBusy from error
         return verdict
 
     async def _record(self, attempt: PuzzleAttempt, action: str,
@@ -445,6 +473,9 @@ class PuzzleTrainer:
         puzzle = Puzzle.from_dict(attempt.puzzle)
         try:
             action = puzzle.position().parse_action(text, puzzle.seat)
+            refused = _refusal(puzzle, action)
+            if refused is not None:
+                raise refused
         except GameError as error:
             return await self._answering_page(
                 place, attempt, (), practice=practice,

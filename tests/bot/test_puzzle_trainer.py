@@ -181,3 +181,42 @@ def test_games_are_named_as_players_type_them() -> None:
     assert puzzle_game("L-game") == "lgame" or "lgame" not in GAMES
     assert puzzle_game("chess") is None and puzzle_game("") is None
     assert puzzle_game("turing") is None, "the Turing Machine's /puzzle keeps its meaning"
+
+
+async def test_a_move_the_rules_refuse_is_explained_and_spends_no_try(
+        store: Store, tmp_path: Path) -> None:
+    """bOOleO's menus offer a gate on every slot it fits, wrong ones too (a learner is told
+    why): in a puzzle such a tap is refused with the rule, as in a game, not judged."""
+    if "booleo" not in GAMES:
+        pytest.skip("no bOOleO puzzles")
+    async with trainer_app(store, tmp_path) as app:
+        for _ in range(10):
+            page = await app.trainer.start(PLACE, ANN, "booleo")
+            assert page.attempt is not None
+            attempt = await store.puzzle_attempt(page.attempt)
+            assert attempt is not None
+            puzzle = Puzzle.from_dict(attempt.puzzle)
+            state = puzzle.position()
+            legal = set(state.legal_actions(puzzle.seat))
+            refused = next((tokens for tokens, action in menu_moves(state, puzzle.seat)
+                            if action not in legal), None)
+            if refused is not None:
+                break
+            page = await press_all(app, ANN, answer_presses(attempt, True), page)
+            page = await press_all(app, ANN, [f"{attempt.id}:n"], page)
+        else:
+            pytest.skip("no puzzle offered a move the rules refuse")
+        for end in range(1, len(refused) + 1):
+            page = await app.trainer.press(PLACE, ANN, f"{attempt.id}:a:{'.'.join(refused[:end])}")
+        assert page.ok and page.answering and "❌" in page.text, page.text
+        still = await store.puzzle_attempt(attempt.id)
+        assert still is not None and still.open, "the try is not spent"
+
+
+def menu_moves(state, seat: int, path: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    """Every complete move of the menu, with its tokens."""
+    for choice in state.menu(seat, path):
+        if choice.action is not None:
+            yield (*path, choice.token), choice.action
+        else:
+            yield from menu_moves(state, seat, (*path, choice.token))
