@@ -155,9 +155,11 @@ def multisets(pool: Mapping[str, int], size: int) -> list[tuple[tuple[int, ...],
     return found
 
 
-# Bounded: a bot process makes puzzles for ever; a few hundred pools cover the repeats
-# (the same position judged again, a test's many checks).
-@lru_cache(maxsize=256)
+# Only the last few pools: the same position analysed again (screened, then judged in
+# full; a test's checks) hits it, new positions never do, and a large cache would keep
+# hundreds of thousands of objects alive for every full garbage collection to walk
+# (about 0.1 s at 256 pools).
+@lru_cache(maxsize=8)
 def _hand_classes(pool: tuple[tuple[str, int], ...], size: int,
                   least: tuple[tuple[str, int], ...],
                   next_card: Callable[[str], str] | None) -> Hands:
