@@ -148,6 +148,7 @@ class PuzzleTrainer:
         self._answering = asyncio.Lock()
         # The puzzle of the day per game and day, made once per process.
         self._daily: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+        self._daily_making: dict[tuple[str, str], asyncio.Lock] = {}
 
     def today(self) -> dt.date:
         return self.clock().astimezone(dt.UTC).date()
@@ -238,6 +239,12 @@ class PuzzleTrainer:
         cached = self._daily.get((game, day))
         if cached is not None:
             return cached
+        # A class pressing Solve at once makes the puzzle once: the others wait for it.
+        async with self._daily_making.setdefault((game, day), asyncio.Lock()):
+            cached = self._daily.get((game, day))
+            return cached if cached is not None else await self._make_daily(game, day)
+
+    async def _make_daily(self, game: str, day: str) -> tuple[str, dict[str, Any]]:
         for attempt in range(4):  # a seed without a puzzle: the next of the day's seeds
             found = await self.service.workers.run(
                 puzzle_candidates, game, None, [daily_seed(game, day, attempt)],
@@ -245,6 +252,8 @@ class PuzzleTrainer:
             if found:
                 self._daily = {key: value for key, value in self._daily.items()
                                if key[1] >= day}  # yesterday's are done with
+                self._daily_making = {key: lock for key, lock in self._daily_making.items()
+                                      if key[1] >= day}
                 self._daily[(game, day)] = found[0]
                 return found[0]
         raise GameError("puzzle.none", "No puzzle was found.")

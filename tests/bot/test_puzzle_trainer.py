@@ -5,6 +5,7 @@ people's and forged buttons, themes, the puzzle of the day and its leaderboard, 
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,23 @@ def menu_moves(state, seat: int, path: tuple[str, ...] = ()):  # type: ignore[no
             yield (*path, choice.token), choice.action
         else:
             yield from menu_moves(state, seat, (*path, choice.token))
+
+
+async def test_a_class_opening_the_puzzle_of_the_day_at_once_makes_it_once(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.trainer
+    from bot.puzzle_jobs import puzzle_candidates as real
+    made: list[str] = []
+
+    def counted(game: str, *args: object) -> object:
+        made.append(game)
+        return real(game, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot.trainer, "puzzle_candidates", counted)
+    game = GAMES[0]
+    async with trainer_app(store, tmp_path) as app:
+        students = [User("discord", str(number), f"S{number}") for number in range(12)]
+        pages = await asyncio.gather(*(app.trainer.start_daily(PLACE, student, game)
+                                       for student in students))
+        assert all(page.ok for page in pages)
+        assert made == [game], "made once, whoever asked first"
