@@ -342,8 +342,8 @@ class RithmomachiaPuzzles:
         columns; an empty level takes one line."""
         state = puzzle.position()
         assert isinstance(state, RithmomachiaState)
-        lines = [f"{SEAT_NAMES[puzzle.seat]} to move; ops "
-                 + ",".join(op.upper() for op in state.rules.ops)]
+        lines = [f"{SEAT_NAMES[puzzle.seat]} to move",
+                 "ops " + ",".join(op.upper() for op in state.rules.ops)]
         for level in range(3, -1, -1):
             cells = [cell_at(level, file, rank) for rank in range(4) for file in range(4)]
             if not any(state.board[cell] for cell in cells):
@@ -376,16 +376,16 @@ class RithmomachiaPuzzles:
         ops = state.rules.ops
         best = capture_details(state.board, puzzle.seat, answer, ops)
         mine = capture_details(state.board, puzzle.seat, move, ops)
+        if canonical in puzzle.accepted and puzzle.theme == "victory-in-1":
+            return Verdict(True, Message(
+                "puzzle.rithmo.wins_now", "{move} wins at once: {equations} takes the last "
+                "Pyramid.", move=said["move"],
+                equations=_equations_text([d for d in mine if d["removed"]])), (canonical,))
         if canonical in puzzle.accepted:
-            key = ("puzzle.rithmo.wins_now" if puzzle.theme == "victory-in-1"
-                   else "puzzle.rithmo.captures")
-            text = ("{move} wins at once: {equations} takes the last Pyramid." if
-                    puzzle.theme == "victory-in-1" else "{move} captures {captured}: {equations}.")
-            shown = ([d for d in mine if d["removed"]] if puzzle.theme == "victory-in-1"
-                     else mine)
-            return Verdict(True, Message(key, text, move=said["move"],
-                                         captured=_captured_text(mine),
-                                         equations=_equations_text(shown)), (canonical,))
+            return Verdict(True, Message(
+                "puzzle.rithmo.captures", "{move} captures {captured}: {equations}.",
+                move=said["move"], captured=_captured_text(mine),
+                equations=_equations_text(mine)), (canonical,))
         line = (canonical, *_biggest_reply(tactics, tactics.after(node, move)))
         if puzzle.theme == "victory-in-1":
             best = [d for d in best if d["removed"]]
@@ -420,8 +420,8 @@ class RithmomachiaPuzzles:
                 reply=line_text[1], win=line_text[2]), line_text)
         if len(line) == 1:
             return Verdict(False, Message(
-                "puzzle.rithmo.ends_lost", "{move} ends the game, but the victories are not "
-                "yours; {answer} wins: {equations}.", equations="", **said), line_text)
+                "puzzle.rithmo.ends_lost_two", "{move} ends the game, but the victories are "
+                "not yours; {answer} wins in two.", **said), line_text)
         return Verdict(False, Message(
             "puzzle.rithmo.defended", "{move} does not force the win: {reply} defends. "
             "{answer} wins in two.", reply=line_text[1], **said), line_text)
