@@ -316,7 +316,9 @@ class RithmomachiaPuzzles:
             "method": "every reply to every move checked for a win at once after it",
             "accepted": [{"move": move_text(m), "line": [move_text(x) for x in line]}
                          for m, line in accepted],
-            "refused": {"counts": {"defended": len(refused)},
+            "refused": {"counts": {
+                "defended": sum(1 for r in refused if r["defence"] is not None),
+                "ends_without_win": sum(1 for r in refused if r["defence"] is None)},
                         "sample": _refused_sample(refused)},
         }
         level = 5 if len(accepted) == 1 else 4
