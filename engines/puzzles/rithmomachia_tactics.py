@@ -18,11 +18,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from itertools import chain
 
-from engines.rithmomachia import Rules, generate_moves, iter_cells, occupancy
+from engines.rithmomachia import Rules, captures, generate_moves, iter_cells, occupancy
 from engines.rithmomachia_agent import AROUND, Material, Search, final_score, material
-from engines.rithmomachia_board import PYRAMID, REACH, REACH_MASK, SHAPE_OF
+from engines.rithmomachia_board import EMPTY, PYRAMID, REACH, REACH_MASK, SHAPE_OF
 
 # A search with no clock and no node limit: puzzles must be the same on any machine.
 PLIES_LEFT = 200
@@ -57,6 +58,12 @@ class Node:
         draw (``final_score``'s sign, as the game's ending scores them)."""
         score = final_score(self.material, 1) * (1 if seat == 0 else -1)
         return (score > 0) - (score < 0)
+
+
+def enemy_pyramids(node: Node) -> int:
+    """The cells of the Pyramids of the side not to move, as a mask."""
+    return sum(1 << cell for cell in iter_cells(node.theirs)
+               if (node.board[cell] - 1) & 15 in (0, 15))
 
 
 def node_of(board: list[int], player: int) -> Node:
@@ -112,8 +119,7 @@ class Tactics:
     def can_take_all_pyramids(self, node: Node) -> bool:
         """Whether the side to move has a move that takes every Pyramid the other side
         has: the only way a move can end the game here."""
-        return self.search.pyramid_threatened(node.board, node.player, node.mine,
-                                              node.theirs, needed=node.pyramids(1 - node.player))
+        return self.can_take_pyramids(node, node.pyramids(1 - node.player))
 
     def wins_now(self, node: Node, moves: Sequence[int] | None = None) -> list[int]:
         """Every move that ends the game with the side to move winning."""
@@ -122,12 +128,47 @@ class Tactics:
         return [move for move in (self.moves(node) if moves is None else moves)
                 if self._wins(node, move)]
 
-    def _wins(self, node: Node, move: int) -> bool:
-        taken = self.search.gain(node.board, node.mine, node.theirs, move, node.player)[2]
-        if taken < node.pyramids(1 - node.player):
+    def _wins(self, node: Node, move: int, pyramids: int | None = None) -> bool:
+        """Whether ``move`` takes every Pyramid of the other side (their cells
+        ``pyramids``) and the victories then go the mover's way."""
+        if pyramids is None:
+            pyramids = enemy_pyramids(node)
+        if self._pyramids_taken(node, move, pyramids) < node.pyramids(1 - node.player):
             return False
+        mine, theirs = 3 * node.player, 3 - 3 * node.player
+        if node.material[mine + 1] >= node.material[theirs + 1]:
+            # The mover loses no piece in its own move and the other side loses each
+            # Pyramid taken: the Pyramid and piece victories are the mover's, two of three.
+            return True
         after = self.after(node, move)
         return after.ended and after.result_for(node.player) == 1
+
+    def _pyramids_taken(self, node: Node, move: int, pyramids: int) -> int:
+        """How many of the other side's Pyramids ``move`` captures: the rules' capture
+        finder (``captures``) asked about the Pyramids alone, which it may be, since
+        whether a piece is captured depends on the piece that moved, its helper and the
+        target, never on the other targets. The board is changed in place and restored,
+        as ``Search.gain`` does."""
+        board = node.board
+        source, dest, push = move & 63, (move >> 6) & 63, (move >> 12) - 1
+        piece, occupant = board[source], board[dest]
+        mine = node.mine & ~(1 << source) | 1 << dest
+        board[source] = EMPTY
+        saved = EMPTY
+        if push >= 0:
+            saved = board[push]
+            board[push] = occupant
+            if (occupant - 1) >> 4 == node.player:
+                mine |= 1 << push
+            elif pyramids >> dest & 1:
+                pyramids = pyramids & ~(1 << dest) | 1 << push
+        board[dest] = piece
+        taken = captures(board, mine, pyramids, dest, self.rules).bit_count()
+        board[dest] = occupant
+        if push >= 0:
+            board[push] = saved
+        board[source] = piece
+        return taken
 
     def is_legal(self, node: Node, move: int) -> bool:
         """Whether ``move`` is one of the side to move's legal moves (the rule
@@ -147,36 +188,58 @@ class Tactics:
 
     def a_win_now(self, node: Node, hints: Iterable[int] = ()) -> int | None:
         """One move that wins at once, the ``hints`` (moves that won in similar positions)
-        tried first; None when there is none. Only moves that can capture are tried, as
-        ``Search.pyramid_threatened`` bounds them: those ending next to an enemy Pyramid
-        or next to an own piece that reaches one, and pushes within two steps of an enemy
-        Pyramid (the pushed piece may then be the helper, or the Pyramid itself)."""
+        tried first; None when there is none."""
         for hint in hints:
             if self.is_legal(node, hint) and self._wins(node, hint):
                 return hint
-        pyramids = sum(1 << cell for cell in iter_cells(node.theirs)
-                       if (node.board[cell] - 1) & 15 in (0, 15))
-        close, far = self.search.reachable(node.board, node.mine, pyramids)
+        pyramids = enemy_pyramids(node)
+        for move in self._pyramid_takers(node, pyramids, node.pyramids(1 - node.player)):
+            if self._wins(node, move, pyramids):
+                return move
+        return None
+
+    def can_take_pyramids(self, node: Node, needed: int) -> bool:
+        """Whether the side to move has a move that takes ``needed`` of the other side's
+        Pyramids at once (what ``Search.pyramid_threatened`` answers, on the Pyramids
+        alone and among fewer moves)."""
+        pyramids = enemy_pyramids(node)
+        return any(self._pyramids_taken(node, move, pyramids) >= needed
+                   for move in self._pyramid_takers(node, pyramids, needed))
+
+    def _pyramid_takers(self, node: Node, pyramids: int, needed: int) -> Iterator[int]:
+        """The side to move's moves that may take ``needed`` of the Pyramids on
+        ``pyramids``; every move that does is among them. As ``Search.pyramid_threatened``
+        bounds them: moves ending next to a Pyramid or next to an own piece that reaches
+        one, and pushes within two steps of one (the pushed piece may then be the helper,
+        or the Pyramid itself); when every Pyramid must fall, only where each can."""
+        board = node.board
+        if needed >= pyramids.bit_count():
+            close = far = -1
+            for cell in iter_cells(pyramids):
+                near, further = self.search.reachable(board, node.mine, 1 << cell)
+                close &= near
+                far &= further
+        else:
+            close, far = self.search.reachable(board, node.mine, pyramids)
         occupied = node.mine | node.theirs
-        pieces = node.mine
-        while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            source = low.bit_length() - 1
-            shape = SHAPE_OF[(node.board[source] - 1) & 15]
+        for source in iter_cells(node.mine):
+            shape = SHAPE_OF[(board[source] - 1) & 15]
             reach = REACH_MASK[shape][source]
             for dest in iter_cells(reach & close & ~occupied):
-                move = source | dest << 6
-                if self._wins(node, move):
-                    return move
+                yield source | dest << 6
             if shape != PYRAMID:
                 continue
             for dest in iter_cells(reach & occupied & far):
-                for target in REACH[PYRAMID][dest]:
-                    move = source | dest << 6 | (target + 1) << 12
-                    if (target == source or not node.board[target]) and self._wins(node, move):
-                        return move
-        return None
+                pushes = [source | dest << 6 | (target + 1) << 12
+                          for target in REACH[PYRAMID][dest]
+                          if target == source or not board[target]]
+                occupant = board[dest]
+                if ((occupant - 1) >> 4 != node.player and (occupant - 1) & 15 not in (0, 15)
+                        and self._pyramids_taken(node, pushes[0], pyramids) < needed):
+                    # Pushing an enemy piece that is no Pyramid, it can be neither helper
+                    # nor target of a Pyramid's capture: where it goes changes nothing.
+                    continue
+                yield from pushes
 
     def defence(self, node: Node, attacker: int, memory: Memory) -> int | None:
         """A reply of the side to move (the defender) after which ``attacker`` cannot win
@@ -199,26 +262,19 @@ class Tactics:
         return None
 
     def _replies_by_promise(self, node: Node) -> Iterator[int]:
-        """The defender's replies, the likeliest defences first: moves of its own
-        Pyramids (stepping out of reach, or pushing), then captures (of an attacker's
-        piece, or of its last Pyramids), then moves onto or next to the cells of the
+        """The defender's replies, the likeliest defences first: its Pyramids' pushes
+        (a threatened Pyramid stepping away while it moves a piece of the attack), then
+        its Pyramids' other moves, then moves onto or next to the cells of the
         attacker's threat (its winning move if the defender passed), then the rest. A
         defence is nearly always among the first, so it is found after a few replies
         instead of scores; the order never changes whether one is found."""
         replies = self.moves(node)
-        rest = []
-        for reply in replies:
-            if (node.board[reply & 63] - 1) & 15 in (0, 15):
-                yield reply
-            else:
-                rest.append(reply)
-        quiet = []
-        for reply in rest:
-            if self.search.gain(node.board, node.mine, node.theirs, reply, node.player)[0]:
-                yield reply
-            else:
-                quiet.append(reply)
-        passed = Node(node.board, 1 - node.player, node.theirs, node.mine, node.material)
+        board = node.board
+        pyramid = [r for r in replies if (board[r & 63] - 1) & 15 in (0, 15)]
+        yield from (r for r in pyramid if r >> 12)
+        yield from (r for r in pyramid if not r >> 12)
+        quiet = [r for r in replies if (board[r & 63] - 1) & 15 not in (0, 15)]
+        passed = Node(board, 1 - node.player, node.theirs, node.mine, node.material)
         threat = self.a_win_now(passed)
         if threat is None:
             yield from quiet
@@ -242,13 +298,16 @@ class Tactics:
         found = self.defence(after, node.player, memory)
         if found is not None:
             return False, [move, found]
-        reply = self.moves(after)[0]
-        reply_after = self.after(after, reply)
-        if reply_after.ended:
-            return True, [move, reply]
-        win = self.a_win_now(reply_after, memory.wins)
-        assert win is not None
-        return True, [move, reply, win]
+        # The line shown: the first reply that does not end the game (one that does
+        # ended it in the mover's favour), and the win after it.
+        replies = self.moves(after)
+        for reply in replies:
+            reply_after = self.after(after, reply)
+            if not reply_after.ended:
+                win = self.a_win_now(reply_after, memory.wins)
+                assert win is not None
+                return True, [move, reply, win]
+        return True, [move, replies[0]]
 
 
 def _cells_of(move: int) -> int:
@@ -281,40 +340,77 @@ def _remember(moves: list[int], move: int, kept: int) -> None:
     del moves[kept:]
 
 
-def playout(tactics: Tactics, start: Node, rng: random.Random, limit: int,
-            careful: bool) -> Iterator[Node]:
-    """The positions of a game played from ``start`` by a plausible beginner, ``start``
-    first, until a side has no Pyramid or ``limit`` moves were made.
+class Style(Enum):
+    """How the beginner of a playout plays (``playout``).
 
-    The beginner tries ``SAFETY_TRIES`` random moves for one that keeps its Pyramids
-    safe: a ``careful`` one each Pyramid, so games last longer (capture puzzles); a
-    careless one only all of them at once, so games end (victory puzzles)."""
+    * ``CAREFUL`` tries ``SAFETY_TRIES`` random moves for one that keeps each of its
+      Pyramids safe, so games last (capture puzzles);
+    * ``CARELESS`` keeps only all its Pyramids from being taken at once, trying as many
+      moves, so games end soon, often with a win at once missed (victory in one);
+    * ``STUBBORN`` takes a win at once when it has one, its biggest capture only when it
+      is safe, and looks at all its moves for a safe one, so a game ends only when the
+      loser could not hold: the winner's move two moves before the end is then often a
+      win in two (victory in two).
+    """
+
+    CAREFUL = "careful"
+    CARELESS = "careless"
+    STUBBORN = "stubborn"
+
+
+def playout(tactics: Tactics, start: Node, rng: random.Random, limit: int, style: Style,
+            played: list[int] | None = None) -> Iterator[Node]:
+    """The positions of a game played from ``start`` by a plausible beginner of
+    ``style``, ``start`` first, until a side has no Pyramid or ``limit`` moves were
+    made; ``played``, when given, collects the moves (the one from each position but
+    the last)."""
     node = start
     yield node
     for _ in range(limit):
         if node.ended:
             return
-        node = tactics.after(node, _playout_move(tactics, node, rng, careful))
+        move = _playout_move(tactics, node, rng, style)
+        if played is not None:
+            played.append(move)
+        node = tactics.after(node, move)
         yield node
 
 
-def _playout_move(tactics: Tactics, node: Node, rng: random.Random, careful: bool) -> int:
+def _playout_move(tactics: Tactics, node: Node, rng: random.Random, style: Style) -> int:
     """The biggest capture (by the search's worth) on a share ``GREEDY`` of the moves
-    that have one; otherwise a random safe move (``playout``), or the first tried when
-    none is safe."""
+    that have one; otherwise a random safe move, or the first tried when none is safe
+    (``Style`` says what is safe and what else the player does)."""
+    if style is Style.STUBBORN:
+        win = tactics.a_win_now(node)
+        if win is not None:
+            return win
     moves = tactics.moves(node)
     if rng.random() < GREEDY:
+        # Only a move that ends near an enemy piece can capture (``Search.reachable``,
+        # as the computer player's move ordering uses it); the others are worth 0.
+        close, far = tactics.search.reachable(node.board, node.mine, node.theirs)
+        far &= node.mine
         worth = [tactics.search.gain(node.board, node.mine, node.theirs, move,
-                                     node.player)[1] for move in moves]
+                                     node.player)[1]
+                 if close >> ((move >> 6) & 63) & 1 or (move >> 12 and far >> ((move >> 6) & 63)
+                                                         & 1) else 0
+                 for move in moves]
         best = max(worth)
         if best:
-            return rng.choice([m for m, w in zip(moves, worth, strict=True) if w == best])
+            greedy = rng.choice([m for m, w in zip(moves, worth, strict=True) if w == best])
+            if style is not Style.STUBBORN or _safe(tactics, node, greedy, style):
+                return greedy
     order = list(moves)
     rng.shuffle(order)
-    for move in order[:SAFETY_TRIES]:
-        after = tactics.after(node, move)
-        needed = 1 if careful else after.pyramids(node.player)
-        if after.ended or not tactics.search.pyramid_threatened(
-                after.board, after.player, after.mine, after.theirs, needed=needed):
+    for move in order if style is Style.STUBBORN else order[:SAFETY_TRIES]:
+        if _safe(tactics, node, move, style):
             return move
     return order[0]
+
+
+def _safe(tactics: Tactics, node: Node, move: int, style: Style) -> bool:
+    """Whether after ``move`` the opponent cannot take a Pyramid of the mover
+    (``CAREFUL``), or all of them (the others), or the move ends the game."""
+    after = tactics.after(node, move)
+    needed = 1 if style is Style.CAREFUL else after.pyramids(node.player)
+    return after.ended or not tactics.can_take_pyramids(after, needed)
