@@ -225,7 +225,8 @@ def test_a_verdict_as_json() -> None:
 
 CASES = [("lgame", seed, theme) for seed in (1, 2) for theme in ("win-in-3", "defend")] + [
     ("rithmomachia", seed, theme) for seed in (1, 2)
-    for theme in ("capture", "equation", "victory-in-1", "teaching")]
+    for theme in ("capture", "equation", "victory-in-1", "teaching")] + [
+    ("rithmomachia", 1, "victory-in-2")]
 
 
 def test_the_same_seed_gives_the_same_puzzle_in_another_process() -> None:
