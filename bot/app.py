@@ -5,7 +5,8 @@ every adapter they run (as discord.py's ``advanced_startup`` example injects its
 pool into the client). Everything that must exist once per process lives here: the
 settings, the store, the service, and the classroom parts that listen to the service
 (``Community`` records each finished game's result and ratings, ``DailyChallenge`` its
-daily attempts, ``Tournaments`` its games' results), and the replays' cache. Built twice,
+daily attempts, ``Tournaments`` its games' results), the replays' cache and the puzzle
+trainer. Built twice,
 those listeners would score every game twice; built here, both platforms in one process
 share them.
 """
@@ -27,6 +28,7 @@ from bot.replays import Replays
 from bot.service import Service
 from bot.store import Store
 from bot.tournaments import Tournaments
+from bot.trainer import PuzzleTrainer
 
 # How long the bot waits, as it exits, for its worker processes to be gone: a SIGTERM ends
 # one within milliseconds, and pebble kills one that ignores it after 3 s.
@@ -44,6 +46,7 @@ class App:
     replays: Replays
     tournaments: Tournaments
     assignments: Assignments
+    trainer: PuzzleTrainer
 
     @classmethod
     def build(cls, settings: Settings, store: Store, *, clock: Clock = utc_now,
@@ -55,11 +58,14 @@ class App:
                           limits=limits or Limits.for_settings(settings.games_per_user,
                                                                settings.games_per_server))
         community, tournaments = Community(service), Tournaments(service)
+        trainer = PuzzleTrainer(service, clock)
         community.forget_listeners.append(tournaments.forget)
+        community.forget_listeners.append(trainer.forget)
+        community.stats_sources.append(trainer.stats_lines)
         return cls(settings, store, service, community,
                    DailyChallenge(service, clock), Classroom(service, clock),
                    Replays(service, today=lambda: clock().astimezone(dt.UTC).date()),
-                   tournaments, Assignments(store, clock))
+                   tournaments, Assignments(store, clock), trainer)
 
     def start(self) -> None:
         """Start what works in the background for every adapter: the computer's workers."""

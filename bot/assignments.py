@@ -7,6 +7,9 @@ A task is one of:
 * ``finish N <game>``: play N games to their end;
 * ``solve N turing [easy|standard|hard] [par]``: solve N Turing puzzles (of that band, in
   at most the machine's par when ``par`` is given);
+* ``solve N <game> [theme]``: solve N of the trainer's puzzles of another game (issue 41,
+  ``bot.trainer``), of that theme when given: N different puzzles, each solved at its
+  first try (a retry or "show me" is not the student's own solution);
 * ``daily``: solve the Turing daily challenge (N days, 1 by default).
 
 Nothing is started for an assignment: a student plays as always (in the class, in a
@@ -30,7 +33,9 @@ from bot.daily import Clock, utc_now
 from bot.replies import Place, User
 from bot.store import GameRecord
 from bot.store.assignment_rows import AssignmentRecord
+from bot.store.puzzle_rows import SolvedPuzzle
 from engines.base import GameError, Outcome
+from engines.puzzles import puzzle_games, puzzle_generator
 from engines.registry import game_names, get_game, resolve_name
 from renderers.i18n import translate
 
@@ -54,15 +59,23 @@ class Task:
     level: str | None = None  # win: only games against the computer at this level
     band: str | None = None  # solve: the Turing puzzle's difficulty
     par: bool = False  # solve: in at most the machine's par
+    theme: str | None = None  # solve: the trainer puzzles' theme (another game's)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "game": self.game, "count": self.count,
-                "level": self.level, "band": self.band, "par": self.par}
+                "level": self.level, "band": self.band, "par": self.par,
+                "theme": self.theme}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Task:
         return cls(str(data["kind"]), str(data["game"]), int(data.get("count", 1)),
-                   data.get("level"), data.get("band"), bool(data.get("par", False)))
+                   data.get("level"), data.get("band"), bool(data.get("par", False)),
+                   data.get("theme"))
+
+    @property
+    def trainer(self) -> bool:
+        """Whether the task counts the puzzle trainer's puzzles (not Turing games)."""
+        return self.kind == "solve" and self.game != TURING
 
 
 class TaskError(ValueError):
@@ -81,8 +94,8 @@ def _t(language: str, key: str, default: str, **params: object) -> str:
 def usage(language: str) -> str:
     return _t(language, "assign.usage",
               "Set work for the class, such as: win 3 lgame medium, finish 1 digitalo, "
-              "solve 5 turing hard par, or daily; then optionally by 2026-12-01 or in 7 "
-              "(days). Also: list, close <number>.")
+              "solve 5 turing hard par, solve 10 lgame win-in-2, or daily; then optionally "
+              "by 2026-12-01 or in 7 (days). Also: list, close <number>.")
 
 
 def parse_task(words: list[str], today: dt.date, language: str
@@ -135,10 +148,18 @@ def parse_task(words: list[str], today: dt.date, language: str
 
 
 def _solve_task(game: str, count: int, rest: list[str], language: str) -> Task:
+    if game in puzzle_games():
+        themes = puzzle_generator(game).themes
+        if len(rest) > 1 or (rest and rest[0] not in themes):
+            raise TaskError(_t(language, "assign.solve_theme",
+                               "{game} puzzles have these themes: {themes}.",
+                               game=get_game(game).TITLE, themes=", ".join(themes)))
+        return Task("solve", game, count, theme=rest[0] if rest else None)
     if game != TURING:
-        raise TaskError(_t(language, "assign.solve_turing",
-                           "Only Turing Machine puzzles are solved; for other games use win "
-                           "or finish."))
+        raise TaskError(_t(language, "assign.solve_games",
+                           "Puzzles are solved in the Turing Machine and in {games}; for "
+                           "other games use win or finish.",
+                           games=", ".join(get_game(name).TITLE for name in puzzle_games())))
     band, par = None, False
     for word in rest:
         if word in BANDS and band is None:
@@ -181,6 +202,12 @@ def describe(task: Task, language: str) -> str:
         return _t(language, "assign.task.daily", "Solve the daily challenge on {count} days",
                   count=task.count) if task.count > 1 else _t(
             language, "assign.task.daily_once", "Solve the daily challenge")
+    if task.trainer:
+        theme = (" (" + translate(language, f"puzzle.theme.{task.theme}",
+                                  task.theme.replace("-", " ")) + ")" if task.theme else "")
+        return _t(language, "assign.task.solve_puzzles",
+                  "Solve {count} {game} puzzles{theme}, each at the first try",
+                  count=task.count, game=title, theme=theme)
     band = (" (" + _t(language, f"turing.difficulty.{task.band}", task.band) + ")"
             if task.band else "")
     text = _t(language, "assign.task.solve", "Solve {count} × {game}{band}",
@@ -217,8 +244,11 @@ def _outcome(record: GameRecord) -> Outcome | None:
 class Counter:
     """Counts tasks over one set of finished games, loading each game's outcome once."""
 
-    def __init__(self, games: Iterable[GameRecord]) -> None:
+    def __init__(self, games: Iterable[GameRecord],
+                 puzzles: Iterable[SolvedPuzzle] = ()) -> None:
         self.games = [g for g in games if g.status == "finished"]
+        # The trainer's puzzles solved at the first try (``solve N <game>``).
+        self.puzzles = list(puzzles)
         self._outcomes: dict[int, Outcome | None] = {}
 
     def outcome(self, record: GameRecord) -> Outcome | None:
@@ -232,6 +262,12 @@ class Counter:
         if task.kind == "daily":
             first, last = window[0][:10], window[1][:10]
             return min(task.count, sum(1 for day in solved_days if first <= day <= last))
+        if task.trainer:
+            return min(task.count, len({
+                solved.code for solved in self.puzzles
+                if solved.user_id == user_id and solved.game == task.game
+                and window[0] <= solved.answered_at <= window[1]
+                and (task.theme is None or task.theme in solved.themes)}))
         done = 0
         for record in self.games:
             if record.game != task.game or not window[0] <= record.updated_at <= window[1]:
@@ -345,7 +381,8 @@ class Assignments:
     async def _counter(self, records: list[AssignmentRecord], platform: str) -> Counter:
         since = min(record.created_at for record in records)
         until = max(window_of(record)[1] for record in records)
-        return Counter(await self.store.finished_games_between(platform, since, until))
+        return Counter(await self.store.finished_games_between(platform, since, until),
+                       await self.store.solved_puzzles_between(platform, since, until))
 
     async def progress(self, place: Place, user: User) -> str:
         """The person's own progress on every open assignment of this class."""
@@ -381,6 +418,9 @@ class Assignments:
             for player in record.players:
                 if player.get("kind") == "human" and record.server == place.server:
                     people.setdefault(str(player.get("id")), str(player.get("name", "?")))
+        for solved in counter.puzzles:  # a student who only solved this class's puzzles
+            if solved.server == place.server:
+                people.setdefault(solved.user_id, solved.name)
         rows: list[Row] = []
         since = min(r.created_at for r in records)[:10]
         for user_id, name in people.items():

@@ -95,6 +95,10 @@ class Community:
         # What else keeps people's names and ids (tournaments) forgets them with /forget-me:
         # called with the platform and user id (``App.build`` adds them).
         self.forget_listeners: list[Callable[[str, str], Awaitable[None]]] = []
+        # More lines for /stats (the puzzle trainer's ratings, ``App.build`` adds it):
+        # called with the language, platform, user id and the game asked for, if any.
+        self.stats_sources: list[Callable[[str, str, str, str | None],
+                                          Awaitable[list[str]]]] = []
 
     async def _game_finished(self, record: GameRecord, state: GameState) -> None:
         if record.status != "finished":
@@ -116,7 +120,9 @@ class Community:
         lines = [_t(language, "stats.title", "📊 Results of {name}", name=name)]
         found = [stats for stats in await self.store.player_stats(place.platform, user_id)
                  if game is None or stats.game == game]
-        if not found:
+        more = [line for source in self.stats_sources
+                for line in await source(language, place.platform, user_id, game)]
+        if not found and not more:
             return _t(language, "stats.none", "{name} has no finished games yet.", name=name)
         for stats in found:
             title = get_game(stats.game).TITLE
@@ -131,7 +137,7 @@ class Community:
                                 "{game} against the computer: {wins} won, {losses} lost, "
                                 "{draws} drawn (not rated)", game=title, wins=stats.ai_wins,
                                 losses=stats.ai_losses, draws=stats.ai_draws))
-        return "\n".join(lines)
+        return "\n".join(lines + more)
 
     @staticmethod
     def rating_text(language: str, stats: PlayerStats) -> str:

@@ -10,6 +10,10 @@
   [--json]``: a random puzzle, its share code and its secret.
 * ``python -m engines <game> selfplay --agents A,B --games N --seed S [--json]``: one agent
   against another, seats swapped every game.
+* ``python -m engines <game> puzzle (--seed S [--theme T] | --code CODE) [--json]``: a
+  generated puzzle (lgame, rithmomachia, booleo, digitalo): its themes, level, rating,
+  share code, position, accepted answers and proof. The same seed and theme give the same
+  puzzle.
 
 Bad input prints one ``error: ...`` line to stderr and exits with status 2.
 """
@@ -29,6 +33,7 @@ from engines.registry import get_game, resolve_name
 from engines.selfplay import run_selfplay
 
 if TYPE_CHECKING:
+    from engines.puzzles import Puzzle as PuzzleType
     from engines.turing.puzzle import Puzzle
 
 _TURING_SOLVE_FLAGS = ("cards", "code", "criteria", "puzzle", "mode", "level")
@@ -88,6 +93,13 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=int, default=0)
     generate.add_argument("--json", action="store_true", help="print one JSON object")
 
+    puzzle = tools.add_parser("puzzle", help="a generated puzzle with its answers and proof")
+    source = puzzle.add_mutually_exclusive_group(required=True)
+    source.add_argument("--seed", type=int, help="the puzzle's seed, a whole number >= 0")
+    source.add_argument("--code", help="a share code such as LG-11-1Z89 instead of --seed")
+    puzzle.add_argument("--theme", help="with --seed: the theme (default: one the seed picks)")
+    puzzle.add_argument("--json", action="store_true", help="print one JSON object")
+
     selfplay = tools.add_parser("selfplay", help="play agents against each other")
     selfplay.add_argument("--agents", required=True, help="two levels, e.g. perfect,easy")
     selfplay.add_argument("--games", type=int, default=100)
@@ -120,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             _turing_count(parser, args)
         elif args.tool == "generate":
             _turing_generate(args)
+        elif args.tool == "puzzle":
+            _puzzle(parser, args, name)
         else:
             agents = [a.strip() for a in args.agents.split(",")]
             if len(agents) != 2 or args.games < 1:
@@ -141,6 +155,55 @@ def _turing_count(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     result: JSON = dict(count_puzzles(args.cards).to_dict())
     result["seconds"] = round(time.perf_counter() - started, 3)
     _print(result, args.json)
+
+
+# ------------------------------------------------------------------------- puzzle
+def _puzzle(parser: argparse.ArgumentParser, args: argparse.Namespace, name: str) -> None:
+    from engines.puzzles import decode_puzzle_code, puzzle_generator
+    if args.code is not None:
+        if args.theme is not None:
+            parser.error("--code already names the theme; drop --theme")
+        puzzle = decode_puzzle_code(args.code)
+        if puzzle.game != name:
+            raise InvalidMove("puzzle.error.other_game",
+                              "That code is a puzzle of {game}, not of {asked}.",
+                              game=puzzle.game, asked=name)
+    else:
+        puzzle = puzzle_generator(name).generate(args.seed, args.theme)
+    state = puzzle.position()
+    result: JSON = {
+        "game": puzzle.game, "theme": puzzle.theme, "themes": list(puzzle.themes),
+        "level": puzzle.level, "rating": puzzle.rating, "code": puzzle.share_code(),
+        "seed": puzzle.seed, "seat": puzzle.seat, "position": _puzzle_picture(puzzle),
+        "accepted": list(puzzle.accepted),
+        "answers": [str(state.action_text(action)) for action in puzzle.accepted],
+        "proof": puzzle.proof}
+    if args.json:
+        _print({**result, "state": puzzle.state}, True)
+        return
+    _print({"game": puzzle.game, "theme": f"{puzzle.theme} ({', '.join(puzzle.themes)})",
+            "level": puzzle.level, "rating": puzzle.rating, "code": result["code"],
+            "seed": puzzle.seed, "to move": f"seat {puzzle.seat}",
+            "answers": "; ".join(f"{text} [{action}]" for text, action
+                                 in zip(result["answers"], puzzle.accepted, strict=True))},
+           False)
+    print("position")
+    for line in result["position"]:
+        print(f"  {line}")
+    print("proof")
+    for line in json.dumps(puzzle.proof, indent=2, sort_keys=True).splitlines():
+        print(f"  {line}")
+
+
+def _puzzle_picture(puzzle: PuzzleType) -> list[str]:
+    """The position as the generator draws it in text (at most 32 columns), or the
+    state's JSON for a generator that does not draw: the renderers, which draw boards
+    for the bot, are a layer above the engines."""
+    from engines.puzzles import puzzle_generator
+    draw = getattr(puzzle_generator(puzzle.game), "picture", None)
+    if callable(draw):
+        return [str(line) for line in draw(puzzle)]
+    return [json.dumps(puzzle.state, sort_keys=True)]
 
 
 # --------------------------------------------------------------- turing: generate

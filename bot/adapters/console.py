@@ -31,6 +31,7 @@ from bot.adapters.console_moves import (
     MoveStep,
     menu_number,
 )
+from bot.adapters.console_puzzles import run_puzzles
 from bot.adapters.console_setup import (
     TYPED_MOVE,
     Question,
@@ -50,6 +51,7 @@ from bot.app import App
 from bot.community import Community
 from bot.hints import hinted
 from bot.service import Board, Hand, Opponent, Place, Reply, Service, User
+from bot.trainer import PuzzleTrainer
 from engines.base import GameError, GameModule, OptionSpec, parse_option_text
 from engines.registry import game_names, get_game
 from renderers.i18n import localise, normalise_language, translate
@@ -76,7 +78,8 @@ WIDTH = 79
 class ConsoleSession(MovePrompt):
     def __init__(self, service: Service, read: ReadLine, write: Write,
                  language: str = "en", *, clear: Callable[[], None] | None = None,
-                 page_lines: int | None = None, community: Community | None = None) -> None:
+                 page_lines: int | None = None, community: Community | None = None,
+                 trainer: PuzzleTrainer | None = None) -> None:
         self.service = service
         self.read = read
         self.write = write
@@ -101,6 +104,11 @@ class ConsoleSession(MovePrompt):
         # The App's, which already records results; a session on a bare service (tests,
         # scripts) makes its own.
         self.community = community or Community(service)
+        # The App's trainer; a session on a bare service makes its own, whose puzzle
+        # ratings its own community's ``stats`` shows.
+        self.trainer = trainer or PuzzleTrainer(service)
+        if community is None:
+            self.community.stats_sources.append(self.trainer.stats_lines)
 
     def t(self, key: str, **params: object) -> str:
         return translate(self.place.language, key, None, **params)
@@ -269,6 +277,12 @@ class ConsoleSession(MovePrompt):
             if how == "learn":
                 if not await run_lesson(self.ask, self.show_lesson_page,
                                         self.place.language, game):
+                    return "quit"
+                continue
+            if how in ("puzzles", "daily-puzzle"):
+                if not await run_puzzles(self.trainer, self.place, self.player_one, game,
+                                         self.ask, self.show_lesson_page,
+                                         daily=how == "daily-puzzle"):
                     return "quit"
                 continue
             reply = await self.setup_game(game, how)
@@ -563,7 +577,7 @@ async def run_console(app: App) -> int:
     height = shutil.get_terminal_size((80, 24)).lines
     service, settings = app.service, app.settings
     session = ConsoleSession(service, reader.read, writer.write, settings.language,
-                             community=app.community,
+                             community=app.community, trainer=app.trainer,
                              clear=writer.clear,
                              page_lines=max(height - 3, 5)
                              if sys.stdout.isatty() and sys.stdin.isatty() else None)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engines.base import GameModule, OptionSpec
 from engines.lessons import LESSON_GAMES
+from engines.puzzles import puzzle_games
 
 Translate = Callable[..., str]
 
@@ -86,9 +87,13 @@ def mode_question(t: Translate, module: GameModule) -> Question:
              else MenuItem(t("console.mode_ai"), "ai"))
     lesson = ((MenuItem(t("console.mode_learn"), "learn"),)
               if module.NAME in LESSON_GAMES else ())
+    # The puzzle trainer (issue 41), after the lesson: where a learner goes next.
+    puzzles = ((MenuItem(t("console.mode_puzzles"), "puzzles"),
+                MenuItem(t("console.mode_daily_puzzle"), "daily-puzzle"))
+               if module.NAME in puzzle_games() else ())
     return Question(t("console.game_menu", game=module.TITLE),
                     (first, MenuItem(t("console.mode_local"), "local"),
-                     MenuItem(t("console.mode_rules"), "rules"), *lesson,
+                     MenuItem(t("console.mode_rules"), "rules"), *lesson, *puzzles,
                      MenuItem(t("console.back"), "back")))
 
 

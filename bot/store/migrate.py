@@ -36,7 +36,8 @@ from bot.store.sqlite import SQLiteStore
 # Parents before children, for the foreign keys; ratings after results (see above).
 # ``computer_turn_leases`` is not copied: its claims belong to processes that are stopped.
 TABLES = ("games", "moves", "channel_settings", "daily_schedules", "daily_attempts",
-          "results", "ratings", "turn_timers", "tournaments", "assignments")
+          "results", "ratings", "turn_timers", "tournaments", "assignments",
+          "puzzle_attempts", "puzzle_players", "puzzle_ratings")
 # Tables whose rows belong to one game, by its ``game_id``.
 PER_GAME = ("moves", "results")
 CHUNK = 5000
@@ -112,7 +113,7 @@ async def copy_database(sqlite_path: str, postgres_url: str, out: TextIO) -> dic
                         await target.execute("DELETE FROM ratings")
                     copied[table] = await _copy_table(source, target, table, columns, bad)
                     print(f"{table}: {copied[table]} rows", file=out)
-                for serial in ("games", "tournaments", "assignments"):
+                for serial in ("games", "tournaments", "assignments", "puzzle_attempts"):
                     await target.execute(
                         f"SELECT setval(pg_get_serial_sequence('{serial}', 'id'), "
                         f"COALESCE((SELECT MAX(id) FROM {serial}), 0) + 1, false)")

@@ -30,6 +30,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.errors import ChannelBusy, NewerSchema, StoreUnavailable, unreachable_server
 from bot.store.postgres_assignments import PostgresAssignmentQueries
+from bot.store.postgres_puzzles import PostgresPuzzleQueries
 from bot.store.postgres_schema import (
     GAME_LOCK_SPACE,
     MIGRATION_LOCK,
@@ -143,7 +144,8 @@ class _HeldLock:
                 and self.task is asyncio.current_task())
 
 
-class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries):
+class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries,
+                    PostgresPuzzleQueries):
     shared = True  # several bot processes may serve one database
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:

@@ -8,6 +8,15 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from bot.store.assignment_rows import AssignmentRecord
+from bot.store.puzzle_rows import (
+    AnswerOutcome,
+    NewPuzzleAttempt,
+    PuzzleAnswer,
+    PuzzleAttempt,
+    PuzzlePlayer,
+    PuzzleRating,
+    SolvedPuzzle,
+)
 from bot.store.records import (
     DailyAttempt,
     DailySchedule,
@@ -151,6 +160,43 @@ class Store(Protocol):
 
     async def people_of_server(self, platform: str, server: str
                                ) -> list[tuple[str, str]]: ...
+
+    # The puzzle trainer (``puzzle_rows``, issue 41).
+    async def open_puzzle_attempt(self, attempt: NewPuzzleAttempt) -> PuzzleAttempt | None:
+        """The new attempt, or None when the person has an open trainer puzzle of that
+        game already (or, for a puzzle of the day, that day's of that game)."""
+        ...
+
+    async def puzzle_attempt(self, attempt_id: int) -> PuzzleAttempt | None: ...
+
+    async def open_puzzle(self, platform: str, user_id: str, game: str
+                          ) -> PuzzleAttempt | None: ...
+
+    async def daily_puzzle_attempt(self, platform: str, user_id: str, game: str,
+                                   day: str) -> PuzzleAttempt | None: ...
+
+    async def recent_puzzle_codes(self, platform: str, user_id: str, game: str,
+                                  limit: int) -> list[str]: ...
+
+    async def puzzle_player(self, platform: str, user_id: str, game: str
+                            ) -> PuzzlePlayer | None: ...
+
+    async def puzzle_players(self, platform: str, user_id: str) -> list[PuzzlePlayer]: ...
+
+    async def puzzle_ratings(self, codes: list[str]) -> dict[str, PuzzleRating]: ...
+
+    async def record_puzzle_answer(self, answer: PuzzleAnswer) -> AnswerOutcome:
+        """The first answer and both new ratings in one transaction, each rating only
+        over the row it was computed from; else nothing is written."""
+        ...
+
+    async def daily_puzzle_attempts(self, day: str, game: str, server: str | None = None
+                                    ) -> list[PuzzleAttempt]: ...
+
+    async def solved_puzzles_between(self, platform: str, since: str, until: str
+                                     ) -> list[SolvedPuzzle]: ...
+
+    async def forget_puzzle_player(self, platform: str, user_id: str) -> int: ...
 
     async def close(self) -> None: ...
 

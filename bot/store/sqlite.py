@@ -55,6 +55,7 @@ from bot.store.records import (
 from bot.store.records import dumps as _dumps
 from bot.store.sqlite_assignments import SQLiteAssignmentQueries
 from bot.store.sqlite_daily import SQLiteDailyQueries
+from bot.store.sqlite_puzzles import SQLitePuzzleQueries
 from bot.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION, sql_statements
 from bot.store.sqlite_tournaments import SQLiteTournamentQueries
 
@@ -125,7 +126,8 @@ _INSERT_COLUMNS = ("platform, channel, game, options, seed, state, version, play
 _INSERT_ROW = "(?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
-class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries, SQLiteAssignmentQueries):
+class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries, SQLiteAssignmentQueries,
+                  SQLitePuzzleQueries):
     shared = False  # a SQLite file is served by one bot process
 
     def __init__(self, connection: aiosqlite.Connection) -> None:

@@ -219,6 +219,62 @@ MIGRATIONS: list[str] = [
     # 11: nothing on SQLite. PostgreSQL's migration 11 adds the function its game lock
     # takes and reads the game with; the numbers stay the same on both databases.
     "",
+    # 12: the puzzle trainer (issue 41, ``bot/store/puzzle_rows.py``). An attempt keeps its
+    # puzzle's JSON (never shown: the proof, a card game's whole deal) and its first
+    # answer; a person has one open puzzle per game and one puzzle of the day per game and
+    # day. Ratings are Glicko-2, per person and game, and per puzzle (its share code).
+    """
+    CREATE TABLE puzzle_attempts (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        platform      TEXT    NOT NULL,
+        user_id       TEXT    NOT NULL,
+        name          TEXT    NOT NULL,
+        server        TEXT    NOT NULL,
+        game          TEXT    NOT NULL,
+        code          TEXT    NOT NULL,
+        themes        TEXT    NOT NULL,
+        theme         TEXT    NOT NULL,
+        daily         TEXT    NOT NULL,
+        puzzle        TEXT    NOT NULL,
+        status        TEXT    NOT NULL,
+        answer        TEXT,
+        verdict       TEXT,
+        started_at    TEXT    NOT NULL,
+        answered_at   TEXT,
+        rating_before REAL,
+        rating_after  REAL
+    );
+    CREATE INDEX puzzle_attempts_by_player ON puzzle_attempts (platform, user_id, game, id);
+    CREATE UNIQUE INDEX one_open_puzzle ON puzzle_attempts (platform, user_id, game)
+        WHERE status = 'open' AND daily = '';
+    CREATE UNIQUE INDEX one_puzzle_of_the_day ON puzzle_attempts (platform, user_id, game,
+        daily) WHERE daily <> '';
+    CREATE INDEX puzzle_attempts_by_day ON puzzle_attempts (daily, game) WHERE daily <> '';
+    CREATE INDEX puzzle_answers_by_time ON puzzle_attempts (platform, answered_at)
+        WHERE status = 'solved';
+    CREATE TABLE puzzle_players (
+        platform    TEXT    NOT NULL,
+        user_id     TEXT    NOT NULL,
+        game        TEXT    NOT NULL,
+        rating      REAL    NOT NULL,
+        deviation   REAL    NOT NULL,
+        volatility  REAL    NOT NULL,
+        tried       INTEGER NOT NULL,
+        solved      INTEGER NOT NULL,
+        streak      INTEGER NOT NULL,
+        best_streak INTEGER NOT NULL,
+        PRIMARY KEY (platform, user_id, game)
+    );
+    CREATE TABLE puzzle_ratings (
+        code       TEXT    PRIMARY KEY,
+        game       TEXT    NOT NULL,
+        rating     REAL    NOT NULL,
+        deviation  REAL    NOT NULL,
+        volatility REAL    NOT NULL,
+        tried      INTEGER NOT NULL,
+        solved     INTEGER NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

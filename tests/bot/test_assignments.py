@@ -54,7 +54,7 @@ def test_tasks_are_read_from_a_teachers_words() -> None:
     ("win 0 lgame", "from 1 to 100"),
     ("win 3 chess", "Unknown game 'chess'"),
     ("win 3 lgame grandmaster", "Levels of L-game: easy, medium, strong, perfect"),
-    ("solve 3 lgame", "Only Turing Machine puzzles"),
+    ("solve 3 lgame nonsense", "L-game puzzles have these themes: win-in-1"),
     ("solve 3 turing brutal", "win 3 lgame medium"),
     ("win 3 lgame by 2026-11-01", "from today to a year ahead"),
     ("win 3 lgame by tomorrow", "from today to a year ahead"),

@@ -16,6 +16,7 @@ from bot.adapters.discord.commands_classroom import add_classroom_commands
 from bot.adapters.discord.commands_community import add_community_commands
 from bot.adapters.discord.commands_games import add_game_commands
 from bot.adapters.discord.commands_learn import add_learn_commands
+from bot.adapters.discord.commands_puzzles import add_puzzle_items
 from bot.adapters.discord.commands_tournament import add_tournament_commands
 from bot.app import App
 
@@ -34,6 +35,7 @@ def build_discord(app: App) -> LogicBot:
     add_tournament_commands(bot, kit)
     add_assignment_commands(bot, kit)
     add_learn_commands(bot, kit)
+    add_puzzle_items(bot)
     return bot
 
 

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.commands import CommandKit, complete_game, complete_level
+from bot.adapters.discord.commands_puzzles import complete_theme
 from bot.adapters.discord.layout import Layout
 from bot.adapters.discord.translator import text
 from bot.assignments import BANDS, KINDS
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 def assign_words(task: str, game: str | None, count: int | None, level: str | None,
                  band: str | None, par: bool, deadline: str | None,
-                 number: int | None) -> list[str]:
+                 number: int | None, theme: str | None = None) -> list[str]:
     """The slash command's options as the words the shared parser reads (the same words
     a Telegram teacher types after /assign)."""
     if task in ("list",):
@@ -34,7 +35,7 @@ def assign_words(task: str, game: str | None, count: int | None, level: str | No
     words = [task]
     if count is not None:
         words.append(str(count))
-    words += [value for value in (game, level, band) if value]
+    words += [value for value in (game, level, band, theme) if value]
     if par:
         words.append("par")
     if deadline:
@@ -58,21 +59,23 @@ def add_assignment_commands(bot: LogicBot, kit: CommandKit) -> None:
         par=text("solve: in at most the machine's par", "cmd.assign.par"),
         deadline=text("The last day (2026-12-01) or a number of days (7)",
                       "cmd.assign.deadline"),
-        number=text("close: the assignment's number", "cmd.assign.number"))
+        number=text("close: the assignment's number", "cmd.assign.number"),
+        theme=text("solve: the theme of a game's trainer puzzles", "cmd.assign.theme"))
     @app_commands.choices(
         task=[app_commands.Choice(name=kind, value=kind) for kind in (*KINDS, "list",
                                                                        "close")],
         band=[app_commands.Choice(name=band, value=band) for band in BANDS])
-    @app_commands.autocomplete(game=complete_game, level=complete_level)
+    @app_commands.autocomplete(game=complete_game, level=complete_level, theme=complete_theme)
     @app_commands.guild_only()
     async def assign(interaction: discord.Interaction, task: str = "list",
                      game: str | None = None, count: int | None = None,
                      level: str | None = None, band: str | None = None, par: bool = False,
-                     deadline: str | None = None, number: int | None = None) -> None:
+                     deadline: str | None = None, number: int | None = None,
+                     theme: str | None = None) -> None:
         place = await bot.place_for(interaction)
         if await kit.refused_for_speed(interaction, place):
             return
-        words = assign_words(task, game, count, level, band, par, deadline, number)
+        words = assign_words(task, game, count, level, band, par, deadline, number, theme)
         moderator = task in ("list",) or await bot.is_moderator(interaction)
         answer = await bot.app.assignments.command(place, bot.actor(interaction), words,
                                                    moderator)

@@ -14,7 +14,10 @@ from bot.adapters.discord.commands import (
     CommandKit,
     complete_game,
 )
+from bot.adapters.discord.commands_puzzles import post_puzzle_of_the_day
 from bot.adapters.discord.translator import text
+from engines.puzzles import puzzle_games
+from engines.registry import get_game
 
 if TYPE_CHECKING:
     from bot.adapters.discord.client import LogicBot
@@ -29,8 +32,16 @@ def add_community_commands(bot: LogicBot, kit: CommandKit) -> None:
                                    "here every day", "cmd.daily.description"))
     @app_commands.describe(schedule=text("HH:MM in UTC or with a zone (07:30 Europe/Brussels) to "
                                          "post it daily, or off (moderators)",
-                                         "cmd.daily.schedule"))
-    async def daily(interaction: discord.Interaction, schedule: str | None = None) -> None:
+                                         "cmd.daily.schedule"),
+                           game=text("Post this game's puzzle of the day instead",
+                                     "cmd.daily.game"))
+    @app_commands.choices(game=[app_commands.Choice(name=get_game(name).TITLE, value=name)
+                                for name in puzzle_games()])
+    async def daily(interaction: discord.Interaction, schedule: str | None = None,
+                    game: str | None = None) -> None:
+        if game is not None and not schedule:  # a game's puzzle of the day (issue 41)
+            await post_puzzle_of_the_day(bot, interaction, game)
+            return
         place = await bot.place_for(interaction)
         server = str(interaction.guild_id or 0)
         if schedule:

@@ -16,6 +16,7 @@ from bot.adapters.discord.commands import (
     complete_level,
     complete_options,
 )
+from bot.adapters.discord.commands_puzzles import complete_theme, start_puzzle
 from bot.adapters.discord.layout import (
     Layout,
     fit_content,
@@ -25,6 +26,8 @@ from bot.adapters.discord.layout import (
 )
 from bot.adapters.discord.translator import text
 from bot.service import Opponent
+from engines.puzzles import puzzle_games
+from engines.registry import get_game
 from renderers.i18n import translate
 
 if TYPE_CHECKING:
@@ -218,9 +221,11 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
         await bot.notify(interaction, service.help_text(place, "discord.help.commands"))
 
     @tree.command(name=text("puzzle", "cmd.puzzle.name"),
-                  description=text("A Turing Machine puzzle to solve alone, against the "
-                                   "machine's score", "cmd.puzzle.description"))
+                  description=text("A puzzle to solve alone: a game's trainer, or a Turing "
+                                   "Machine puzzle", "cmd.puzzle.description_trainer"))
     @app_commands.describe(
+        game=text("Which game (the Turing Machine when left empty)", "cmd.puzzle.game"),
+        theme=text("The trainer's theme, such as win-in-2", "cmd.puzzle.theme"),
         difficulty=text("easy, standard or hard", "cmd.puzzle.difficulty"),
         verifiers=text("How many verifiers", "cmd.puzzle.verifiers"),
         mode=text("classic, extreme or nightmare", "cmd.puzzle.mode"),
@@ -230,12 +235,19 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
     # discord.py types every list of one choices() call alike; mixing str and int choices
     # is valid at runtime.
     @app_commands.choices(  # type: ignore[misc]
+        game=[app_commands.Choice(name=get_game(name).TITLE, value=name)
+              for name in ("turing", *puzzle_games())],
         difficulty=[app_commands.Choice(name=d, value=d) for d in ("easy", "standard", "hard")],
         verifiers=[app_commands.Choice(name=str(n), value=n) for n in (4, 5, 6)],
         mode=[app_commands.Choice(name=m, value=m) for m in ("classic", "extreme", "nightmare")])
-    async def puzzle(interaction: discord.Interaction, difficulty: str = "standard",
+    @app_commands.autocomplete(theme=complete_theme)
+    async def puzzle(interaction: discord.Interaction, game: str = "turing",
+                     theme: str | None = None, difficulty: str = "standard",
                      verifiers: int = 4, mode: str = "classic", assist: bool = False,
                      code: str | None = None) -> None:
+        if game != "turing":  # the puzzle trainer (issue 41), privately
+            await start_puzzle(bot, interaction, game, theme)
+            return
         place = await bot.place_for(interaction)
         options = f"{difficulty} verifiers={verifiers} {mode}" + (" assist" if assist else "")
         if code:

@@ -22,6 +22,7 @@ from bot.adapters.telegram.assignments import AssignmentCommands
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
 from bot.adapters.telegram.learn import LESSON_PATTERN, LearnCommands
+from bot.adapters.telegram.puzzles import PUZZLE_PATTERN, PuzzleCommands
 from bot.adapters.telegram.tournament import SIGNUP_PATTERN, TournamentCommands
 
 # The bot's own buttons: game set-up, rules, settings and replays (see buttons.py).
@@ -44,7 +45,9 @@ def install(client: TelegramBot) -> Commands:
     """Register every handler on the client's application; returns the commands."""
     commands = Commands(client)
     application = client.application
-    for name, handler in commands.handlers().items():
+    # The puzzle trainer takes /puzzle <game>, /daily <game> and its /start links first.
+    puzzles = PuzzleCommands(client, commands)
+    for name, handler in puzzles.wrap(commands.handlers()).items():
         application.add_handler(CommandHandler(name, handler))
     assignments = AssignmentCommands(client, commands)
     application.add_handler(CommandHandler("assign", assignments.assign))
@@ -57,6 +60,8 @@ def install(client: TelegramBot) -> Commands:
     application.add_handler(CommandHandler("learn", learn.learn))
     application.add_handler(CallbackQueryHandler(answered(client, learn.lesson_pressed),
                                                  pattern=LESSON_PATTERN))
+    application.add_handler(CallbackQueryHandler(answered(client, puzzles.pressed),
+                                                 pattern=PUZZLE_PATTERN))
     application.add_handler(CallbackQueryHandler(answered(client, commands.own_button),
                                                  pattern=OWN_BUTTONS))
     application.add_handler(CallbackQueryHandler(answered(client, commands.game_button),

@@ -1,0 +1,423 @@
+"""Short, exact tactics of Boolean Rithmomachia for its puzzles: captures, wins at once and
+wins in two moves, worked out with the rules' capture finder (``captures``) and the
+computer player's search primitives (``engines.rithmomachia_agent.Search``: ``gain``, the
+position after a move ``child``, and ``reachable``, where a move must end to capture), and
+the seed-driven games of a beginner that lead to a puzzle's position (``playout``).
+
+A win at once takes every Pyramid left, so it is looked for only among the moves that
+end where each of them can be taken, and with the capture finder asked about the
+Pyramids alone; a win in two is checked against every reply, the likeliest defences
+first (``Memory``: what held against the position's other moves). The order of the work
+never changes a result, only its cost: about 10,000 capture checks for a typical win in
+two, which is this module's heaviest question.
+
+Why a win is only a capture of the last Pyramids here: the puzzles are played with push on
+(both of the bot's presets), and with push on a side that still has a Pyramid always has a
+move (a Pyramid may step onto any neighbour, the cell it leaves taking the pushed piece),
+so "no legal move" cannot end a puzzle's line; a puzzle's position starts with a fresh
+history and ply count, so neither repetition nor the move limit can end a line of three
+moves. What remains is a side without Pyramids, and then the three victories decide. The
+tests check every answer again with the game's own ``apply`` and ``outcome``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from itertools import chain
+
+from engines.rithmomachia import Rules, captures, generate_moves, iter_cells, occupancy
+from engines.rithmomachia_agent import AROUND, Material, Search, final_score, material
+from engines.rithmomachia_board import EMPTY, PYRAMID, REACH, REACH_MASK, SHAPE_OF
+
+# A search with no clock and no node limit: puzzles must be the same on any machine.
+PLIES_LEFT = 200
+# The playouts that lead to a puzzle's position: how often a side takes its biggest
+# capture when it has one, and how many random moves it tries for one that keeps its
+# Pyramids safe (``_playout_move``).
+GREEDY = 0.5
+SAFETY_TRIES = 6
+
+
+@dataclass(frozen=True)
+class Node:
+    """A position during play: the board, the side to move, the occupancy masks of the
+    side to move and of the other side, and both sides' material."""
+
+    board: list[int]
+    player: int
+    mine: int
+    theirs: int
+    material: Material
+
+    @property
+    def ended(self) -> bool:
+        """A side without Pyramids: the only ending a puzzle's line can reach."""
+        return self.material[0] == 0 or self.material[3] == 0
+
+    def pyramids(self, seat: int) -> int:
+        return self.material[3 * seat]
+
+    def result_for(self, seat: int) -> int:
+        """1 when the three victories give ``seat`` the game now, -1 the other side, 0 a
+        draw (``final_score``'s sign, as the game's ending scores them)."""
+        score = final_score(self.material, 1) * (1 if seat == 0 else -1)
+        return (score > 0) - (score < 0)
+
+
+def enemy_pyramids(node: Node) -> int:
+    """The cells of the Pyramids of the side not to move, as a mask."""
+    return sum(1 << cell for cell in iter_cells(node.theirs)
+               if (node.board[cell] - 1) & 15 in (0, 15))
+
+
+def node_of(board: list[int], player: int) -> Node:
+    masks = occupancy(board)
+    return Node(list(board), player, masks[player], masks[1 - player], material(board))
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What a move takes from the other side: Pyramids, pieces and value, the order of
+    the three victories, compared in that order."""
+
+    pyramids: int
+    pieces: int
+    value: int
+
+    def key(self) -> tuple[int, int, int]:
+        return (self.pyramids, self.pieces, self.value)
+
+    def __bool__(self) -> bool:
+        return self.pieces > 0
+
+
+class Tactics:
+    """Exact answers about one set of rules (the enabled equations, push on)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.search = Search(rules, True, PLIES_LEFT, None, None)
+
+    def moves(self, node: Node) -> list[int]:
+        return generate_moves(node.board, node.player, True)
+
+    def after(self, node: Node, move: int) -> Node:
+        """The position after ``move`` and its captures, the other side to move."""
+        captured, _, _ = self.search.gain(node.board, node.mine, node.theirs, move,
+                                          node.player)
+        board, to_move, other, after = self.search.child(node.board, node.mine, node.theirs,
+                                                         move, node.player, captured,
+                                                         node.material)
+        return Node(board, 1 - node.player, to_move, other, after)
+
+    def taken(self, node: Node, move: int) -> Taken:
+        """What ``move`` captures, from the material before and after it."""
+        captured, _, _ = self.search.gain(node.board, node.mine, node.theirs, move,
+                                          node.player)
+        if not captured:
+            return Taken(0, 0, 0)
+        after = self.after(node, move).material
+        them = 3 - 3 * node.player
+        return Taken(*(node.material[them + i] - after[them + i] for i in range(3)))
+
+    def can_take_all_pyramids(self, node: Node) -> bool:
+        """Whether the side to move has a move that takes every Pyramid the other side
+        has: the only way a move can end the game here."""
+        return self.can_take_pyramids(node, node.pyramids(1 - node.player))
+
+    def wins_now(self, node: Node, moves: Sequence[int] | None = None) -> list[int]:
+        """Every move that ends the game with the side to move winning."""
+        if not self.can_take_all_pyramids(node):
+            return []
+        return [move for move in (self.moves(node) if moves is None else moves)
+                if self._wins(node, move)]
+
+    def _wins(self, node: Node, move: int, pyramids: int | None = None) -> bool:
+        """Whether ``move`` takes every Pyramid of the other side (their cells
+        ``pyramids``) and the victories then go the mover's way."""
+        if pyramids is None:
+            pyramids = enemy_pyramids(node)
+        if self._pyramids_taken(node, move, pyramids) < node.pyramids(1 - node.player):
+            return False
+        mine, theirs = 3 * node.player, 3 - 3 * node.player
+        if node.material[mine + 1] >= node.material[theirs + 1]:
+            # The mover loses no piece in its own move and the other side loses each
+            # Pyramid taken: the Pyramid and piece victories are the mover's, two of three.
+            return True
+        after = self.after(node, move)
+        return after.ended and after.result_for(node.player) == 1
+
+    def _pyramids_taken(self, node: Node, move: int, pyramids: int) -> int:
+        """How many of the other side's Pyramids ``move`` captures: the rules' capture
+        finder (``captures``) asked about the Pyramids alone, which it may be, since
+        whether a piece is captured depends on the piece that moved, its helper and the
+        target, never on the other targets. The board is changed in place and restored,
+        as ``Search.gain`` does."""
+        board = node.board
+        source, dest, push = move & 63, (move >> 6) & 63, (move >> 12) - 1
+        piece, occupant = board[source], board[dest]
+        mine = node.mine & ~(1 << source) | 1 << dest
+        board[source] = EMPTY
+        saved = EMPTY
+        if push >= 0:
+            saved = board[push]
+            board[push] = occupant
+            if (occupant - 1) >> 4 == node.player:
+                mine |= 1 << push
+            elif pyramids >> dest & 1:
+                pyramids = pyramids & ~(1 << dest) | 1 << push
+        board[dest] = piece
+        taken = captures(board, mine, pyramids, dest, self.rules).bit_count()
+        board[dest] = occupant
+        if push >= 0:
+            board[push] = saved
+        board[source] = piece
+        return taken
+
+    def is_legal(self, node: Node, move: int) -> bool:
+        """Whether ``move`` is one of the side to move's legal moves (the rule
+        ``generate_moves`` follows, without listing every move)."""
+        source, dest, push = move & 63, (move >> 6) & 63, (move >> 12) - 1
+        code = node.board[source]
+        if not code or (code - 1) >> 4 != node.player:
+            return False
+        shape = SHAPE_OF[(code - 1) & 15]
+        if not REACH_MASK[shape][source] >> dest & 1:
+            return False
+        if push < 0:
+            return not node.board[dest]
+        return (shape == PYRAMID and bool(node.board[dest])
+                and bool(REACH_MASK[PYRAMID][dest] >> push & 1)
+                and (push == source or not node.board[push]))
+
+    def a_win_now(self, node: Node, hints: Iterable[int] = ()) -> int | None:
+        """One move that wins at once, the ``hints`` (moves that won in similar positions)
+        tried first; None when there is none."""
+        for hint in hints:
+            if self.is_legal(node, hint) and self._wins(node, hint):
+                return hint
+        pyramids = enemy_pyramids(node)
+        for move in self._pyramid_takers(node, pyramids, node.pyramids(1 - node.player)):
+            if self._wins(node, move, pyramids):
+                return move
+        return None
+
+    def can_take_pyramids(self, node: Node, needed: int) -> bool:
+        """Whether the side to move has a move that takes ``needed`` of the other side's
+        Pyramids at once (what ``Search.pyramid_threatened`` answers, on the Pyramids
+        alone and among fewer moves)."""
+        pyramids = enemy_pyramids(node)
+        return any(self._pyramids_taken(node, move, pyramids) >= needed
+                   for move in self._pyramid_takers(node, pyramids, needed))
+
+    def _pyramid_takers(self, node: Node, pyramids: int, needed: int) -> Iterator[int]:
+        """The side to move's moves that may take ``needed`` of the Pyramids on
+        ``pyramids``; every move that does is among them. As ``Search.pyramid_threatened``
+        bounds them: moves ending next to a Pyramid or next to an own piece that reaches
+        one, and pushes within two steps of one (the pushed piece may then be the helper,
+        or the Pyramid itself); when every Pyramid must fall, only where each can."""
+        board = node.board
+        if needed >= pyramids.bit_count():
+            close = far = -1
+            for cell in iter_cells(pyramids):
+                near, further = self.search.reachable(board, node.mine, 1 << cell)
+                close &= near
+                far &= further
+        else:
+            close, far = self.search.reachable(board, node.mine, pyramids)
+        occupied = node.mine | node.theirs
+        for source in iter_cells(node.mine):
+            shape = SHAPE_OF[(board[source] - 1) & 15]
+            reach = REACH_MASK[shape][source]
+            for dest in iter_cells(reach & close & ~occupied):
+                yield source | dest << 6
+            if shape != PYRAMID:
+                continue
+            for dest in iter_cells(reach & occupied & far):
+                pushes = [source | dest << 6 | (target + 1) << 12
+                          for target in REACH[PYRAMID][dest]
+                          if target == source or not board[target]]
+                occupant = board[dest]
+                if ((occupant - 1) >> 4 != node.player and (occupant - 1) & 15 not in (0, 15)
+                        and self._pyramids_taken(node, pushes[0], pyramids) < needed):
+                    # Pushing an enemy piece that is no Pyramid, it can be neither helper
+                    # nor target of a Pyramid's capture: where it goes changes nothing.
+                    continue
+                yield from pushes
+
+    def defence(self, node: Node, attacker: int, memory: Memory) -> int | None:
+        """A reply of the side to move (the defender) after which ``attacker`` cannot win
+        at once and the game has not ended in the attacker's favour; None when every
+        reply loses. Replies that defended in ``memory`` are tried first; the attacker's
+        wins met on the way are remembered, tried first in the next position."""
+        remembered = [r for r in memory.defences if self.is_legal(node, r)]
+        for reply in chain(remembered, self._replies_by_promise(node)):
+            after = self.after(node, reply)
+            if after.ended:
+                if after.result_for(attacker) != 1:
+                    memory.remember_defence(reply)
+                    return reply
+                continue
+            win = self.a_win_now(after, memory.wins)
+            if win is None:
+                memory.remember_defence(reply)
+                return reply
+            memory.remember_win(win)
+        return None
+
+    def _replies_by_promise(self, node: Node) -> Iterator[int]:
+        """The defender's replies, the likeliest defences first: its Pyramids' pushes
+        (a threatened Pyramid stepping away while it moves a piece of the attack), then
+        its Pyramids' other moves, then moves onto or next to the cells of the
+        attacker's threat (its winning move if the defender passed), then the rest. A
+        defence is nearly always among the first, so it is found after a few replies
+        instead of scores; the order never changes whether one is found."""
+        replies = self.moves(node)
+        board = node.board
+        pyramid = [r for r in replies if (board[r & 63] - 1) & 15 in (0, 15)]
+        yield from (r for r in pyramid if r >> 12)
+        yield from (r for r in pyramid if not r >> 12)
+        quiet = [r for r in replies if (board[r & 63] - 1) & 15 not in (0, 15)]
+        passed = Node(board, 1 - node.player, node.theirs, node.mine, node.material)
+        threat = self.a_win_now(passed)
+        if threat is None:
+            yield from quiet
+            return
+        near = 0
+        for cell in iter_cells(_cells_of(threat)):
+            near |= AROUND[cell]
+        yield from (reply for reply in quiet if near & _cells_of(reply))
+        yield from (reply for reply in quiet if not near & _cells_of(reply))
+
+    def forced_line(self, node: Node, move: int, memory: Memory | None = None
+                    ) -> tuple[bool, list[int]]:
+        """Whether ``move`` wins in two moves of the side to move (every reply leaves a
+        win at once), with a line: the move, a reply and the win after it when it does;
+        the move and the defence that holds when it does not. ``memory`` carries what
+        was learnt from the position's other moves (only the order of the work)."""
+        memory = Memory() if memory is None else memory
+        after = self.after(node, move)
+        if after.ended:
+            return after.result_for(node.player) == 1, [move]
+        found = self.defence(after, node.player, memory)
+        if found is not None:
+            return False, [move, found]
+        # The line shown: the first reply that does not end the game (one that does
+        # ended it in the mover's favour), and the win after it.
+        replies = self.moves(after)
+        for reply in replies:
+            reply_after = self.after(after, reply)
+            if not reply_after.ended:
+                win = self.a_win_now(reply_after, memory.wins)
+                assert win is not None
+                return True, [move, reply, win]
+        return True, [move, replies[0]]
+
+
+def _cells_of(move: int) -> int:
+    """The cells a move touches, as a mask: its source, destination and push cell."""
+    push = (move >> 12) - 1
+    return 1 << (move & 63) | 1 << ((move >> 6) & 63) | (1 << push if push >= 0 else 0)
+
+
+@dataclass
+class Memory:
+    """Moves that worked in related positions, tried first: the defences that held and
+    the wins that were there (the killer-move idea of a search). Only speed depends on
+    it, never a result."""
+
+    defences: list[int] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
+    kept: int = 4
+
+    def remember_defence(self, move: int) -> None:
+        _remember(self.defences, move, self.kept)
+
+    def remember_win(self, move: int) -> None:
+        _remember(self.wins, move, self.kept)
+
+
+def _remember(moves: list[int], move: int, kept: int) -> None:
+    if move in moves:
+        moves.remove(move)
+    moves.insert(0, move)
+    del moves[kept:]
+
+
+class Style(Enum):
+    """How the beginner of a playout plays (``playout``).
+
+    * ``CAREFUL`` tries ``SAFETY_TRIES`` random moves for one that keeps each of its
+      Pyramids safe, so games last (capture puzzles);
+    * ``CARELESS`` keeps only all its Pyramids from being taken at once, trying as many
+      moves, so games end soon, often with a win at once missed (victory in one);
+    * ``STUBBORN`` takes a win at once when it has one, its biggest capture only when it
+      is safe, and looks at all its moves for a safe one, so a game ends only when the
+      loser could not hold: the winner's move two moves before the end is then often a
+      win in two (victory in two).
+    """
+
+    CAREFUL = "careful"
+    CARELESS = "careless"
+    STUBBORN = "stubborn"
+
+
+def playout(tactics: Tactics, start: Node, rng: random.Random, limit: int, style: Style,
+            played: list[int] | None = None) -> Iterator[Node]:
+    """The positions of a game played from ``start`` by a plausible beginner of
+    ``style``, ``start`` first, until a side has no Pyramid or ``limit`` moves were
+    made; ``played``, when given, collects the moves (the one from each position but
+    the last)."""
+    node = start
+    yield node
+    for _ in range(limit):
+        if node.ended:
+            return
+        move = _playout_move(tactics, node, rng, style)
+        if played is not None:
+            played.append(move)
+        node = tactics.after(node, move)
+        yield node
+
+
+def _playout_move(tactics: Tactics, node: Node, rng: random.Random, style: Style) -> int:
+    """The biggest capture (by the search's worth) on a share ``GREEDY`` of the moves
+    that have one; otherwise a random safe move, or the first tried when none is safe
+    (``Style`` says what is safe and what else the player does)."""
+    if style is Style.STUBBORN:
+        win = tactics.a_win_now(node)
+        if win is not None:
+            return win
+    moves = tactics.moves(node)
+    if rng.random() < GREEDY:
+        # Only a move that ends near an enemy piece can capture (``Search.reachable``,
+        # as the computer player's move ordering uses it); the others are worth 0.
+        close, far = tactics.search.reachable(node.board, node.mine, node.theirs)
+        far &= node.mine
+        worth = [tactics.search.gain(node.board, node.mine, node.theirs, move,
+                                     node.player)[1]
+                 if close >> ((move >> 6) & 63) & 1 or (move >> 12 and far >> ((move >> 6) & 63)
+                                                         & 1) else 0
+                 for move in moves]
+        best = max(worth)
+        if best:
+            greedy = rng.choice([m for m, w in zip(moves, worth, strict=True) if w == best])
+            if style is not Style.STUBBORN or _safe(tactics, node, greedy, style):
+                return greedy
+    order = list(moves)
+    rng.shuffle(order)
+    for move in order if style is Style.STUBBORN else order[:SAFETY_TRIES]:
+        if _safe(tactics, node, move, style):
+            return move
+    return order[0]
+
+
+def _safe(tactics: Tactics, node: Node, move: int, style: Style) -> bool:
+    """Whether after ``move`` the opponent cannot take a Pyramid of the mover
+    (``CAREFUL``), or all of them (the others), or the move ends the game."""
+    after = tactics.after(node, move)
+    needed = 1 if style is Style.CAREFUL else after.pyramids(node.player)
+    return after.ended or not tactics.can_take_pyramids(after, needed)

@@ -1,0 +1,124 @@
+"""Digitalo's puzzles (``engines/puzzles/digitalo.py``): the same seed gives the same
+puzzle (in any process), each theme's answers are what its measure says, the puzzle
+round-trips and is judged in every language, and nothing hidden from the solver shapes
+it. Their proofs are replayed under every deal in ``test_card_puzzle_proofs.py``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engines.base import InvalidMove
+from engines.digitalo import DigitaloState, parse_move
+from engines.puzzles import generate_puzzle
+from engines.puzzles.core import choose_theme
+from engines.puzzles.digitalo import GENERATOR, THEMES, analyse
+from tests.engines.puzzles.card_cases import (
+    check_hidden_cards_do_not_matter,
+    check_round_trips,
+    check_verdicts,
+    puzzle_json_elsewhere,
+)
+
+SEEDS = range(4)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_same_seed_gives_the_same_puzzle(theme: str) -> None:
+    for seed in SEEDS:
+        assert GENERATOR.generate(seed, theme).to_dict() == GENERATOR.generate(seed,
+                                                                               theme).to_dict()
+    assert GENERATOR.generate(0, theme).state != GENERATOR.generate(1, theme).state
+
+
+def test_the_same_seed_gives_the_same_puzzle_in_another_process() -> None:
+    mine = json.dumps(generate_puzzle("digitalo", 3, "break").to_dict(), sort_keys=True)
+    assert puzzle_json_elsewhere("digitalo", 3, "break", "1") == mine
+    assert puzzle_json_elsewhere("digitalo", 3, "break", "2") == mine
+
+
+def test_without_a_theme_the_seed_picks_one() -> None:
+    for seed in SEEDS:
+        puzzle = GENERATOR.generate(seed)
+        assert puzzle.theme == choose_theme("digitalo", THEMES, seed, None)
+        assert puzzle == GENERATOR.generate(seed, puzzle.theme)
+
+
+def test_an_unknown_theme_is_refused() -> None:
+    with pytest.raises(InvalidMove) as refused:
+        GENERATOR.generate(1, "checkmate")
+    assert refused.value.key == "puzzle.error.unknown_theme"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_puzzle_round_trips_and_is_judged(theme: str) -> None:
+    for seed in SEEDS:
+        puzzle = GENERATOR.generate(seed, theme)
+        check_round_trips(puzzle)
+        check_verdicts(puzzle)
+
+
+def test_complete_puzzles_score_what_the_proof_says() -> None:
+    """Each answer completes the pyramid; when the round ends at once it scores the
+    proof's points, and no other action ends it."""
+    for seed in SEEDS:
+        puzzle = GENERATOR.generate(seed, "complete")
+        assert set(puzzle.accepted) <= set(puzzle.proof["completions"])
+        for action in puzzle.accepted:
+            state = puzzle.position()
+            events = state.apply(puzzle.seat, action)
+            ended = [e for e in events if e["type"] == "round_over"]
+            if puzzle.proof["last_move"]:
+                assert isinstance(state, DigitaloState) and state.phase == "last move"
+            else:
+                assert ended and ended[0]["winner"] == puzzle.seat
+                assert ended[0]["points"] == puzzle.proof["best"][0]
+        for entry in puzzle.proof["refused"]:
+            if entry["action"] not in puzzle.proof["completions"]:
+                events = puzzle.position().apply(puzzle.seat, entry["action"])
+                assert not any(e["type"] == "round_over" for e in events)
+
+
+def test_break_puzzles_answer_with_an_inverter_against_a_real_threat() -> None:
+    for seed in SEEDS:
+        puzzle = GENERATOR.generate(seed, "break")
+        assert all(parse_move(a).kind in ("inverter", "counter") for a in puzzle.accepted)
+        quiet = [e for e in puzzle.proof["refused"]
+                 if parse_move(e["action"]).kind in ("gate", "discard")]
+        assert quiet and all(e["value"][1] == 0 and e["reply_kind"] == "complete"
+                             for e in quiet)
+
+
+def test_survive_puzzles_have_few_answers_and_a_refusal_that_looks_as_good() -> None:
+    for seed in SEEDS:
+        puzzle = GENERATOR.generate(seed, "survive")
+        assert 1 <= len(puzzle.accepted) <= 3 and puzzle.proof["decoys"] >= 1
+        assert puzzle.proof["unseen"]["kinds"].get("INV", 0) > 0
+        assert puzzle.proof["best"][2] >= 2
+        assert any(e["reply_kind"] == "flip" for e in puzzle.proof["refused"])
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_hidden_cards_do_not_shape_the_puzzle(theme: str) -> None:
+    check_hidden_cards_do_not_matter(GENERATOR.generate(2, theme))
+
+
+def test_the_screening_keeps_what_the_full_analysis_accepts() -> None:
+    for theme in THEMES:
+        puzzle = GENERATOR.generate(6, theme)
+        state = puzzle.position()
+        assert isinstance(state, DigitaloState)
+        quick = analyse(state, puzzle.seat, exact=False)
+        assert tuple(j.action for j in quick.accepted) == puzzle.accepted
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**40))
+def test_any_seed_gives_a_judged_puzzle(seed: int) -> None:
+    puzzle = GENERATOR.generate(seed)
+    check_round_trips(puzzle)
+    assert GENERATOR.judge(puzzle, puzzle.accepted[0]).correct
+    assert 0 < len(puzzle.accepted) < puzzle.proof["legal"]
