@@ -1,5 +1,7 @@
 """An offline Discord for adapter tests: simcord runs the real discord.py client against an
-in-memory Discord, so slash commands, buttons and edits go through discord.py unchanged."""
+in-memory Discord, so slash commands, buttons and edits go through discord.py unchanged,
+down to its own HTTP code (``DiscordWire``): faults injected on the wire meet discord.py's
+retries as Discord's would."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from bot.limits import Limits
 from bot.store import SQLiteStore
 from tests.helpers.discord_strict import StrictRequests, strict_run
 from tests.helpers.discord_text import interactive
+from tests.helpers.discord_wire import DiscordWire
 
 
 @dataclass
@@ -36,6 +39,7 @@ class World:
     bob: MemberActor
     carol: MemberActor
     clock: Clock = utc_now
+    wire: DiscordWire | None = None
 
     async def restart(self, settings: Settings | None = None) -> None:
         """Stop the bot and start a new process image on the same database."""
@@ -50,6 +54,8 @@ class World:
         self.bot.run_daily_schedule = False
         self.bot.run_turn_timers = False
         await self.env.restart_bot(self.bot)
+        if self.wire is not None:
+            self.wire.install(self.bot, self.env)
 
 
 def stamp_requests(world: World) -> list[tuple[float, str, str]]:
@@ -92,10 +98,12 @@ async def discord_world(tmp_path: Path, clock: Clock = utc_now,
         async with strict_run(bot, **options) as env:
             guild = env.create_guild("Class 3B")
             channel = guild.create_text_channel("games")
+            wire = DiscordWire(env.backend)
+            wire.install(bot, env)
             world = World(env, bot, store, database, guild, channel,
                           guild.add_member(env.create_user("alice")),
                           guild.add_member(env.create_user("bob")),
-                          guild.add_member(env.create_user("carol")), clock)
+                          guild.add_member(env.create_user("carol")), clock, wire)
             yield world
             await world.bot.wait_for_background()
     finally:

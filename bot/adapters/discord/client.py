@@ -296,6 +296,10 @@ class LogicBot(ChatAdapter, discord.Client):
         follow-up of a deferral replaces the "thinking…" message, taking over its
         visibility; a public answer then goes to the channel instead (see ``send``)."""
         await asyncio.sleep(ACK_SECONDS)
+        if answer_lock(interaction).locked():
+            # The handler's answer is on its way (perhaps through discord.py's retries of
+            # a 5xx or a 429): a deferral could only queue behind it.
+            return
         async with answer_lock(interaction):
             if interaction.response.is_done():
                 return
