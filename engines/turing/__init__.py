@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 
 from engines.base import GameInfo, check_level
-from engines.turing.agent import TuringAgent
-from engines.turing.game import NAME, OPTIONS, TITLE, TuringState, new_game
+from engines.turing.agents import TuringAgent
+from engines.turing.state import NAME, OPTIONS, TITLE, TuringState, new_game
 
 ALIASES = ("tm", "turing-machine", "turing_machine", "puzzle")
 LEVELS = ("easy", "strong")
