@@ -85,60 +85,15 @@ numbering, ``positions`` per seat, ``by``, ``would_remove`` per seat), ``to_move
 """
 
 
-from engines.base import JSON, Action, GameInfo, InvalidMove, play_actions
+from __future__ import annotations
 
-# The names other modules read from here, where they now live.
-from engines.booleo.cards import (
-    ALL_CARDS,
-    BASIC_GATES,
-    CARD_BY_TOKEN,
-    CARD_RANK,
-    CARD_TOKENS,
-    COPIES,
-    EXTENDED_GATES,
-    GATE_CARDS,
-    HAND_SIZE,
-    MENU_LIMIT,
-    NO_PLACE_MARK,
-    NOT_CARD,
-    PHASES,
-    SEAT_NAMES,
-    SEATS,
-    TOP_LESSON,
-    complete_and_valid,
-    deck_cards,
-    flip_dirty,
-    gate_fits,
-    is_invalid,
-    parse_slot_name,
-    resolve_flip,
-    settle,
-    slot_name,
-    sort_cards,
-    top_rule,
-)
-from engines.booleo.menu import BooleoMenus
-from engines.booleo.notation import (
-    EXPECTED,
-    Move,
-    parse_move,
-)
-from engines.booleo.rules import (
-    LATER_OPTIONS,
-    NAME,
-    OPTIONS,
-)
-from engines.booleo.serial import BooleoStore
-from engines.booleo.views import BooleoViews
-from engines.cards.pyramid import (
-    LESSONS,
-    position_of,
-    pyramid_slots,
-)
+from engines.base import JSON, Action, GameInfo, InvalidMove, play_actions
+from engines.booleo.cards import SEATS
+from engines.booleo.rules import LEVELS, NAME, OPTIONS
+from engines.booleo.state import BooleoState, State
 
 ALIASES = ("boole", "pyramid")
 TITLE = "bOOleO"
-LEVELS = ("easy", "medium", "strong", "expert")
 # Levels whose move takes a millisecond or so (a random legal move): the bot plays them
 # on its event loop, where handing them to a worker process would cost more than the move
 # (``benchmarks/quick_levels.py`` prints their timings).
@@ -147,61 +102,22 @@ INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_
                 hidden_information=True, agents="engines.booleo.agents",
                 beginner_options="danger=on")
 
+# The game as the registry and the bot see it (``engines.base.GameModule``). Everything
+# else is imported from the module it lives in: ``cards``, ``notation``, ``rules``,
+# ``state``, ``menu``, ``views``, ``serial``, ``agents``.
 __all__ = [
     "ALIASES",
-    "ALL_CARDS",
-    "BASIC_GATES",
-    "CARD_BY_TOKEN",
-    "CARD_RANK",
-    "CARD_TOKENS",
-    "COPIES",
-    "EXPECTED",
-    "EXTENDED_GATES",
-    "GATE_CARDS",
-    "HAND_SIZE",
     "INFO",
-    "LATER_OPTIONS",
-    "LESSONS",
     "LEVELS",
-    "MENU_LIMIT",
     "NAME",
-    "NOT_CARD",
-    "NO_PLACE_MARK",
     "OPTIONS",
-    "PHASES",
     "QUICK_LEVELS",
-    "SEATS",
-    "SEAT_NAMES",
     "TITLE",
-    "TOP_LESSON",
     "BooleoState",
-    "Move",
     "State",
-    "complete_and_valid",
-    "deck_cards",
-    "flip_dirty",
-    "gate_fits",
-    "is_invalid",
     "new_game",
-    "parse_move",
-    "parse_slot_name",
-    "position_of",
-    "pyramid_slots",
     "replay",
-    "resolve_flip",
-    "settle",
-    "slot_name",
-    "sort_cards",
-    "top_rule",
 ]
-
-
-class BooleoState(BooleoStore, BooleoViews, BooleoMenus):
-    """A bOOleO game: its rules (``engines/booleo/rules.py``), menus, views and storage,
-    put together."""
-
-
-State = BooleoState
 
 
 def new_game(options: JSON, players: int, seed: int) -> BooleoState:

@@ -29,7 +29,6 @@ import random
 import time
 
 from engines.base import JSON, Action, Agent, GameState, NotYourTurn, check_level
-from engines.booleo import LEVELS, BooleoState
 from engines.booleo.cards import (
     BASIC_GATES,
     EXTENDED_GATES,
@@ -45,6 +44,8 @@ from engines.booleo.cards import (
     sort_cards,
 )
 from engines.booleo.notation import parse_move
+from engines.booleo.rules import LEVELS
+from engines.booleo.state import BooleoState
 from engines.cards.lookahead import (
     BUDGET_SECONDS,
     Clock,
@@ -286,7 +287,6 @@ class Planner:
                 value += 0.3
             seen.add(card)
         return value
-
 
 
 def sensible_action(state: BooleoState, player: int, rng: random.Random) -> Action:

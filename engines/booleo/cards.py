@@ -9,9 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engines.cards.pyramid import (
-    LESSONS as LESSONS,  # the referee's lessons, shared with Digitalo
-)
-from engines.cards.pyramid import (
     Judge,
     Pyramid,
     Slot,

@@ -13,9 +13,6 @@ from engines.base import (
 )
 from engines.booleo.cards import NOT_CARD, slot_name
 from engines.cards.pyramid import (
-    LESSONS as LESSONS,  # the referee's lessons, shared with Digitalo
-)
-from engines.cards.pyramid import (
     Slot,
 )
 

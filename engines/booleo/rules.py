@@ -1,8 +1,8 @@
 """bOOleO's rules of play: the options, the deal, the hands and the draw, what a player may
 do now (legal actions, refusals with the rule they break, challenges and claims), applying
-an action and the turn flow. Menus, views and storage build on this class in
-``engines/booleo/menu.py``, ``engines/booleo/views.py`` and ``engines/booleo/serial.py``;
-``engines/booleo/__init__.py`` puts them together."""
+an action and the turn flow. The menus (``menu.py``), views (``views.py``) and storage
+(``serial.py``) are functions over this class; ``state.py``'s ``BooleoState`` answers the
+engine contract with them."""
 
 from __future__ import annotations
 
@@ -40,9 +40,6 @@ from engines.booleo.cards import (
 )
 from engines.booleo.notation import Move, parse_move
 from engines.cards.pyramid import (
-    LESSONS as LESSONS,  # the referee's lessons, shared with Digitalo
-)
-from engines.cards.pyramid import (
     Pyramid,
     Slot,
     blocked_input,
@@ -61,6 +58,9 @@ from engines.cards.pyramid import (
 )
 
 NAME = "booleo"
+# The computer's levels: here rather than in the package's __init__ so that the players
+# (``agents.py``) read them without importing the package that lists them.
+LEVELS = ("easy", "medium", "strong", "expert")
 OPTIONS = (
     OptionSpec("bits", int, 6, "start cards in the row: 6 is standard, 5 the short game",
                minimum=4, maximum=8),

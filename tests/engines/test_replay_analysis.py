@@ -12,6 +12,8 @@ from engines import booleo, digitalo, lgame, rithmomachia
 from engines.analysis import hint, replay
 from engines.analysis.card_hints import hint as card_hint
 from engines.base import GameState, Message
+from engines.booleo import cards as booleo_cards
+from engines.digitalo import cards as digitalo_cards
 from engines.lgame.analysis import RANK, mistakes, move_results, verdict
 from engines.registry import get_game
 from engines.replay import FinishedOnly, replay_frames
@@ -266,7 +268,8 @@ def test_a_card_hint_is_legal_explained_and_blind_to_the_other_hand(module: Any)
         swapped = list(data["draw"][:size])
         if len(swapped) == size:
             data["draw"] = data["draw"][size:] + data["hands"][other]
-            data["hands"][other] = module.sort_cards(swapped)
+            cards = booleo_cards if module is booleo else digitalo_cards
+            data["hands"][other] = cards.sort_cards(swapped)
             assert card_hint(module.State.from_dict(data), seat, 3)["action"] == found["action"]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
 
