@@ -116,54 +116,12 @@ anyone else.
 from __future__ import annotations
 
 from engines.base import JSON, Action, GameInfo, InvalidMove, play_actions
-from engines.cards.pyramid import (
-    position_of,
-)
-
-# The names other modules read from here, where they now live.
-from engines.digitalo.cards import (
-    ALL_CARDS,
-    CARD_BY_TOKEN,
-    CARD_RANK,
-    CARD_TOKENS,
-    GATE_CARDS,
-    GATES,
-    HAND_SIZE,
-    INVERTER,
-    NO_PLACE_MARK,
-    PHASES,
-    SEAT_NAMES,
-    SEATS,
-    TARGET,
-    binary,
-    complete,
-    deck_cards,
-    gate_copies,
-    gate_view,
-    least_gates_each,
-    match_winners,
-    position_at,
-    resolve_flip,
-    slot_at,
-    sort_cards,
-)
-from engines.digitalo.menu import DigitaloMenus
-from engines.digitalo.notation import (
-    EXPECTED,
-    Move,
-    parse_move,
-)
-from engines.digitalo.rules import (
-    LATER_OPTIONS,
-    NAME,
-    OPTIONS,
-)
-from engines.digitalo.serial import DigitaloStore
-from engines.digitalo.views import DigitaloViews
+from engines.digitalo.cards import SEATS
+from engines.digitalo.rules import LEVELS, NAME, OPTIONS
+from engines.digitalo.state import DigitaloState, State
 
 ALIASES = ("digital", "digi")
 TITLE = "Digitalo"
-LEVELS = ("easy", "medium", "strong", "expert")
 # Levels whose move takes a millisecond or so (a random legal move): the bot plays them
 # on its event loop, where handing them to a worker process would cost more than the move
 # (``benchmarks/quick_levels.py`` prints their timings).
@@ -172,56 +130,22 @@ INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_
                 hidden_information=True, agents="engines.digitalo.agents",
                 beginner_options="danger=on")
 
+# The game as the registry and the bot see it (``engines.base.GameModule``). Everything
+# else is imported from the module it lives in: ``cards``, ``notation``, ``rules``,
+# ``state``, ``menu``, ``views``, ``serial``, ``agents``.
 __all__ = [
     "ALIASES",
-    "ALL_CARDS",
-    "CARD_BY_TOKEN",
-    "CARD_RANK",
-    "CARD_TOKENS",
-    "EXPECTED",
-    "GATES",
-    "GATE_CARDS",
-    "HAND_SIZE",
     "INFO",
-    "INVERTER",
-    "LATER_OPTIONS",
     "LEVELS",
     "NAME",
-    "NO_PLACE_MARK",
     "OPTIONS",
-    "PHASES",
     "QUICK_LEVELS",
-    "SEATS",
-    "SEAT_NAMES",
-    "TARGET",
     "TITLE",
     "DigitaloState",
-    "Move",
     "State",
-    "binary",
-    "complete",
-    "deck_cards",
-    "gate_copies",
-    "gate_view",
-    "least_gates_each",
-    "match_winners",
     "new_game",
-    "parse_move",
-    "position_at",
-    "position_of",
     "replay",
-    "resolve_flip",
-    "slot_at",
-    "sort_cards",
 ]
-
-
-class DigitaloState(DigitaloStore, DigitaloViews, DigitaloMenus):
-    """A Digitalo match: its rules (``engines/digitalo/rules.py``), menus, views and
-    storage, put together."""
-
-
-State = DigitaloState
 
 
 def new_game(options: JSON, players: int, seed: int) -> DigitaloState:

@@ -56,9 +56,10 @@ from engines.cards.pyramid import (
     reading,
     settle,
 )
-from engines.digitalo import LEVELS, DigitaloState
 from engines.digitalo.cards import INVERTER, complete, deck_cards, resolve_flip, slot_at, sort_cards
 from engines.digitalo.notation import parse_move
+from engines.digitalo.rules import LEVELS
+from engines.digitalo.state import DigitaloState
 
 # How many of ``strong``'s best actions ``expert`` weighs, the most worlds it samples per
 # decision (its 2 s usually end it first), and the count the ladder's fast matches use
@@ -293,7 +294,6 @@ class Planner:
         a, b = input_values(pyramid, row, slot)
         assert a is not None and b is not None
         return a, b
-
 
 
 def sensible_action(state: DigitaloState, player: int, rng: random.Random) -> Action:

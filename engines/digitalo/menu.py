@@ -1,5 +1,6 @@
 """Digitalo's menus: the hand's card kinds (or the answer to a last-move flip), then the
-positions or bit cards for the chosen card, with the discard where it is allowed."""
+positions or bit cards for the chosen card, with the discard where it is allowed.
+Functions of the rules' state; ``DigitaloState.menu`` calls ``choices``."""
 
 from collections import Counter
 
@@ -24,56 +25,56 @@ from engines.digitalo.cards import (
 from engines.digitalo.rules import DigitaloRules
 
 
-class DigitaloMenus(DigitaloRules):
-    """The menus of a Digitalo state."""
+def choices(state: DigitaloRules, player: int, path: tuple[str, ...]) -> list[Choice]:
+    """The options after ``path`` (``GameState.menu``)."""
+    state._check_turn(player)
+    return follow_menu(path, 2, lambda: _top_menu(state, player),
+                       lambda steps: _submenu(state, player, steps))
 
-    def menu(self, player: int, path: tuple[str, ...]) -> list[Choice]:
-        self._check_turn(player)
-        return follow_menu(path, 2, lambda: self._top_menu(player),
-                           lambda steps: self._submenu(player, steps))
 
-    def _top_menu(self, player: int) -> list[Choice]:
-        hand = self.hands[player]
-        if self.phase == "answer":
-            counter = ([Choice("C", Message("digitalo.menu.counter_flip", "Counter the flip"),
-                               "counter")] if INVERTER in hand else [])
-            return [*counter, Choice("OK", "Accept the flip", "accept")]
-        counts = Counter(hand)
-        placeable = self._placeable_now(player)
-        fitting = self._fitting_of(player, placeable)
-        # A card that fits nowhere is marked; unless it may be discarded (its step holds
-        # the discard), nothing under it can be played, so it is also unavailable.
-        discard = self._may_discard_given(placeable)
-        return [Choice(CARD_TOKENS[card],
-                       ("" if card in fitting else f"{NO_PLACE_MARK} ") + card_label(card)
-                       + (f" ×{counts[card]}" if counts[card] > 1 else ""),
-                       unavailable=None if card in fitting or discard else Message(
-                           "digitalo.menu.no_place",
-                           "{card} fits nowhere on your pyramid now: no slot has inputs "
-                           "its gate turns into {output}.", card=card_label(card),
-                           output=card[-1]))
-                for card in dict.fromkeys(hand)]
+def _top_menu(state: DigitaloRules, player: int) -> list[Choice]:
+    hand = state.hands[player]
+    if state.phase == "answer":
+        counter = ([Choice("C", Message("digitalo.menu.counter_flip", "Counter the flip"),
+                           "counter")] if INVERTER in hand else [])
+        return [*counter, Choice("OK", "Accept the flip", "accept")]
+    counts = Counter(hand)
+    placeable = state._placeable_now(player)
+    fitting = state._fitting_of(player, placeable)
+    # A card that fits nowhere is marked; unless it may be discarded (its step holds
+    # the discard), nothing under it can be played, so it is also unavailable.
+    discard = state._may_discard_given(placeable)
+    return [Choice(CARD_TOKENS[card],
+                   ("" if card in fitting else f"{NO_PLACE_MARK} ") + card_label(card)
+                   + (f" ×{counts[card]}" if counts[card] > 1 else ""),
+                   unavailable=None if card in fitting or discard else Message(
+                       "digitalo.menu.no_place",
+                       "{card} fits nowhere on your pyramid now: no slot has inputs "
+                       "its gate turns into {output}.", card=card_label(card),
+                       output=card[-1]))
+            for card in dict.fromkeys(hand)]
 
-    def _submenu(self, player: int, path: tuple[str, ...]) -> list[Choice]:
-        if len(path) > 1:
-            raise not_in_menu()
-        card = CARD_BY_TOKEN[path[0]]
-        tail = ([Choice("D", "Discard", f"discard {card}")] if self.may_discard(player)
-                else [])
-        if card == INVERTER:
-            row = self.row(player)
-            choices = []
-            for pos in range(1, self.n + 1):
-                action = self._inverter_action(player, pos)
-                label = (Message("digitalo.menu.undo_flip", "{pos}: undo the flip", pos=pos)
-                         if action == "counter" else f"{pos}: {row[pos - 1]}→{1 - row[pos - 1]}")
-                choices.append(Choice(str(pos), label, action))
-            return choices + tail
-        pyramid = self.resolved_pyramids()[0][player]
-        row = self.row(player)
-        choices = []
-        for slot in open_slots(pyramid, self.n):
-            a, b = input_values(pyramid, row, slot)
-            pos = position_at(self.n, slot)
-            choices.append(Choice(str(pos), f"{pos} ({a} {b})", f"{card} {pos}"))
-        return choices + tail
+
+def _submenu(state: DigitaloRules, player: int, path: tuple[str, ...]) -> list[Choice]:
+    if len(path) > 1:
+        raise not_in_menu()
+    card = CARD_BY_TOKEN[path[0]]
+    tail = ([Choice("D", "Discard", f"discard {card}")] if state.may_discard(player)
+            else [])
+    if card == INVERTER:
+        row = state.row(player)
+        options = []
+        for pos in range(1, state.n + 1):
+            action = state._inverter_action(player, pos)
+            label = (Message("digitalo.menu.undo_flip", "{pos}: undo the flip", pos=pos)
+                     if action == "counter" else f"{pos}: {row[pos - 1]}→{1 - row[pos - 1]}")
+            options.append(Choice(str(pos), label, action))
+        return options + tail
+    pyramid = state.resolved_pyramids()[0][player]
+    row = state.row(player)
+    options = []
+    for slot in open_slots(pyramid, state.n):
+        a, b = input_values(pyramid, row, slot)
+        pos = position_at(state.n, slot)
+        options.append(Choice(str(pos), f"{pos} ({a} {b})", f"{card} {pos}"))
+    return options + tail

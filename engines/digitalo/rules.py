@@ -1,9 +1,9 @@
 """Digitalo's rules of play: the options, a round's deal, the hands and the draw, what a
 player may do now (legal actions, parsing against the position, refusals with the rule
 they break), applying an action and the turn flow (the pending flip, the last move and
-its answer, the end of a round and of the match). Menus, views and storage build on this
-class in ``engines/digitalo/menu.py``, ``engines/digitalo/views.py`` and
-``engines/digitalo/serial.py``; ``engines/digitalo/__init__.py`` puts them together."""
+its answer, the end of a round and of the match). The menus (``menu.py``), views
+(``views.py``) and storage (``serial.py``) are functions over this class; ``state.py``'s
+``DigitaloState`` answers the engine contract with them."""
 
 import random
 from collections.abc import Iterable
@@ -58,6 +58,9 @@ from engines.digitalo.notation import Move, parse_move
 from engines.json_copy import copy_json
 
 NAME = "digitalo"
+# The computer's levels: here rather than in the package's __init__ so that the players
+# (``agents.py``) read them without importing the package that lists them.
+LEVELS = ("easy", "medium", "strong", "expert")
 OPTIONS = (
     OptionSpec("bits", int, 4, "bit cards in the row (4 is the seed's game)", minimum=4,
                maximum=8),
