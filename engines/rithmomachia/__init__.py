@@ -82,69 +82,15 @@ equation found, and in ``equations`` every one (each ``{form, op, equation, oper
 operands ``{cell, value, bits}``, X first); ``game_over``.
 """
 
+from __future__ import annotations
 
 from engines.base import JSON, Action, GameInfo, GamePreset, InvalidMove, Message, play_actions
-from engines.rithmomachia.board import (
-    CELL_BY_NAME,
-    CELL_NAMES,
-    HOME_LEVEL,
-    LAYOUT_SHAPES,
-    PYRAMID,
-    REACH,
-    SHAPE_NAMES,
-    SHAPE_OF,
-    bits,
-    cell_at,
-    code_of,
-    owner_of,
-    standard_board,
-    value_of,
-)
-
-# The names other modules read from here, where they now live.
-from engines.rithmomachia.equations import (
-    BINARY,
-    OPS,
-    Rules,
-    capture_equations,
-    captured_cells,
-    captures,
-    iter_cells,
-    normalise_ops,
-    occupancy,
-    rules_for,
-)
-from engines.rithmomachia.menu import RithmomachiaMenus
-from engines.rithmomachia.moves import (
-    SEATS,
-    counts,
-    encode_move,
-    generate_moves,
-    make_move,
-    move_parts,
-    move_text,
-    position_key,
-    victories,
-)
-from engines.rithmomachia.notation import (
-    EXPECTED,
-    EXPECTED_PLACE,
-    parse_cell,
-    parse_move_cells,
-    parse_placement,
-    placement_text,
-)
-from engines.rithmomachia.rules import (
-    NAME,
-    OPTIONS,
-    SEAT_NAMES,
-)
-from engines.rithmomachia.serial import RithmomachiaStore
-from engines.rithmomachia.views import RithmomachiaViews
+from engines.rithmomachia.moves import SEATS
+from engines.rithmomachia.rules import LEVELS, NAME, OPTIONS
+from engines.rithmomachia.state import RithmomachiaState, State
 
 ALIASES = ("rithmo", "rithmomachy", "boolean_rithmomachia", "boolean-rithmomachia")
 TITLE = "Boolean Rithmomachia"
-LEVELS = ("easy", "medium", "strong", "expert")
 # Levels whose move takes a millisecond or so (a random legal move): the bot plays them
 # on its event loop, where handing them to a worker process would cost more than the move
 # (``benchmarks/quick_levels.py`` prints their timings).
@@ -163,69 +109,24 @@ INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_
                 agents="engines.rithmomachia.agents", presets=PRESETS,
                 beginner_options="danger=on")
 
-
+# The game as the registry and the bot see it (``engines.base.GameModule``). Everything
+# else is imported from the module it lives in: ``board``, ``equations``, ``moves``,
+# ``notation``, ``rules``, ``state``, ``menu``, ``grid``, ``views``, ``serial``, ``agents``,
+# ``analysis``.
 __all__ = [
     "ALIASES",
-    "BINARY",
-    "CELL_BY_NAME",
-    "CELL_NAMES",
-    "EXPECTED",
-    "EXPECTED_PLACE",
-    "HOME_LEVEL",
     "INFO",
-    "LAYOUT_SHAPES",
     "LEVELS",
     "NAME",
-    "OPS",
     "OPTIONS",
     "PRESETS",
-    "PYRAMID",
     "QUICK_LEVELS",
-    "REACH",
-    "SEATS",
-    "SEAT_NAMES",
-    "SHAPE_NAMES",
-    "SHAPE_OF",
     "TITLE",
     "RithmomachiaState",
-    "Rules",
     "State",
-    "bits",
-    "capture_equations",
-    "captured_cells",
-    "captures",
-    "cell_at",
-    "code_of",
-    "counts",
-    "encode_move",
-    "generate_moves",
-    "iter_cells",
-    "make_move",
-    "move_parts",
-    "move_text",
     "new_game",
-    "normalise_ops",
-    "occupancy",
-    "owner_of",
-    "parse_cell",
-    "parse_move_cells",
-    "parse_placement",
-    "placement_text",
-    "position_key",
     "replay",
-    "rules_for",
-    "standard_board",
-    "value_of",
-    "victories",
 ]
-
-
-class RithmomachiaState(RithmomachiaStore, RithmomachiaViews, RithmomachiaMenus):
-    """A Boolean Rithmomachia game: its rules (``engines/rithmomachia/rules.py``), menus,
-    view and storage, put together."""
-
-
-State = RithmomachiaState
 
 
 def new_game(options: JSON, players: int, seed: int) -> RithmomachiaState:

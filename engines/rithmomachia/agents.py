@@ -33,7 +33,6 @@ from collections.abc import Callable
 from typing import Literal
 
 from engines.base import Action, Agent, GameState, NotYourTurn, check_level
-from engines.rithmomachia import LEVELS, RithmomachiaState
 from engines.rithmomachia.board import (
     CELLS,
     EMPTY,
@@ -47,6 +46,8 @@ from engines.rithmomachia.board import (
 from engines.rithmomachia.equations import Rules, captures, occupancy
 from engines.rithmomachia.moves import generate_moves, move_text, position_key
 from engines.rithmomachia.notation import placement_text
+from engines.rithmomachia.rules import LEVELS
+from engines.rithmomachia.state import RithmomachiaState
 
 WEIGHT_PYRAMID = 500
 WEIGHT_PIECE = 100

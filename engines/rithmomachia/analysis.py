@@ -15,7 +15,6 @@ import random
 
 from engines.base import JSON, Action, Event, Message
 from engines.registry import make_agent
-from engines.rithmomachia import RithmomachiaState as State
 from engines.rithmomachia.board import (
     CELL_NAMES,
     EMPTY,
@@ -28,6 +27,7 @@ from engines.rithmomachia.board import (
 from engines.rithmomachia.equations import capture_equations
 from engines.rithmomachia.moves import generate_moves, move_parts, move_text
 from engines.rithmomachia.notation import parse_placement
+from engines.rithmomachia.state import RithmomachiaState as State
 
 # A hint lists the threats to at most this many pieces; each with its first equation.
 MOST_THREATS = 6

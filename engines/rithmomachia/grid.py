@@ -26,8 +26,8 @@ from engines.rithmomachia.board import CELL_BY_NAME, CELL_NAMES, cell_at, code_l
 
 
 class RithmomachiaState(Protocol):
-    """What the grid reads of the rules' state (``engines.rithmomachia``), which imports
-    this module to show its menu."""
+    """What the grid reads of the rules' state (``engines.rithmomachia.state``'s, whose
+    menu, ``menu.py``, imports this module)."""
 
     board: list[int]
 

@@ -1,8 +1,8 @@
 """Boolean Rithmomachia's rules of play: the options, the state and its legal moves (cached
 per position), refusals with the rule they break, placing, moving with its captures, and
-the ending. Menus, views and storage build on this class in ``engines/rithmomachia/menu.py``,
-``engines/rithmomachia/views.py`` and ``engines/rithmomachia/serial.py``;
-``engines/rithmomachia/__init__.py`` puts them together."""
+the ending. The menus (``menu.py``), view (``views.py``) and storage (``serial.py``) are
+functions over this class; ``state.py``'s ``RithmomachiaState`` answers the engine contract
+with them."""
 
 from __future__ import annotations
 
@@ -72,6 +72,9 @@ from engines.rithmomachia.notation import (
 )
 
 NAME = "rithmomachia"
+# The computer's levels: here rather than in the package's __init__ so that the players
+# (``agents.py``) read them without importing the package that lists them.
+LEVELS = ("easy", "medium", "strong", "expert")
 OPTIONS = (
     OptionSpec("setup", str, "standard",
                "standard: a fixed set-up; placement: players take turns placing their values",
