@@ -16,7 +16,6 @@ import random
 from dataclasses import dataclass
 
 from engines.base import JSON, Action
-from engines.lgame import LGameState
 from engines.lgame.agents import _loses_in_one, make_agent
 from engines.lgame.board import PLACEMENTS, l_moves
 from engines.lgame.solver import (
@@ -28,6 +27,7 @@ from engines.lgame.solver import (
     position_key,
     solved_table,
 )
+from engines.lgame.state import LGameState
 
 # Results from the mover's side, worst first, so that a larger rank is better.
 RANK = {"loss": 0, "draw": 1, "win": 2}

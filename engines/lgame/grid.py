@@ -33,8 +33,8 @@ from engines.lgame.board import (
 
 
 class LGameState(Protocol):
-    """What the grid reads of the rules' state (``engines.lgame.LGameState``), which
-    imports this module to show its menu."""
+    """What the grid reads of the rules' state (``engines.lgame.state.LGameState``, whose
+    menu, ``menu.py``, imports this module)."""
 
     ls: list[int]
     neutrals: int

@@ -1,7 +1,8 @@
 """The L-game's rules of play: the options, the notation of a move (an L placement and a
 neutral step), the state and its checks, legal actions and applying a move, the ending.
-The menus, view and storage are ``engines/lgame/__init__.py``'s ``LGameState``, built on this
-class."""
+The menus (``menu.py``, ``grid.py``), view (``views.py``) and storage (``serial.py``) are
+functions over this class; ``state.py``'s ``LGameState`` answers the engine contract with
+them."""
 
 from __future__ import annotations
 
