@@ -230,7 +230,7 @@ def _turing_puzzles(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """The puzzles the flags describe: one for ``--puzzle``, every fit for ``--cards``."""
     from engines.turing.cards import CRITERIA
     from engines.turing.puzzle import decode_puzzle, puzzle_from_cards
-    from engines.turing.state import parse_code
+    from engines.turing.rules import parse_code
 
     if args.puzzle is not None:
         extra = [f"--{flag}" for flag in ("cards", "code", "criteria", "mode")

@@ -11,7 +11,8 @@ from __future__ import annotations
 from engines.base import Action, Agent, GameState
 from engines.turing.cards import code_text
 from engines.turing.puzzle import Candidate
-from engines.turing.state import TuringState, parse_code
+from engines.turing.rules import parse_code
+from engines.turing.state import TuringState
 
 
 def consistent(state: TuringState, seat: int) -> list[Candidate]:
