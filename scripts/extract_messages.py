@@ -214,7 +214,7 @@ def imports_message(tree: ast.Module) -> bool:
 
 
 def game_of(path: Path, root: Path) -> str | None:
-    """The game an engine file belongs to: ``engines/lgame/__init__.py`` or ``engines/turing/*``."""
+    """The game an engine file belongs to: any file of ``engines/<game>/``."""
     parts = path.relative_to(root).parts
     if parts[0] != "engines" or len(parts) < 2:
         return None
@@ -379,7 +379,7 @@ def runtime_messages() -> Iterator[tuple[str, str, str]]:
     where = "renderers/rithmomachia.py"
     for kind in VICTORIES:
         yield f"rithmo.victory.{kind}", kind.capitalize(), where
-    for label in ("simple", "compound", "perfect"):  # engines/rithmomachia/__init__.py: verdicts
+    for label in ("simple", "compound", "perfect"):  # engines/rithmomachia/moves.py: verdicts
         yield f"rithmo.label.{label}", label.capitalize(), where
     for seat, side in enumerate(SIDES):
         yield f"rithmo.side.{seat}", side, where

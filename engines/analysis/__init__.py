@@ -3,7 +3,8 @@
 The bot runs these in its CPU pool, which may be other processes, so both take and return
 only plain data (a game's name, state dicts, JSON with ``engines.base.Message`` texts) and
 rebuild what they need from the engine registry. Each game's own analysis lives in its own
-module: ``lgame_analysis``, ``turing.analysis``, ``rithmomachia_analysis``, ``card_hints``.
+module: ``engines.lgame.analysis``, ``engines.turing.analysis``,
+``engines.rithmomachia.analysis``, and ``card_hints`` here for the two card games.
 """
 
 from __future__ import annotations
