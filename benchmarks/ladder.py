@@ -57,18 +57,18 @@ QUICK_DEALS = 4
 
 
 def _fast_rithmomachia(level: str, rng: random.Random) -> Agent:
-    from engines.rithmomachia_agent import FAST_NODE_LIMITS, RithmomachiaAgent
+    from engines.rithmomachia.agents import FAST_NODE_LIMITS, RithmomachiaAgent
     return RithmomachiaAgent(level, rng, budget_seconds=None,
                              node_limit=FAST_NODE_LIMITS.get(level))
 
 
 def _fast_booleo(level: str, rng: random.Random) -> Agent:
-    from engines.booleo_agents import FAST_SAMPLES, make_agent
+    from engines.booleo.agents import FAST_SAMPLES, make_agent
     return make_agent(level, rng, samples=FAST_SAMPLES)
 
 
 def _fast_digitalo(level: str, rng: random.Random) -> Agent:
-    from engines.digitalo_agents import FAST_SAMPLES, make_agent
+    from engines.digitalo.agents import FAST_SAMPLES, make_agent
     return make_agent(level, rng, samples=FAST_SAMPLES)
 
 

@@ -41,7 +41,7 @@ if str(ROOT) not in sys.path:
 from benchmarks.agent_matches import percentile  # noqa: E402
 from engines import rithmomachia  # noqa: E402
 from engines.base import parse_option_text  # noqa: E402
-from engines.rithmomachia_agent import RithmomachiaAgent  # noqa: E402
+from engines.rithmomachia.agents import RithmomachiaAgent  # noqa: E402
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -23,7 +23,7 @@ What it measures, all in one run:
    ``UPDATE`` (its trigger appends the log row) with a JSON text as long as a mid-game
    state as the store writes it; sequentially and with as many concurrent coroutines as
    games, sharing one connection as the store does.
-3. ``engines.lgame.solve`` for both rule sets, built fresh (not the cached table).
+3. ``engines.lgame.solver.solve`` for both rule sets, built fresh (not the cached table).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ from benchmarks.timing import summary  # noqa: E402
 from bot.service import Opponent, Place, Service, User  # noqa: E402
 from bot.store import MIGRATIONS, SQLiteStore, sql_statements  # noqa: E402
 from engines import lgame  # noqa: E402
+from engines.lgame.solver import solve  # noqa: E402
 
 PLATFORM = "bench"
 GAME = "lgame"
@@ -275,7 +276,7 @@ def solver_times(runs: int) -> dict[str, Any]:
         times = []
         for run in range(runs):
             progress(index * runs + run, name, force=True)
-            times.append(lgame.solve(sudden_death).build_seconds)
+            times.append(solve(sudden_death).build_seconds)
         result[name] = {"runs": runs, "best_s": round(min(times), 4),
                         "median_s": round(statistics.median(times), 4),
                         "all_s": [round(t, 4) for t in times]}

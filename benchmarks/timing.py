@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from engines import lgame
+from engines.lgame.agents import LGameAgent
 
 
 def summary(seconds: list[float]) -> dict[str, Any]:
@@ -29,17 +29,17 @@ def summary(seconds: list[float]) -> dict[str, Any]:
 def slow_lgame_agent(seconds: float) -> Iterator[None]:
     """Every L-game agent spends ``seconds`` of wall time in its worker thread per move,
     as a heavy AI would: the bot must answer presses meanwhile."""
-    original = lgame.LGameAgent.choose
+    original = LGameAgent.choose
 
     def slow_choose(self: Any, state: Any, player: int) -> str:
         time.sleep(seconds)
         return original(self, state, player)
 
-    lgame.LGameAgent.choose = slow_choose  # type: ignore[method-assign]
+    LGameAgent.choose = slow_choose  # type: ignore[method-assign]
     try:
         yield
     finally:
-        lgame.LGameAgent.choose = original  # type: ignore[method-assign]
+        LGameAgent.choose = original  # type: ignore[method-assign]
 
 
 def click_benchmark_arguments(description: str) -> argparse.Namespace:

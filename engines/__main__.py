@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
                          if getattr(args, flag) not in (None, False)]
                 if given:
                     parser.error(f"{', '.join(given)}: only for turing")
-                from engines.lgame import solve_statistics
+                from engines.lgame.solver import solve_statistics
                 _print(solve_statistics(args.sudden_death), args.json)
             elif name == "turing":
                 _turing_solve(parser, args)
@@ -292,8 +292,8 @@ def _turing_solve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
 def _turing_puzzles(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Puzzle]:
     """The puzzles the flags describe: one for ``--puzzle``, every fit for ``--cards``."""
     from engines.turing.cards import CRITERIA
-    from engines.turing.game import parse_code
     from engines.turing.puzzle import decode_puzzle, puzzle_from_cards
+    from engines.turing.rules import parse_code
 
     if args.puzzle is not None:
         extra = [f"--{flag}" for flag in ("cards", "code", "criteria", "mode")

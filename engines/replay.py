@@ -64,8 +64,8 @@ def initial_state(game: str, final: JSON, players: int) -> GameState:
     options = dict(final.get("options") or {})
     seed = int(final.get("seed", 0))
     if game == "turing":
-        from engines.turing.game import TuringState
         from engines.turing.puzzle import Puzzle
+        from engines.turing.state import TuringState
         return TuringState(options, players, seed, Puzzle.from_dict(final["puzzle"]),
                            final.get("machine"))
     return module.new_game(options, players, seed)

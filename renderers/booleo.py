@@ -1,7 +1,7 @@
 """bOOleO as chat text: both pyramids, the start row as each seat reads it, the pending NOT,
 and the private hand.
 
-Renderers see only ``state.view(viewer)`` (``engines/booleo.py``). The public board reads
+Renderers see only ``state.view(viewer)`` (``engines/booleo/__init__.py``). The public board reads
 only public fields, so it prints the same text whichever view it is handed; a hand is
 printed only by ``render_private``.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engines.booleo import CARD_TOKENS
+from engines.booleo.cards import CARD_TOKENS
 from renderers import pyramid
 from renderers.common import code_block, render_outcome, seat_name
 from renderers.i18n import translate

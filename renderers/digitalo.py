@@ -2,7 +2,7 @@
 pending inverter, the round's result and the match score in binary; right after a round
 ended, also that round's final pyramids above the new deal.
 
-Renderers see only ``state.view(viewer)`` (``engines/digitalo.py``); the public board reads
+Renderers see only ``state.view(viewer)`` (``engines/digitalo/__init__.py``); the public board reads
 only public fields, so it prints the same text whichever view it is handed, and a hand is
 printed only by ``render_private``. The layout is bOOleO's (``renderers/pyramid.py``): every
 gate as ``1∧0=0``. An empty position shows its number as in the seed (1–3, 4–5, 6 for four
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engines.digitalo import CARD_TOKENS
+from engines.digitalo.cards import CARD_TOKENS
 from renderers import pyramid
 from renderers.common import code_block, render_outcome, seat_name
 from renderers.i18n import translate

@@ -143,7 +143,7 @@ def _places(entries: Sequence[View], language: str) -> str:
 
 
 def danger_lines(view: View, names: Sequence[str], language: str) -> list[str]:
-    """The danger marks told (option ``danger``, ``engines.lgame_analysis.trap_threats``):
+    """The danger marks told (option ``danger``, ``engines.lgame.analysis.trap_threats``):
     how many of the moves of the player to move let the opponent trap their L at once, and
     the places for the L that are safe or those that are not, whichever list is shorter.
     Nothing when no move allows a trap."""

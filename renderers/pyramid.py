@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engines.pyramid import gate_gives, is_gate_card
+from engines.cards.pyramid import gate_gives, is_gate_card
 from renderers.i18n import translate
 
 GATE_SYMBOLS = {"AND": "∧", "OR": "∨", "XOR": "⊕", "NAND": "⊼", "NOR": "⊽", "XNOR": "⊙"}

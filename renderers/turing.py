@@ -1,6 +1,6 @@
 """Turing Machine as chat text: the public board, a player's notes sheet and the results.
 
-Renderers see only ``state.view(viewer)`` (``engines/turing/game.py``). The public board
+Renderers see only ``state.view(viewer)`` (``engines/turing/state.py``). The public board
 reads only public fields (cards, proposals, letters tested, who has ended the round), so it
 prints the same text whichever view it is handed. Test results appear only on the private
 notes sheet, marked ✅/❌ (emoji) or ``=yes``/``=no`` (plain); the solution appears only once

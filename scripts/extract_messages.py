@@ -214,7 +214,7 @@ def imports_message(tree: ast.Module) -> bool:
 
 
 def game_of(path: Path, root: Path) -> str | None:
-    """The game an engine file belongs to: ``engines/lgame.py`` or ``engines/turing/*``."""
+    """The game an engine file belongs to: any file of ``engines/<game>/``."""
     parts = path.relative_to(root).parts
     if parts[0] != "engines" or len(parts) < 2:
         return None
@@ -359,7 +359,7 @@ def runtime_messages() -> Iterator[tuple[str, str, str]]:
     """Keys the code builds at run time from its own data, with the English text the code
     falls back to: each family mirrors one f-string key in the code (the location named)."""
     from bot.adapters.common import PUZZLE_PRESETS
-    from engines.pyramid import LESSONS
+    from engines.cards.pyramid import LESSONS
     from engines.turing.cards import CRITERIA
     from engines.turing.puzzle import DIFFICULTIES, MODES
     from renderers.rithmomachia import SIDES, VICTORIES
@@ -379,7 +379,7 @@ def runtime_messages() -> Iterator[tuple[str, str, str]]:
     where = "renderers/rithmomachia.py"
     for kind in VICTORIES:
         yield f"rithmo.victory.{kind}", kind.capitalize(), where
-    for label in ("simple", "compound", "perfect"):  # engines/rithmomachia.py: verdicts
+    for label in ("simple", "compound", "perfect"):  # engines/rithmomachia/moves.py: verdicts
         yield f"rithmo.label.{label}", label.capitalize(), where
     for seat, side in enumerate(SIDES):
         yield f"rithmo.side.{seat}", side, where
@@ -392,9 +392,9 @@ def runtime_messages() -> Iterator[tuple[str, str, str]]:
     for table in ("COMMAND_DEFAULTS", "MODERATOR_COMMANDS"):
         for name, text in getattr(telegram, table, {}).items():
             yield f"telegram.cmd.{name}", text, "bot/adapters/telegram/client.py"
-    for game in ("booleo", "digitalo"):  # engines/pyramid.py: gate_refusal
+    for game in ("booleo", "digitalo"):  # engines/cards/pyramid.py: gate_refusal
         for card, lesson in LESSONS.items():
-            yield f"{game}.error.gate_invalid.{card.lower()}", lesson, "engines/pyramid.py"
+            yield f"{game}.error.gate_invalid.{card.lower()}", lesson, "engines/cards/pyramid.py"
 
 
 # ------------------------------------------------------------------------ catalogues

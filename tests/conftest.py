@@ -76,8 +76,8 @@ def secret_cards() -> Iterator[None]:
 def fast_rithmomachia_agent(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rithmomachia's computer thinks 0.2 s a move instead of 2 s, so that whole games
     against it fit the suite."""
-    from engines import rithmomachia_agent
-    from engines.rithmomachia_agent import RithmomachiaAgent
+    from engines.rithmomachia import agents as rithmomachia_agent
+    from engines.rithmomachia.agents import RithmomachiaAgent
 
     def make_agent(level: str, rng: random.Random) -> RithmomachiaAgent:
         return RithmomachiaAgent(level, rng, budget_seconds=0.2)

@@ -2,6 +2,11 @@
 (engines ← renderers ← bot ← bot.adapters), no import cycle anywhere outside tests/, and
 the pure layers (engines, renderers) import nothing that does I/O or talks to a platform.
 
+Inside ``engines/``, one package per game (issue 39): no game imports another game, the
+shared parts the games build on (``SHARED_BELOW_GAMES``) import no game, and a game's own
+modules import nothing from its package's ``__init__`` but its submodules (the
+``__init__`` is the game's face for the others, and imports them).
+
 Every import counts, also one inside a function: a lazy import still ties two modules
 together, and hiding a cycle in a function only moves it."""
 
@@ -13,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from engines.registry import game_names, get_game
 from tests.helpers.paths import REPO_ROOT
 
 PACKAGES = ("engines", "renderers", "bot", "benchmarks")
@@ -22,6 +28,10 @@ LAYERS = ("engines", "renderers", "bot", "bot.adapters", "bot.__main__", "benchm
 PURE_LAYERS = ("engines", "renderers")
 FORBIDDEN_IN_PURE = ("bot", "asyncio", "aiosqlite", "asyncpg", "discord", "telegram",
                      "aiohttp", "sqlite3", "socket", "subprocess")
+# What the games build on: these import no game. The analysis helpers, lessons, replays,
+# the registry and the command line sit above the games and may import any of them.
+SHARED_BELOW_GAMES = ("engines.base", "engines.cards", "engines.json_copy",
+                      "engines.state_checks")
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -137,6 +147,58 @@ def package_edges(graph: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
             for module, targets in graph.items()}
 
 
+def game_packages() -> tuple[str, ...]:
+    """The game packages: the module each registered game is played from."""
+    return tuple(get_game(name).__name__ for name in game_names())
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def game_of(module: str, games: Iterable[str]) -> str | None:
+    return next((game for game in games if _within(module, game)), None)
+
+
+def cross_game_imports(graph: Mapping[str, Iterable[str]], games: Iterable[str]) -> list[str]:
+    """A game's module importing another game's, and a shared part below the games
+    importing any game."""
+    games = tuple(games)
+    problems = []
+    for module, targets in graph.items():
+        own = game_of(module, games)
+        shared = any(_within(module, part) for part in SHARED_BELOW_GAMES)
+        if own is None and not shared:
+            continue
+        for target in targets:
+            theirs = game_of(target, games)
+            if theirs is not None and theirs != own:
+                problems.append(f"{module} imports {target}, of "
+                                + (f"another game ({theirs})" if own else f"a game ({theirs})"))
+    return sorted(problems)
+
+
+def own_face_imports(games: Iterable[str], root: Path = REPO_ROOT) -> list[str]:
+    """A game's module importing a name from its own package's ``__init__`` (anything but
+    a submodule): the ``__init__`` imports the game's modules, so this is a cycle in
+    waiting, and the name has a module of its own to come from."""
+    problems = []
+    for game in games:
+        folder = root.joinpath(*game.split("."))
+        submodules = {path.stem for path in folder.glob("*.py")} | {
+            path.parent.name for path in folder.glob("*/__init__.py")}
+        for path in sorted(folder.rglob("*.py")):
+            if path == folder / "__init__.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == game:
+                    names = [a.name for a in node.names if a.name not in submodules]
+                    if names:
+                        problems.append(f"{module_name(path, root)} imports {', '.join(names)} "
+                                        f"from {game}")
+    return sorted(problems)
+
+
 @pytest.fixture(scope="module")
 def graph() -> dict[str, set[str]]:
     return package_edges(project_graph())
@@ -167,3 +229,58 @@ def test_the_checks_catch_an_upward_import_and_a_cycle() -> None:
     assert impure_imports(bad) == ["engines.lgame imports asyncio",
                                    "renderers.lgame imports bot.service"]
     assert cycles(bad) == [["bot.adapters.telegram.client", "bot.adapters.telegram.commands"]]
+
+
+def test_each_game_is_a_package_of_its_own() -> None:
+    """Every registered game is played from ``engines/<name>/``, a package."""
+    for name, package in zip(game_names(), game_packages(), strict=True):
+        assert package == f"engines.{name}"
+        assert (REPO_ROOT / "engines" / name / "__init__.py").is_file()
+
+
+def test_no_game_imports_another_game(graph: dict[str, set[str]]) -> None:
+    assert cross_game_imports(graph, game_packages()) == []
+
+
+def test_a_game_imports_its_own_names_from_their_modules() -> None:
+    assert own_face_imports(game_packages()) == []
+
+
+def test_the_game_rules_catch_a_planted_violation(tmp_path: Path) -> None:
+    """The game checks can fail: a tree with a bOOleO module importing Digitalo's cards,
+    the shared pyramid importing bOOleO, and a bOOleO module importing a name from its own
+    package (its submodules, and any game from the analysis above them, stay allowed)."""
+    files = {
+        "engines/booleo/__init__.py": "from engines.booleo.state import State\n",
+        "engines/booleo/state.py": "from engines.booleo import menu\nState = 1\n",
+        "engines/booleo/menu.py": "from engines.digitalo.cards import sort_cards\n",
+        "engines/booleo/agents.py": "from engines.booleo import State, cards\n",
+        "engines/booleo/cards.py": "",
+        "engines/digitalo/__init__.py": "",
+        "engines/digitalo/cards.py": "def sort_cards() -> None: ...\n",
+        "engines/cards/__init__.py": "",
+        "engines/cards/pyramid.py": "def gate() -> None:\n    from engines import booleo\n",
+        "engines/analysis/__init__.py": "from engines.booleo import State\n"
+                                        "from engines.digitalo import cards\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    games = ("engines.booleo", "engines.digitalo")
+    planted = package_edges(project_graph(tmp_path))
+    assert cross_game_imports(planted, games) == [
+        "engines.booleo.menu imports engines.digitalo.cards, of another game (engines.digitalo)",
+        "engines.booleo.menu imports engines.digitalo.cards.sort_cards, of another game "
+        "(engines.digitalo)",
+        "engines.cards.pyramid imports engines.booleo, of a game (engines.booleo)",
+    ]
+    assert own_face_imports(games, tmp_path) == [
+        "engines.booleo.agents imports State from engines.booleo"]
+    # The checks pass on the tree once the planted imports are gone.
+    (tmp_path / "engines/booleo/menu.py").write_text("", encoding="utf-8")
+    (tmp_path / "engines/cards/pyramid.py").write_text("", encoding="utf-8")
+    (tmp_path / "engines/booleo/agents.py").write_text(
+        "from engines.booleo import cards\nfrom engines.booleo.state import State\n",
+        encoding="utf-8")
+    assert cross_game_imports(package_edges(project_graph(tmp_path)), games) == []
+    assert own_face_imports(games, tmp_path) == []

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import Counter
 
 from engines.base import Action, Message
-from engines.booleo import NOT_CARD, BooleoState, deck_cards, new_game, sort_cards
+from engines.booleo import BooleoState, new_game
+from engines.booleo.cards import NOT_CARD, deck_cards, sort_cards
 from engines.lessons import Lesson, LessonStep, accepted_where, after, fixed
 
 OPTIONS = {"bits": 4}

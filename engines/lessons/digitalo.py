@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections import Counter
 
 from engines.base import Action, Message
-from engines.digitalo import INVERTER, DigitaloState, deck_cards, new_game, sort_cards
+from engines.digitalo import DigitaloState, new_game
+from engines.digitalo.cards import INVERTER, deck_cards, sort_cards
 from engines.lessons import Lesson, LessonStep, accepted_where, after
 
 # The bit cards as South reads them; North reads them reversed and flipped (0 1 0 0).

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engines.base import Action, Message
 from engines.lessons import Lesson, LessonStep, accepted_where
 from engines.lgame import LGameState, new_game
-from engines.lgame_board import l_moves
+from engines.lgame.board import l_moves
 
 
 def position(x: str, o: str, neutrals: tuple[str, str]) -> LGameState:

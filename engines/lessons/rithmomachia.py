@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from engines.base import Action, Message
 from engines.lessons import Lesson, LessonStep, accepted_where, after
-from engines.rithmomachia import RithmomachiaState, new_game, position_key
-from engines.rithmomachia_board import CELL_BY_NAME, CELLS, EMPTY, code_of, coords
+from engines.rithmomachia import RithmomachiaState, new_game
+from engines.rithmomachia.board import CELL_BY_NAME, CELLS, EMPTY, code_of, coords
+from engines.rithmomachia.moves import position_key
 
 
 def position(white: dict[str, int], black: dict[str, int]) -> RithmomachiaState:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from engines.base import Message
 from engines.lessons import Lesson, LessonStep, accepted_where, after, fixed
-from engines.turing.game import TuringState
 from engines.turing.puzzle import Puzzle
+from engines.turing.state import TuringState
 
 # Card 6 (■ even | ■ odd), card 12 (▲ < ● | ▲ = ● | ▲ > ●), card 14 (which digit is the
 # smallest) and card 10 (how many 4s); the secret criteria are ■ even, ▲ < ●, ■ smallest

@@ -5,7 +5,10 @@
 * ``generator``: random valid puzzles by difficulty, size and mode.
 * ``machine``: the solver that plays a puzzle in the fewest rounds, then tests.
 * ``count``: how many valid puzzles exist.
-* ``game``: the game flow the bot runs; ``daily``: the daily challenge's puzzle.
+* ``rules``: the game flow the bot runs; ``state``: its ``TuringState`` with the menus
+  (``menu``), view (``views``) and storage (``serial``), and new games.
+* ``agents``: the computer's stand-ins; ``analysis``: hints and replays' tests;
+  ``daily``: the daily challenge's puzzle.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ from __future__ import annotations
 import random
 
 from engines.base import GameInfo, check_level
-from engines.turing.agent import TuringAgent
-from engines.turing.game import NAME, OPTIONS, TITLE, TuringState, new_game
+from engines.turing.agents import TuringAgent
+from engines.turing.rules import NAME, OPTIONS, TITLE
+from engines.turing.state import TuringState, new_game
 
 ALIASES = ("tm", "turing-machine", "turing_machine", "puzzle")
 LEVELS = ("easy", "strong")

@@ -18,9 +18,10 @@ from typing import Any
 
 from engines.base import JSON
 from engines.turing.cards import CODES, Code, code_bit, code_text
-from engines.turing.game import TuringState, parse_code
 from engines.turing.machine import solve
 from engines.turing.puzzle import Candidate, Puzzle
+from engines.turing.rules import parse_code
+from engines.turing.state import TuringState
 
 # One test result as a sheet stores it: (proposal "241", letter "B", answer).
 Result = tuple[str, str, bool]

@@ -13,10 +13,13 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from engines import lgame, lgame_board, lgame_grid, rithmomachia_grid
 from engines.base import GRID_TOKEN, GameError
 from engines.lgame import LGameState
+from engines.lgame import board as lgame_board
+from engines.lgame import grid as lgame_grid
+from engines.lgame.board import PLACEMENT_BY_CODE, PLACEMENTS
 from engines.rithmomachia import RithmomachiaState
+from engines.rithmomachia import grid as rithmomachia_grid
 from tests.helpers.discord_play import board_message
 from tests.helpers.discord_text import as_dict, is_v2, text_displays, visible_text, walk
 from tests.helpers.discord_world import components_of, discord_world
@@ -33,7 +36,7 @@ def planned_taps(state: LGameState) -> tuple[tuple[str, str], str, str, str]:
         parts = action.split()
         if len(parts) != 2:
             continue
-        cells = lgame.PLACEMENTS[lgame.PLACEMENT_BY_CODE[parts[0]]].cell_names
+        cells = PLACEMENTS[PLACEMENT_BY_CODE[parts[0]]].cell_names
         for pair in itertools.permutations(cells, 2):
             try:
                 step = state.menu(seat, (GRID_TOKEN, *pair))

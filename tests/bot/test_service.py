@@ -15,6 +15,7 @@ from bot.service import Opponent, Place, Reply, Service, User
 from bot.store import SQLiteStore
 from engines import lgame
 from engines.base import GameState
+from engines.lgame.agents import LGameAgent
 from tests.helpers.people import ALICE, BOB, CAROL, PLACE
 from tests.helpers.service_play import press_one_move
 
@@ -206,15 +207,15 @@ async def test_ai_turn_is_resumed_after_a_restart(db_path: Path) -> None:
 
 async def test_ai_thinks_off_the_event_loop(service: Service,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    original = lgame.LGameAgent.choose
+    original = LGameAgent.choose
     thinking_threads: list[int] = []
 
-    def slow_choose(self: lgame.LGameAgent, state: GameState, player: int) -> str:
+    def slow_choose(self: LGameAgent, state: GameState, player: int) -> str:
         thinking_threads.append(threading.get_ident())
         time.sleep(0.6)
         return original(self, state, player)
 
-    monkeypatch.setattr(lgame.LGameAgent, "choose", slow_choose)
+    monkeypatch.setattr(LGameAgent, "choose", slow_choose)
     reply = await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", "perfect"),
                                      creator_seat=1)
     assert reply.ai_to_move

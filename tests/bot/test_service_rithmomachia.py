@@ -134,7 +134,7 @@ async def test_danger_marks_show_a_learner_what_the_opponent_could_take(
     the person to move that the opponent could capture next move, with the capture that
     would take it; exactly the pieces ``threats`` finds, worked out in the pool. A game
     against a stronger level, or with ``danger=off``, shows none."""
-    from engines.rithmomachia_analysis import threats
+    from engines.rithmomachia.analysis import threats
     # Every reply here waits for its marks, however slow this machine is (a reply waits
     # only ``DANGER_WAIT_SECONDS`` in the bot: see the next test).
     service.dangers.wait_seconds = 30.0
@@ -179,7 +179,7 @@ async def test_a_reply_never_waits_long_for_its_danger_marks(
     jobs) do not hold the reply: it comes without them, and the next board drawn of that
     version shows them once they are there."""
     from bot import dangers as danger_module
-    from engines.rithmomachia_analysis import threats
+    from engines.rithmomachia.analysis import threats
 
     release = threading.Event()
     real = danger_module.dangers

@@ -1,4 +1,4 @@
-"""bOOleO's ladder of computer players (``engines/booleo_agents.py``)."""
+"""bOOleO's ladder of computer players (``engines/booleo/agents.py``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ from typing import Any
 
 import pytest
 
-from engines import booleo, booleo_agents
-from engines.booleo import BooleoState, deck_cards, parse_move, sort_cards
-from engines.booleo_agents import BooleoAgent, make_agent
+from engines import booleo
+from engines.booleo import BooleoState
+from engines.booleo import agents as booleo_agents
+from engines.booleo.agents import BooleoAgent, make_agent
+from engines.booleo.cards import deck_cards, sort_cards
+from engines.booleo.notation import parse_move
 
 SOUTH, NORTH = 0, 1
 OPTIONS: dict[str, Any] = {"bits": 4, "extended": False, "inactive": False, "referee": True,

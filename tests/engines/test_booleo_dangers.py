@@ -11,7 +11,9 @@ import pytest
 from engines import booleo
 from engines.analysis import dangers
 from engines.base import StateError, parse_option_text
-from engines.booleo import BooleoState, is_invalid
+from engines.booleo import BooleoState
+from engines.booleo.cards import is_invalid, slot_name
+from engines.cards.pyramid import position_of
 from renderers import booleo as render
 
 NAMES = ["Ann", "Bo"]
@@ -43,13 +45,13 @@ def test_a_card_is_marked_exactly_when_its_flip_makes_a_gate_wrong(seed: int) ->
             flipped = BooleoState.from_dict(state.to_dict())
             flipped.bits[card - 1] ^= 1
             pyramid = flipped.pyramids[seat]
-            wrong = {booleo.slot_name(slot) for slot in pyramid
+            wrong = {slot_name(slot) for slot in pyramid
                      if is_invalid(pyramid, flipped.row(seat), flipped.n, slot)}
             if card in threats:
                 gates = set(threats[card]["gates"])
                 assert wrong and wrong <= gates, (card, wrong, gates)
-                assert gates <= {booleo.slot_name(slot) for slot in pyramid}
-                assert threats[card]["position"] == booleo.position_of(state.n, seat, card)
+                assert gates <= {slot_name(slot) for slot in pyramid}
+                assert threats[card]["position"] == position_of(state.n, seat, card)
             else:
                 assert not wrong, (card, wrong)
         assert dangers("booleo", state.to_dict(), seat) == state.flip_threats(seat)

@@ -14,9 +14,9 @@ from collections import Counter
 
 import pytest
 
-from engines import booleo
 from engines.base import IllegalMove, NotYourTurn
-from engines.booleo import BooleoState, deck_cards
+from engines.booleo import BooleoState
+from engines.booleo.cards import CARD_TOKENS, deck_cards
 from tests.helpers.booleo_positions import (
     NORTH,
     NORTH_PYRAMID,
@@ -119,7 +119,7 @@ def test_the_referee_refuses_an_invalid_gate_and_teaches_why(card: str, a: int, 
     assert snapshot(state) == before
     assert f"{card} 1.1" not in state.legal_actions(SOUTH)
     # The menu still offers the slot: picking it is how a learner meets the rule.
-    token = booleo.CARD_TOKENS[card]
+    token = CARD_TOKENS[card]
     assert f"{card} 1.1" in [c.action for c in state.menu(SOUTH, (token,))]
 
 

@@ -24,8 +24,9 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines import booleo, booleo_agents
-from engines.booleo import BooleoState, deck_cards, new_game, replay, sort_cards
+from engines.booleo import BooleoState, new_game, replay
+from engines.booleo import agents as booleo_agents
+from engines.booleo.cards import GATE_CARDS, deck_cards, parse_slot_name, sort_cards
 from tests.helpers import booleo_reference as reference
 from tests.helpers.engine_checks import check_hidden_cards, check_typed_text, round_trip
 
@@ -145,8 +146,8 @@ def test_random_play_keeps_every_invariant(seed: int, bits: int, extended: bool,
         if data.draw(st.integers(0, 9), label="probe") == 0:
             check_hidden_cards(state, data, sort_cards)
             check_typed_text(state, legal, data.draw(move_like_text, label="typed"))
-        empty = [a for a in legal if a.split()[0] in booleo.GATE_CARDS
-                 and booleo.parse_slot_name(a.split()[1]) not in state.pyramids[seat]]
+        empty = [a for a in legal if a.split()[0] in GATE_CARDS
+                 and parse_slot_name(a.split()[1]) not in state.pyramids[seat]]
         if empty and data.draw(st.integers(0, 9), label="build") < build:
             action = data.draw(st.sampled_from(empty), label="place")
         else:

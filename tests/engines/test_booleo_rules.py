@@ -18,9 +18,12 @@ from typing import Any
 
 import pytest
 
-from engines import booleo, booleo_agents
+from engines import booleo
 from engines.base import GameError, IllegalMove, InvalidMove, NotYourTurn, StateError
-from engines.booleo import BooleoState, deck_cards, new_game, replay
+from engines.booleo import BooleoState, new_game, replay
+from engines.booleo import agents as booleo_agents
+from engines.booleo.cards import CARD_TOKENS, GATE_CARDS, deck_cards, parse_slot_name, slot_name
+from engines.cards.pyramid import pyramid_slots
 from tests.helpers import booleo_reference as reference
 from tests.helpers.booleo_positions import (
     NORTH,
@@ -133,10 +136,10 @@ def test_with_both_piles_empty_nobody_draws_and_an_empty_hand_passes() -> None:
     # Eight start cards with a NOT under each; 47 gates in the pyramids (referee=off, so the
     # gates need not fit), the last gate in North's hand, South's hand empty, both piles empty.
     gates_left = [c for c in deck_cards(False) if c != "NOT"]
-    south_slots = booleo.pyramid_slots(8)[:27]  # all but the top
-    north_slots = booleo.pyramid_slots(8)[:20]  # rows 1-3, then 4.1 and 4.2
-    south = {booleo.slot_name(s): gates_left.pop() for s in south_slots}
-    north = {booleo.slot_name(s): gates_left.pop() for s in north_slots}
+    south_slots = pyramid_slots(8)[:27]  # all but the top
+    north_slots = pyramid_slots(8)[:20]  # rows 1-3, then 4.1 and 4.2
+    south = {slot_name(s): gates_left.pop() for s in south_slots}
+    north = {slot_name(s): gates_left.pop() for s in north_slots}
     assert len(gates_left) == 1
     state = position([1, 0, 1, 1, 0, 0, 1, 0], south=south, north=north,
                      hands=([], gates_left), nots=[1] * 8, referee=False)
@@ -206,7 +209,7 @@ def test_menus_reach_every_legal_action_within_the_button_limits(options: dict[s
                 break
             check_menus(state)
             legal = state.legal_actions(state.turn)
-            builds = [a for a in legal if a.split()[0] in booleo.GATE_CARDS]
+            builds = [a for a in legal if a.split()[0] in GATE_CARDS]
             state.apply(state.turn, rng.choice(builds if builds and rng.random() < 0.8
                                                else legal))
 
@@ -236,7 +239,7 @@ def test_a_long_menu_step_is_split_into_rows() -> None:
     assert 27 - used[rare] + 1 > 24  # more targets than one menu step holds
     hand = [rare, "NOT", "NOT", "NOT", "NOT"]
     state = position(start, south=south, hands=(hand, []))
-    token = booleo.CARD_TOKENS[rare]
+    token = CARD_TOKENS[rare]
     rows = state.menu(SOUTH, (token,))
     assert rows[-1].token == "D" and all(c.token.startswith("R") for c in rows[:-1])
     assert len(rows) <= 25
@@ -415,8 +418,8 @@ def counting_walk(options: dict[str, Any], seed: int, turns: int = 24
         assert len(set(engine)) == len(engine)
         assert state.legal_actions(1 - seat) == reference.legal_actions(state, 1 - seat) == []
         counts.append((len(engine), len(plain)))
-        empty = [a for a in engine if a.split()[0] in booleo.GATE_CARDS
-                 and booleo.parse_slot_name(a.split()[1]) not in state.pyramids[seat]]
+        empty = [a for a in engine if a.split()[0] in GATE_CARDS
+                 and parse_slot_name(a.split()[1]) not in state.pyramids[seat]]
         state.apply(seat, rng.choice(empty) if empty and rng.random() < 0.7
                     else rng.choice(engine))
     return counts, seen

@@ -1,4 +1,4 @@
-"""Digitalo's ladder of computer players (``engines/digitalo_agents.py``)."""
+"""Digitalo's ladder of computer players (``engines/digitalo/agents.py``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 
 from engines import digitalo
 from engines.base import Event
-from engines.digitalo import INVERTER, DigitaloState, sort_cards
-from engines.digitalo_agents import DigitaloAgent, make_agent, sampled_world
+from engines.digitalo import DigitaloState
+from engines.digitalo.agents import DigitaloAgent, make_agent, sampled_world
+from engines.digitalo.cards import INVERTER, sort_cards
 
 
 def completes(events: list[Event], seat: int) -> bool:

@@ -12,7 +12,9 @@ import pytest
 from engines import digitalo
 from engines.analysis import dangers
 from engines.base import StateError, parse_option_text
-from engines.digitalo import INVERTER, DigitaloState
+from engines.cards.pyramid import position_of
+from engines.digitalo import DigitaloState
+from engines.digitalo.cards import INVERTER, sort_cards
 from renderers import digitalo as render
 
 NAMES = ["Ann", "Bo"]
@@ -40,8 +42,8 @@ def flip_played(state: DigitaloState, seat: int, bit: int) -> tuple[list[int], l
     game = DigitaloState.from_dict(state.to_dict())
     opponent = 1 - seat
     game.turn = opponent  # as if seat had moved without changing anything
-    game.hands[opponent] = digitalo.sort_cards([INVERTER, *game.hands[opponent][1:]])
-    game.apply(opponent, f"{INVERTER} {digitalo.position_of(game.n, opponent, bit)}")
+    game.hands[opponent] = sort_cards([INVERTER, *game.hands[opponent][1:]])
+    game.apply(opponent, f"{INVERTER} {position_of(game.n, opponent, bit)}")
     action = next(action for action in game.legal_actions(seat) if action != "counter")
     resolved = next(event for event in game.apply(seat, action)
                     if event["type"] == "flip_resolved")
@@ -65,7 +67,7 @@ def test_a_bit_is_marked_exactly_when_its_flip_breaks_a_gate(seed: int) -> None:
                 assert sorted(threat["removed"]) == sorted(removed), (bit, threat, removed)
                 assert sorted(threat["inactive"]) == sorted(inactive), (bit, threat, inactive)
                 assert removed or inactive
-                assert threat["position"] == digitalo.position_of(state.n, seat, bit)
+                assert threat["position"] == position_of(state.n, seat, bit)
             else:
                 assert not removed and not inactive, (bit, removed, inactive)
         assert dangers("digitalo", state.to_dict(), seat) == state.flip_threats(seat)

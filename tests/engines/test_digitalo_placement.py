@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from engines.base import IllegalMove
-from engines.digitalo import sort_cards
+from engines.digitalo.cards import sort_cards
 from tests.helpers.digitalo_positions import (
     EXAMPLE_NORTH,
     EXAMPLE_SOUTH,

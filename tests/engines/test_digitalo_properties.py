@@ -29,8 +29,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines import digitalo, digitalo_agents
-from engines.digitalo import DigitaloState, deck_cards, new_game, replay, sort_cards
+from engines.digitalo import DigitaloState, new_game, replay
+from engines.digitalo import agents as digitalo_agents
+from engines.digitalo.cards import GATE_CARDS, TARGET, deck_cards, match_winners, sort_cards
 from tests.helpers import digitalo_reference as reference
 from tests.helpers.engine_checks import check_hidden_cards, check_typed_text, round_trip
 
@@ -63,7 +64,7 @@ def check_cards(state: DigitaloState) -> None:
         where += Counter(pyramid.values())
     assert where == Counter(deck_cards(state.options))
     n = state.options["bits"]
-    assert sum(where[card] for card in digitalo.GATE_CARDS) >= n * (n - 1) + 8
+    assert sum(where[card] for card in GATE_CARDS) >= n * (n - 1) + 8
     assert all(card != "INV" for pyramid in state.pyramids for card in pyramid.values())
     if state.outcome() is None:
         assert [len(hand) for hand in state.hands] == [4, 4]
@@ -142,14 +143,14 @@ def check_events(state: DigitaloState, events: list[dict[str, Any]],
     assert (state.outcome() is None) == bool(state.to_move())
     outcome = state.outcome()
     if outcome is None:
-        assert max(state.scores) < digitalo.TARGET
+        assert max(state.scores) < TARGET
         assert state.round <= state.options["max_rounds"]
     elif outcome.reason == "digitalo_points":
-        assert max(state.scores) >= digitalo.TARGET
-        assert outcome.winners == digitalo.match_winners(state.scores)
+        assert max(state.scores) >= TARGET
+        assert outcome.winners == match_winners(state.scores)
     elif outcome.reason == "digitalo_max_rounds":
         assert state.round == state.options["max_rounds"]
-        assert outcome.winners == digitalo.match_winners(state.scores)
+        assert outcome.winners == match_winners(state.scores)
 
 
 @settings(max_examples=80, deadline=None)
@@ -174,7 +175,7 @@ def test_random_play_keeps_every_invariant(seed: int, options: dict[str, Any],
         if data.draw(st.integers(0, 9), label="probe") == 0:
             check_hidden_cards(state, data, sort_cards)
             check_typed_text(state, legal, data.draw(move_like_text, label="typed"))
-        builds = [a for a in legal if a.split()[0] in digitalo.GATE_CARDS]
+        builds = [a for a in legal if a.split()[0] in GATE_CARDS]
         if builds and data.draw(st.integers(0, 9), label="build") < build:
             action = data.draw(st.sampled_from(builds), label="place")
         else:

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from engines.base import IllegalMove
-from engines.digitalo import binary, deck_cards, match_winners, new_game
+from engines.digitalo import new_game
+from engines.digitalo.cards import binary, deck_cards, match_winners
 from tests.helpers.digitalo_positions import (
     FIVE,
     NORTH,

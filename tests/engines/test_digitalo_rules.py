@@ -17,14 +17,15 @@ from typing import Any
 
 import pytest
 
-from engines import digitalo, digitalo_agents
+from engines import digitalo
 from engines.base import GameError, IllegalMove, InvalidMove, NotYourTurn, StateError
-from engines.digitalo import (
-    DigitaloState,
+from engines.digitalo import DigitaloState, new_game, replay
+from engines.digitalo import agents as digitalo_agents
+from engines.digitalo.cards import (
+    GATE_CARDS,
     deck_cards,
-    new_game,
+    least_gates_each,
     position_at,
-    replay,
     slot_at,
     sort_cards,
 )
@@ -57,7 +58,7 @@ def test_the_default_deck_has_48_gate_cards_and_6_inverters() -> None:
 
 def test_the_deck_grows_to_what_the_pyramids_need() -> None:
     # Both pyramids and both hands: 2 × 28 + 8 = 64 gate cards for 8 bits, 8 of each.
-    assert [digitalo.least_gates_each(bits) for bits in range(4, 9)] == [3, 4, 5, 7, 8]
+    assert [least_gates_each(bits) for bits in range(4, 9)] == [3, 4, 5, 7, 8]
     for bits, given, copies in [(4, 3, 3), (6, 6, 6), (7, 6, 7), (8, 6, 8), (8, 3, 8),
                                 (8, 10, 10)]:
         state = new_game({"bits": bits, "gates_each": given}, 2, 1)
@@ -285,7 +286,7 @@ def counting_walk(options: dict[str, Any], seed: int, turns: int = 40
         assert state.legal_actions(1 - seat) == reference.legal_actions(state, 1 - seat) == []
         counts.append((len(engine), len(plain)))
         seen["discard allowed"] += any(a.startswith("discard") for a in engine)
-        builds = [a for a in engine if a.split()[0] in digitalo.GATE_CARDS]
+        builds = [a for a in engine if a.split()[0] in GATE_CARDS]
         flips = [a for a in engine if a.startswith("INV")]
         if state.phase == "last move" and flips:  # try the answer phase too
             state.apply(seat, rng.choice(flips))

@@ -14,7 +14,7 @@ from engines import digitalo, rithmomachia
 from engines.analysis import hint
 from engines.base import GameState, Message
 from engines.lgame import LGameState
-from engines.lgame_analysis import RANK, move_results, verdict
+from engines.lgame.analysis import RANK, move_results, verdict
 from engines.registry import get_game
 from renderers.i18n import CATALOGUE, localise
 from renderers.replay import render_hint

@@ -1,4 +1,4 @@
-"""The L-game's ladder of computer players (``engines/lgame_agent.py``)."""
+"""The L-game's ladder of computer players (``engines/lgame/agents.py``)."""
 
 from __future__ import annotations
 
@@ -6,20 +6,11 @@ import random
 
 import pytest
 
-from engines import lgame, lgame_agent
-from engines.lgame import (
-    LEVELS,
-    LOSS,
-    UNKNOWN,
-    WIN,
-    LGameAgent,
-    LGameState,
-    _scored_moves,
-    make_agent,
-    solved_table,
-    squeeze_moves,
-    table_moves,
-)
+from engines import lgame
+from engines.lgame import LEVELS, LGameState, make_agent
+from engines.lgame import agents as lgame_agent
+from engines.lgame.agents import LGameAgent, _scored_moves, squeeze_moves, table_moves
+from engines.lgame.solver import LOSS, UNKNOWN, WIN, solved_table
 
 
 def positions(games: int, plies: int) -> list[LGameState]:
@@ -109,7 +100,7 @@ def test_easy_never_reads_the_solved_table(monkeypatch: pytest.MonkeyPatch) -> N
     def no_table(sudden_death: bool = False) -> None:
         raise AssertionError("easy read the solved table")
 
-    # The agents read the table where they live (engines/lgame_agent.py).
+    # The agents read the table where they live (engines/lgame/agents.py).
     monkeypatch.setattr(lgame_agent, "solved_table", no_table)
     for state in positions(games=3, plies=20):
         for seed in range(3):

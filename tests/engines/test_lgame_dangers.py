@@ -13,8 +13,9 @@ from engines import lgame
 from engines.analysis import dangers
 from engines.base import parse_option_text
 from engines.lgame import LGameState
-from engines.lgame_analysis import trap_threats
-from engines.lgame_board import PLACEMENT_BY_CODE, PLACEMENTS, l_moves
+from engines.lgame.analysis import trap_threats
+from engines.lgame.board import PLACEMENT_BY_CODE, PLACEMENTS, l_moves
+from engines.lgame.rules import LATER_OPTIONS
 from renderers import lgame as render
 
 NAMES = ["Ann", "Bo"]
@@ -126,7 +127,7 @@ def test_the_places_named_are_the_shorter_list() -> None:
 def test_the_easiest_computer_plays_with_the_marks_on_and_old_games_load() -> None:
     assert lgame.INFO.beginner_options == "danger=on"
     assert parse_option_text(lgame.OPTIONS, lgame.INFO.beginner_options)["danger"] is True
-    assert {"danger"} == lgame.LATER_OPTIONS
+    assert {"danger"} == LATER_OPTIONS
     data = lgame.new_game({}, 2, 5).to_dict()
     del data["options"]["danger"]
     assert LGameState.from_dict(data).options["danger"] is False

@@ -1,4 +1,4 @@
-"""The L-game's board as buttons (``engines.lgame_grid``): every move the grid makes is
+"""The L-game's board as buttons (``engines.lgame.grid``): every move the grid makes is
 legal, every legal move can be made on it, in the normal game and in sudden death, and it
 draws the board as the renderer does."""
 
@@ -9,9 +9,12 @@ import random
 
 import pytest
 
-from engines import lgame, lgame_board, lgame_grid
+from engines import lgame
 from engines.base import GRID_TOKEN, GameError, grid_width
 from engines.lgame import LGameState
+from engines.lgame import board as lgame_board
+from engines.lgame import grid as lgame_grid
+from engines.lgame.board import PLACEMENT_BY_CODE, PLACEMENTS
 from renderers import lgame as render
 
 
@@ -106,7 +109,7 @@ def test_an_l_fixed_by_two_taps_is_previewed_then_the_neutral_moves() -> None:
     legal = set(state.legal_actions(seat))
     fixed = 0
     for code in sorted({action.split()[0] for action in legal}):
-        cells = lgame.PLACEMENTS[lgame.PLACEMENT_BY_CODE[code]].cell_names
+        cells = PLACEMENTS[PLACEMENT_BY_CODE[code]].cell_names
         for first, second in itertools.permutations(cells, 2):
             path = (GRID_TOKEN, first, second)
             try:

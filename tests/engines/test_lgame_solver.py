@@ -17,20 +17,20 @@ import pytest
 
 from engines import lgame
 from engines.base import NotYourTurn
-from engines.lgame import (
+from engines.lgame import LGameState
+from engines.lgame.board import PLACEMENTS, l_moves, mask_names
+from engines.lgame.solver import (
     LOSS,
     NEUTRAL_PAIRS,
     START_KEY,
     UNKNOWN,
     WIN,
-    LGameState,
     all_position_keys,
     canonical_key,
     solved_table,
     split_key,
     successors,
 )
-from engines.lgame_board import PLACEMENTS, mask_names
 from engines.registry import get_game
 from engines.selfplay import run_selfplay
 from tests.helpers import lgame_reference as ref
@@ -175,7 +175,7 @@ def check_table_locally(sudden_death: bool) -> None:
         mover, other, pair = split_key(key)
         after = list(successors(key, sudden_death))
         assert len(after) == len(set(after))
-        lost_now = not lgame.l_moves(mover, other, NEUTRAL_PAIRS[pair])
+        lost_now = not l_moves(mover, other, NEUTRAL_PAIRS[pair])
         assert lost_now == (not after)
         if not after:
             assert (value[key], distance[key]) == (LOSS, 0), key

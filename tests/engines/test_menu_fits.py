@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 
 from engines import booleo, digitalo, rithmomachia
 from engines.base import GameError, GameState
-from engines.booleo import NOT_CARD, pyramid_slots, slot_name
-from engines.rithmomachia_equations import occupancy
-from engines.rithmomachia_moves import generate_moves, make_move, move_captures
+from engines.booleo.cards import NOT_CARD, slot_name
+from engines.cards.pyramid import pyramid_slots
+from engines.digitalo.cards import INVERTER
+from engines.rithmomachia.equations import occupancy
+from engines.rithmomachia.moves import generate_moves, make_move, move_captures
 
 MOVES = 60
 
@@ -80,12 +82,12 @@ def test_digitalo_fits_and_discards_agree_with_the_referee(seed: int, bits: int,
         hand = list(dict.fromkeys(state.hands[seat]))
         gates = {action.split()[0] for action in legal
                  if action.split()[0] in hand and action.split()[-1].isdigit()
-                 and action.split()[0] != digitalo.INVERTER}
+                 and action.split()[0] != INVERTER}
         assert state.fitting_cards(seat) == [card for card in hand
-                                             if card == digitalo.INVERTER or card in gates]
+                                             if card == INVERTER or card in gates]
         assert state.may_discard(seat) == any(a.startswith("discard") for a in legal)
         for card in hand:
-            if card != digitalo.INVERTER:
+            if card != INVERTER:
                 for position in range(1, state.size + 1):
                     action = f"{card} {position}"
                     assert (action in legal) == accepted(state, seat, action), action

@@ -10,6 +10,7 @@ import pytest
 
 from engines import booleo, digitalo, lgame
 from engines.base import Choice
+from engines.lgame.board import PLACEMENT_BY_CODE, PLACEMENTS
 from renderers.i18n import LANGUAGES, localise
 
 BUTTON = 20  # characters a Telegram or Discord button shows on a phone without cutting
@@ -34,7 +35,7 @@ def test_l_placements_are_named_by_their_squares(sudden_death: bool) -> None:
         seat = state.turn
         first = state.menu(seat, ())
         for choice in first:
-            squares = sorted(lgame.PLACEMENTS[lgame.PLACEMENT_BY_CODE[choice.token]].cell_names)
+            squares = sorted(PLACEMENTS[PLACEMENT_BY_CODE[choice.token]].cell_names)
             assert choice.label == "L on " + " ".join(squares)
             assert len(squares) == 4
         for language in LANGUAGES:

@@ -10,17 +10,22 @@ import pytest
 
 from engines import booleo, digitalo, lgame, rithmomachia
 from engines.analysis import hint, replay
+from engines.analysis.card_hints import hint as card_hint
 from engines.base import GameState, Message
-from engines.card_hints import hint as card_hint
-from engines.lgame_analysis import RANK, mistakes, move_results, verdict
+from engines.booleo import cards as booleo_cards
+from engines.digitalo import cards as digitalo_cards
+from engines.lgame.analysis import RANK, mistakes, move_results, verdict
 from engines.registry import get_game
 from engines.replay import FinishedOnly, replay_frames
-from engines.rithmomachia_analysis import threats
+from engines.rithmomachia.analysis import threats
+from engines.rithmomachia.board import CELL_NAMES, owner_of
+from engines.rithmomachia.equations import iter_cells
+from engines.rithmomachia.moves import generate_moves, make_move, move_parts
 from engines.turing.analysis import code_count, consistent, sheet_results
 from engines.turing.analysis import hint as turing_hint
-from engines.turing.game import TuringState
-from engines.turing.game import new_game as new_turing
 from engines.turing.puzzle import Puzzle
+from engines.turing.state import TuringState
+from engines.turing.state import new_game as new_turing
 from renderers.i18n import CATALOGUE
 
 GAMES = ("lgame", "rithmomachia", "booleo", "digitalo", "turing")
@@ -214,14 +219,14 @@ def captured_by_some_move(state: rithmomachia.RithmomachiaState, seat: int) -> s
     found: set[str] = set()
     enemy = 1 - seat
     mine_before = {c for c in range(64) if state.board[c]
-                   and rithmomachia.owner_of(state.board[c]) == seat}
-    for move in rithmomachia.generate_moves(state.board, enemy, state.push):
-        _, captured = rithmomachia.make_move(state.board, move, enemy, state.rules)
-        _, dest, push = rithmomachia.move_parts(move)
-        for cell in rithmomachia.iter_cells(captured):
+                   and owner_of(state.board[c]) == seat}
+    for move in generate_moves(state.board, enemy, state.push):
+        _, captured = make_move(state.board, move, enemy, state.rules)
+        _, dest, push = move_parts(move)
+        for cell in iter_cells(captured):
             origin = dest if cell == push else cell
             if origin in mine_before:
-                found.add(rithmomachia.CELL_NAMES[origin])
+                found.add(CELL_NAMES[origin])
     return found
 
 
@@ -263,7 +268,8 @@ def test_a_card_hint_is_legal_explained_and_blind_to_the_other_hand(module: Any)
         swapped = list(data["draw"][:size])
         if len(swapped) == size:
             data["draw"] = data["draw"][size:] + data["hands"][other]
-            data["hands"][other] = module.sort_cards(swapped)
+            cards = booleo_cards if module is booleo else digitalo_cards
+            data["hands"][other] = cards.sort_cards(swapped)
             assert card_hint(module.State.from_dict(data), seat, 3)["action"] == found["action"]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
 

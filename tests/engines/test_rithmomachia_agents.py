@@ -1,4 +1,4 @@
-"""Boolean Rithmomachia's ladder of computer players (``engines/rithmomachia_agent.py``) and
+"""Boolean Rithmomachia's ladder of computer players (``engines/rithmomachia/agents.py``) and
 its teaching preset."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ import pytest
 
 from engines import rithmomachia
 from engines.base import parse_option_text
-from engines.rithmomachia import RithmomachiaState, move_text, new_game, occupancy
-from engines.rithmomachia_agent import RithmomachiaAgent, Search
+from engines.rithmomachia import RithmomachiaState, new_game
+from engines.rithmomachia.agents import RithmomachiaAgent, Search
+from engines.rithmomachia.equations import occupancy
+from engines.rithmomachia.moves import move_text
 from tests.helpers.rithmomachia_positions import BLACK, WHITE, position
 
 

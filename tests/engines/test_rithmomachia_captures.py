@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import pytest
 
-from engines import rithmomachia as r
 from engines.base import InvalidMove
 from engines.rithmomachia import RithmomachiaState, new_game
+from engines.rithmomachia.board import bits, standard_board
+from engines.rithmomachia.equations import OPS, Rules, rules_for
+from engines.rithmomachia.moves import counts, generate_moves, make_move
 from tests.helpers import rithmomachia_reference as ref
 from tests.helpers.refusals import refusal
 from tests.helpers.rithmomachia_checks import captures, pieces_of
@@ -94,7 +96,7 @@ def test_the_seed_equations(scene: tuple[str, Pieces, str, str], op: str,
     found = captures(state.apply(WHITE, action))
     assert list(found) == [target]
     equations = {(e["form"], e["op"], e["equation"]) for e in found[target]["equations"]}
-    assert (form, op, f"0100 {op} 1100 = {r.bits(target_value)}") in equations
+    assert (form, op, f"0100 {op} 1100 = {bits(target_value)}") in equations
     if op == "NAND" and form == "compiling":  # X reaches the target, and NOT 0100 = 1011
         assert ("not", "NOT", "NOT 0100 = 1011") in equations
     else:
@@ -106,7 +108,7 @@ def test_the_seed_equations(scene: tuple[str, Pieces, str, str], op: str,
     # Only this equation enabled: still taken; everything but it: left alone.
     alone = position({**pieces, target: (BLACK, target_value)}, ops=op.lower())
     assert target in captures(alone.apply(WHITE, action))
-    others = ",".join(o for o in r.OPS if o not in (op.lower(), "not"))
+    others = ",".join(o for o in OPS if o not in (op.lower(), "not"))
     without = position({**pieces, target: (BLACK, target_value)}, ops=others)
     assert captures(without.apply(WHITE, action)) == {}
 
@@ -207,7 +209,7 @@ def test_ops_option_is_a_validated_non_empty_subset() -> None:
     assert new_game({}, 2, 1).options["ops"] == "not,and,or,xor,nand,nor"
     assert new_game({"ops": "NAND not"}, 2, 1).options["ops"] == "not,nand"
     assert new_game({"ops": "or+xor+nor"}, 2, 1).options["ops"] == "or,xor,nor"
-    assert new_game({"ops": "all"}, 2, 1).options["ops"] == ",".join(r.OPS)
+    assert new_game({"ops": "all"}, 2, 1).options["ops"] == ",".join(OPS)
     for bad in ("", " , ", "and,nope", "not,all"):
         with pytest.raises(InvalidMove) as caught:
             new_game({"ops": bad}, 2, 1)
@@ -244,14 +246,14 @@ def engine_perft(state: RithmomachiaState, depth: int) -> tuple[int, int]:
 
 
 def fast_perft(board: list[int], player: int, depth: int, push: bool,
-               rules: r.Rules) -> tuple[int, int]:
-    moves = r.generate_moves(board, player, push)
+               rules: Rules) -> tuple[int, int]:
+    moves = generate_moves(board, player, push)
     if depth == 1:
-        return len(moves), sum(1 for m in moves if r.make_move(board, m, player, rules)[1])
+        return len(moves), sum(1 for m in moves if make_move(board, m, player, rules)[1])
     total = taking = 0
     for move in moves:
-        after = r.make_move(board, move, player, rules)[0]
-        if all(side["pyramids"] for side in r.counts(after)):
+        after = make_move(board, move, player, rules)[0]
+        if all(side["pyramids"] for side in counts(after)):
             count, caps = fast_perft(after, 1 - player, depth - 1, push, rules)
             total += count
             taking += caps
@@ -280,9 +282,9 @@ def test_perft_from_the_standard_setup(push: bool) -> None:
         assert sorted(child.legal_actions(BLACK)) == sorted(ref.legal_moves(after, BLACK, push))
         total += len(child.legal_actions(BLACK))
     assert total == PERFT[(push, 2)][0]
-    rules = r.rules_for(r.OPS)
+    rules = rules_for(OPS)
     for depth in (1, 2):
-        assert fast_perft(r.standard_board(), WHITE, depth, push, rules) == PERFT[(push, depth)]
+        assert fast_perft(standard_board(), WHITE, depth, push, rules) == PERFT[(push, depth)]
     if not push:  # the reference's capture count is quick enough without pushes
         assert ref.perft(board, WHITE, 2, push) == PERFT[(push, 2)]
         assert engine_perft(state, 2) == PERFT[(push, 2)]
@@ -296,7 +298,7 @@ def test_perft_captures_with_push_agree_with_the_reference() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("push", [True, False], ids=["push", "no_push"])
 def test_perft_depth_3(push: bool) -> None:
-    rules = r.rules_for(r.OPS)
-    assert fast_perft(r.standard_board(), WHITE, 3, push, rules) == PERFT[(push, 3)]
+    rules = rules_for(OPS)
+    assert fast_perft(standard_board(), WHITE, 3, push, rules) == PERFT[(push, 3)]
     if not push:
         assert ref.perft(ref.standard_board(), WHITE, 3, push) == PERFT[(push, 3)]

@@ -1,4 +1,4 @@
-"""Rithmomachia's board as buttons (``engines.rithmomachia_grid``): every move the grid
+"""Rithmomachia's board as buttons (``engines.rithmomachia.grid``): every move the grid
 makes is legal and every legal move can be made on it, over random positions; each step
 is four rows of a level's cells with the level key beside them; taps it cannot take are
 refused with the reason."""
@@ -9,9 +9,10 @@ import random
 
 import pytest
 
-from engines import rithmomachia, rithmomachia_grid
+from engines import rithmomachia
 from engines.base import GRID_TOKEN, GameError, grid_width
 from engines.rithmomachia import RithmomachiaState
+from engines.rithmomachia import grid as rithmomachia_grid
 
 LEVEL_KEYS = ("v1", "v2", "v3", "v4")
 

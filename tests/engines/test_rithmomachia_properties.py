@@ -27,10 +27,12 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engines import rithmomachia as r
 from engines.base import StateError
-from engines.rithmomachia import RithmomachiaState, new_game, occupancy, replay
-from engines.rithmomachia_agent import Search
+from engines.rithmomachia import RithmomachiaState, new_game, replay
+from engines.rithmomachia.agents import Search
+from engines.rithmomachia.board import CELL_BY_NAME, CELL_NAMES, code_of, owner_of, value_of
+from engines.rithmomachia.equations import OPS, iter_cells, occupancy
+from engines.rithmomachia.moves import generate_moves, make_move, move_text, position_key
 from tests.helpers import rithmomachia_reference as ref
 from tests.helpers.engine_checks import check_typed_text, round_trip
 
@@ -45,7 +47,7 @@ move_like_text = st.one_of(
 
 @st.composite
 def option_sets(draw: st.DrawFn) -> dict[str, Any]:
-    ops = draw(st.sets(st.sampled_from(r.OPS), min_size=1), label="ops")
+    ops = draw(st.sets(st.sampled_from(OPS), min_size=1), label="ops")
     return {
         "setup": draw(st.sampled_from(["standard", "placement"]), label="setup"),
         "push": draw(st.booleans(), label="push"),
@@ -147,8 +149,8 @@ def test_random_play_keeps_every_invariant(seed: int, options: dict[str, Any],
         action = rng.choice(legal)
         if state.phase == "play" and rng.random() < greed:  # steer towards captures
             taking = [move for move in state.moves()
-                      if r.make_move(state.board, move, seat, state.rules)[1]]
-            action = r.move_text(rng.choice(taking)) if taking else action
+                      if make_move(state.board, move, seat, state.rules)[1]]
+            action = move_text(rng.choice(taking)) if taking else action
         before = ref.board_of(state.to_dict())
         plies = state.plies
         events = state.apply(seat, action)
@@ -195,8 +197,8 @@ def random_positions(draw: st.DrawFn) -> RithmomachiaState:
     data["turn"] = turn
     board = [0] * 64
     for cell, owner, value in data["pieces"]:
-        board[r.CELL_BY_NAME[cell]] = r.code_of(owner, value)
-    data["history"] = [[r.position_key(board, turn), 1]]
+        board[CELL_BY_NAME[cell]] = code_of(owner, value)
+    data["history"] = [[position_key(board, turn), 1]]
     try:
         return RithmomachiaState.from_dict(data)
     except StateError:  # the side to move happens to have no move
@@ -214,11 +216,11 @@ def test_random_positions_agree_with_the_reference(state: RithmomachiaState) -> 
     assert menu_actions(state, seat) == legal
     ops = ref_ops(state)
     for action in legal:
-        move = r.generate_moves(state.board, seat, state.push)[legal.index(action)]
-        after, captured = r.make_move(state.board, move, seat, state.rules)
+        move = generate_moves(state.board, seat, state.push)[legal.index(action)]
+        after, captured = make_move(state.board, move, seat, state.rules)
         expected, found = ref.play(board, action, seat, ops)
-        assert {r.CELL_NAMES[c] for c in r.iter_cells(captured)} == set(found)
-        assert {r.CELL_NAMES[c]: (r.owner_of(v), r.value_of(v))
+        assert {CELL_NAMES[c] for c in iter_cells(captured)} == set(found)
+        assert {CELL_NAMES[c]: (owner_of(v), value_of(v))
                 for c, v in enumerate(after) if v} == expected
     action = random.Random(len(legal)).choice(legal)
     events = state.apply(seat, action)
@@ -236,13 +238,13 @@ def test_the_search_sees_what_the_reference_sees(state: RithmomachiaState) -> No
     search = Search(state.rules, state.push, 100, None, None)
     masks = occupancy(state.board)
     scored = search.ordered(state.board, masks[seat], masks[1 - seat], seat, 0, 0)
-    assert sorted(r.move_text(m) for m, _, _, _ in scored) == sorted(state.legal_actions(seat))
+    assert sorted(move_text(m) for m, _, _, _ in scored) == sorted(state.legal_actions(seat))
     threatened = False
     for move, captured, worth, taken in scored:
-        action = r.move_text(move)
+        action = move_text(move)
         after_move, _ = ref.moved(board, action)
         found = ref.equations(after_move, seat, action.split("-")[1], ref_ops(state))
-        assert {r.CELL_NAMES[c] for c in r.iter_cells(captured)} == set(found)
+        assert {CELL_NAMES[c] for c in iter_cells(captured)} == set(found)
         pyramids = sum(1 for cell in found if ref.shape(after_move[cell][1]) == "pyramid")
         assert taken == pyramids and (worth > 0) == bool(found)
         threatened = threatened or pyramids > 0

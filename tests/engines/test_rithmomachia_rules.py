@@ -16,11 +16,23 @@ from typing import Any
 
 import pytest
 
-from engines import rithmomachia as r
-from engines import rithmomachia_board as board
 from engines.base import GameError, IllegalMove, InvalidMove, NotYourTurn, StateError
-from engines.rithmomachia import RithmomachiaState, new_game, replay
-from engines.rithmomachia_agent import RithmomachiaAgent, make_agent
+from engines.rithmomachia import RithmomachiaState, board, new_game, replay
+from engines.rithmomachia.agents import RithmomachiaAgent, make_agent
+from engines.rithmomachia.board import (
+    CELL_BY_NAME,
+    CELL_NAMES,
+    HOME_LEVEL,
+    LAYOUT_SHAPES,
+    PYRAMID,
+    REACH,
+    SHAPE_NAMES,
+    SHAPE_OF,
+    bits,
+    cell_at,
+    code_of,
+)
+from engines.rithmomachia.moves import victories
 from tests.helpers import rithmomachia_reference as ref
 from tests.helpers.refusals import refusal
 from tests.helpers.rithmomachia_checks import captures, pieces_of
@@ -29,20 +41,20 @@ from tests.helpers.rithmomachia_positions import BLACK, WHITE, Pieces, position
 # --- the field and the set-up ---------------------------------------------------------------
 
 def test_cells_steps_and_shapes() -> None:
-    assert r.CELL_NAMES[0] == "1a1" and r.CELL_NAMES[63] == "4d4" and len(r.CELL_NAMES) == 64
-    corner, centre = r.CELL_BY_NAME["1a1"], r.CELL_BY_NAME["2b2"]
-    assert len(r.REACH[board.CIRCLE][corner]) == 3 + 3
-    assert len(r.REACH[board.SQUARE][corner]) == 3 + 1
-    assert len(r.REACH[board.TRIANGLE][corner]) == 3 + 1 and len(r.REACH[r.PYRAMID][corner]) == 7
-    assert len(r.REACH[board.CIRCLE][centre]) == 6 + 12
-    assert len(r.REACH[board.TRIANGLE][centre]) == 20
-    assert len(r.REACH[board.SQUARE][centre]) == 6 + 8 and len(r.REACH[r.PYRAMID][centre]) == 26
-    assert [r.SHAPE_NAMES[r.SHAPE_OF[v]] for v in (0, 1, 3, 7, 15)] == [
+    assert CELL_NAMES[0] == "1a1" and CELL_NAMES[63] == "4d4" and len(CELL_NAMES) == 64
+    corner, centre = CELL_BY_NAME["1a1"], CELL_BY_NAME["2b2"]
+    assert len(REACH[board.CIRCLE][corner]) == 3 + 3
+    assert len(REACH[board.SQUARE][corner]) == 3 + 1
+    assert len(REACH[board.TRIANGLE][corner]) == 3 + 1 and len(REACH[PYRAMID][corner]) == 7
+    assert len(REACH[board.CIRCLE][centre]) == 6 + 12
+    assert len(REACH[board.TRIANGLE][centre]) == 20
+    assert len(REACH[board.SQUARE][centre]) == 6 + 8 and len(REACH[PYRAMID][centre]) == 26
+    assert [SHAPE_NAMES[SHAPE_OF[v]] for v in (0, 1, 3, 7, 15)] == [
         "Pyramid", "Circle", "Triangle", "Square", "Pyramid"]
     for value in range(16):
         for cell in range(64):
-            mine = {r.CELL_NAMES[c] for c in r.REACH[r.SHAPE_OF[value]][cell]}
-            assert mine == set(ref.reach_set(r.CELL_NAMES[cell], value))
+            mine = {CELL_NAMES[c] for c in REACH[SHAPE_OF[value]][cell]}
+            assert mine == set(ref.reach_set(CELL_NAMES[cell], value))
 
 
 def test_standard_setup_follows_the_seed_layout_mirrored_for_black() -> None:
@@ -129,8 +141,8 @@ def test_the_move_limit_ends_the_game() -> None:
 def test_victory_labels(pieces: Pieces, winners: list[int], label: str | None) -> None:
     board = [0] * 64
     for cell, (owner, value) in pieces.items():
-        board[r.CELL_BY_NAME[cell]] = r.code_of(owner, value)
-    verdict = r.victories(board)
+        board[CELL_BY_NAME[cell]] = code_of(owner, value)
+    verdict = victories(board)
     assert list(verdict["winners"]) == winners and verdict["label"] == label
     assert ref.verdict(pieces) == (winners, label)
 
@@ -213,7 +225,7 @@ def test_placement_setup_alternates_and_then_play_starts() -> None:
     state = new_game({"setup": "placement"}, 2, 1)
     assert state.phase == "placement" and state.view(None)["board"] == []
     assert len(state.legal_actions(WHITE)) == sum(
-        len([c for row in r.LAYOUT_SHAPES for c in row if c == r.SHAPE_OF[v]])
+        len([c for row in LAYOUT_SHAPES for c in row if c == SHAPE_OF[v]])
         for v in range(16))
     assert state.parse_action("place 5 1a2", WHITE) == "place 0101 1a2"
     assert state.parse_action("0101@1a2", WHITE) == "place 0101 1a2"
@@ -230,10 +242,10 @@ def test_placement_setup_alternates_and_then_play_starts() -> None:
     # Both fill their levels with the standard values, in turn.
     while state.phase == "placement":
         seat = state.turn
-        action = next(f"place {r.bits(board.STANDARD_LAYOUT[rank][f])} "
-                      f"{r.CELL_NAMES[r.cell_at(r.HOME_LEVEL[seat], f, rank)]}"
+        action = next(f"place {bits(board.STANDARD_LAYOUT[rank][f])} "
+                      f"{CELL_NAMES[cell_at(HOME_LEVEL[seat], f, rank)]}"
                       for rank in range(4) for f in range(4)
-                      if not state.board[r.cell_at(r.HOME_LEVEL[seat], f, rank)])
+                      if not state.board[cell_at(HOME_LEVEL[seat], f, rank)])
         events = state.apply(seat, action)
     assert state.phase == "play" and state.turn == WHITE and state.plies == 0
     assert events[-1] == {"type": "play_started"}
@@ -245,7 +257,7 @@ def test_placement_setup_alternates_and_then_play_starts() -> None:
 def test_placement_menus() -> None:
     state = new_game({"setup": "placement"}, 2, 1)
     top = state.menu(WHITE, ())
-    assert [c.token for c in top] == [r.bits(v) for v in range(16)]
+    assert [c.token for c in top] == [bits(v) for v in range(16)]
     assert top[5].label == "△0101" and all(c.action is None for c in top)
     cells = state.menu(WHITE, ("0101",))
     assert [c.token for c in cells] == ["1a2", "1c2", "1d2", "1a3", "1b3", "1d3"]

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from engines.base import GameError, IllegalMove, InvalidMove, NotYourTurn
 from engines.turing import make_agent, new_game
-from engines.turing.game import OPTIONS, TuringState, replay
 from engines.turing.puzzle import Puzzle
+from engines.turing.rules import OPTIONS
+from engines.turing.state import TuringState, replay
 
 CHALLENGE_ONE = Puzzle("classic", ((4,), (9,), (11,), (14,)), ("4.1", "9.0", "11.0", "14.2"))
 DEFAULTS = {spec.name: spec.default for spec in OPTIONS}

@@ -264,7 +264,7 @@ def test_the_heuristic_on_generated_puzzles(mode: str, level: str, delegates: bo
 
 
 def test_machine_scores_say_whether_they_are_proven() -> None:
-    from engines.turing.game import machine_scores
+    from engines.turing.rules import machine_scores
     scores = machine_scores(CHALLENGE_ONE)
     assert scores["par"] == {"score": [1, 3], "worst": list(solve(
         CHALLENGE_ONE.candidates("par"), 4).worst), "proven": True}

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engines.booleo import BooleoState, deck_cards, sort_cards
+from engines.booleo import BooleoState
+from engines.booleo.cards import deck_cards, sort_cards
 
 DEFAULTS: dict[str, Any] = {"bits": 6, "extended": False, "inactive": False, "referee": True,
                             "max_turns": 200}

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engines.digitalo import DigitaloState, deck_cards, sort_cards
+from engines.digitalo import DigitaloState
+from engines.digitalo.cards import deck_cards, sort_cards
 
 DEFAULTS: dict[str, Any] = {"bits": 4, "inverters": True, "free_discard": False,
                             "gates_each": 6, "inverter_cards": 6, "max_moves": 500,

@@ -6,7 +6,7 @@ the decisions written in the engine's docstring. It numbers positions itself, tr
 card in the hand on every position and every bit card, and keeps what the rules allow. Truth
 tables are written out; the flip is resolved the way the rules say it (judge every first-row
 gate, then drop every gate left without inputs, until nothing changes), and nothing is
-imported from the engine or from ``engines/pyramid.py``.
+imported from the engine or from ``engines/cards/pyramid.py``.
 """
 
 from __future__ import annotations

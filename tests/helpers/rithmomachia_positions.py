@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines import rithmomachia as r
 from engines.rithmomachia import RithmomachiaState, new_game
+from engines.rithmomachia.board import CELL_BY_NAME, code_of
+from engines.rithmomachia.moves import position_key
 
 WHITE, BLACK = 0, 1
 GUARDS = {"1a4": (WHITE, 0b1111), "4a4": (BLACK, 0b0000)}
@@ -21,6 +22,6 @@ def position(pieces: Pieces, turn: int = WHITE, guards: bool = True,
     data["turn"] = turn
     board = [0] * 64
     for cell, (owner, value) in placed.items():
-        board[r.CELL_BY_NAME[cell]] = r.code_of(owner, value)
-    data["history"] = [[r.position_key(board, turn), 1]]
+        board[CELL_BY_NAME[cell]] = code_of(owner, value)
+    data["history"] = [[position_key(board, turn), 1]]
     return RithmomachiaState.from_dict(data)

@@ -10,7 +10,7 @@ import pytest
 
 from engines.analysis import hint, replay
 from engines.base import GameState
-from engines.lgame_analysis import move_results
+from engines.lgame.analysis import move_results
 from engines.registry import get_game
 from renderers.common import PHONE_COLUMNS, code_widths
 from renderers.i18n import LANGUAGES

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from engines.base import validate_options
 from engines.turing.cards import CARDS, CODES, code_text
-from engines.turing.game import OPTIONS, TuringState
 from engines.turing.generator import generate
+from engines.turing.rules import OPTIONS
+from engines.turing.state import TuringState
 from renderers import turing as render
 
 MACHINE: dict[str, Any] = {"par": {"score": [2, 5], "worst": [3, 7]},

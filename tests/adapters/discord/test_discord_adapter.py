@@ -24,6 +24,7 @@ from bot.adapters.discord.client import ACK_SECONDS
 from bot.config import Settings
 from bot.service import Opponent, Place, User
 from engines import lgame
+from engines.lgame.agents import LGameAgent
 from engines.registry import register_game, unregister_game
 from renderers import register_renderer
 from renderers.i18n import CATALOGUE
@@ -236,13 +237,13 @@ async def test_private_hands_only_in_ephemeral_messages(tmp_path: Path) -> None:
 async def test_slow_ai_is_acknowledged_at_once(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     think_seconds = 3.5
-    original = lgame.LGameAgent.choose
+    original = LGameAgent.choose
 
     def slow_choose(self: Any, state: Any, player: int) -> str:
         time.sleep(think_seconds)  # a worker thread: the event loop must stay free
         return original(self, state, player)
 
-    monkeypatch.setattr(lgame.LGameAgent, "choose", slow_choose)
+    monkeypatch.setattr(LGameAgent, "choose", slow_choose)
     async with discord_world(tmp_path, settle_timeout=30) as world:
         stamps = stamp_requests(world)
         await world.alice.slash(world.channel, "play", game="lgame", level="easy")

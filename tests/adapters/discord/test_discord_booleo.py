@@ -34,6 +34,8 @@ from bot.adapters.discord.layout import (
 from bot.service import Button, Place, Service, User, human_player
 from engines import booleo
 from engines.base import parse_option_text
+from engines.booleo.cards import CARD_BY_TOKEN, NOT_CARD, slot_name
+from engines.cards.pyramid import LESSONS, pyramid_slots
 from renderers import booleo as render
 from renderers.i18n import translate
 from tests.helpers.discord_cards import (
@@ -65,11 +67,11 @@ def worth(state: booleo.BooleoState, seat: int, path: tuple[str, ...]) -> int:
     legal = state.legal_actions(seat)
     choice = next(c for c in state.menu(seat, path[:-1]) if c.token == path[-1])
     if choice.action is None:
-        card = booleo.CARD_BY_TOKEN.get(path[0])
+        card = CARD_BY_TOKEN.get(path[0])
         if card is None:
             return 1
         fitting = [a for a in legal if a.split()[0] == card]
-        return 1 if not fitting else 2 if card == booleo.NOT_CARD else 3  # 1: discard it
+        return 1 if not fitting else 2 if card == NOT_CARD else 3  # 1: discard it
     if choice.action not in legal:
         return 0
     return 1 if choice.action.startswith("discard") else 2 if choice.action.startswith(
@@ -153,7 +155,7 @@ def wrong_slot(state: booleo.BooleoState, seat: int) -> tuple[str, ...] | None:
     """A menu path to a slot where the card does not fit, if the hand has one."""
     legal = state.legal_actions(seat)
     for card in state.menu(seat, ()):
-        if card.action is None and card.token in booleo.CARD_BY_TOKEN:
+        if card.action is None and card.token in CARD_BY_TOKEN:
             for slot in state.menu(seat, (card.token,)):
                 if slot.action is not None and slot.action not in legal:
                     return card.token, slot.token
@@ -208,13 +210,13 @@ def crowded(options: str, rows: int, seed: int = 1) -> booleo.BooleoState:
     slots and its menu step needs select menus, or is split into rows."""
     state = booleo.new_game(parse_option_text(booleo.OPTIONS, options), 2, seed)
     data = state.to_dict()
-    gates = [card for card in data["draw"] if card != booleo.NOT_CARD]
+    gates = [card for card in data["draw"] if card != NOT_CARD]
     for pyramid in data["pyramids"]:
-        for slot in booleo.pyramid_slots(state.n):
+        for slot in pyramid_slots(state.n):
             if slot[0] <= rows:
                 card = gates.pop()
                 data["draw"].remove(card)
-                pyramid[booleo.slot_name(slot)] = card
+                pyramid[slot_name(slot)] = card
     return booleo.BooleoState.from_dict(data)
 
 
@@ -493,7 +495,7 @@ def test_every_8_bit_extended_hand_and_board_fits_discord() -> None:
                 for path, menu in walk_menus(service, place, record, state, seat):
                     hand = service.render_hand(place, record, state, seat, path)
                     assert hand.buttons == menu
-                    notice = booleo.LESSONS["XNOR0"].format(a=1, b=1)
+                    notice = LESSONS["XNOR0"].format(a=1, b=1)
                     layout = hand_layout(hand, place.language, notice)
                     check_layout(layout, menu)
                     assert hand.text in layout.content, "the hand is never cut"

@@ -23,8 +23,9 @@ from bot.adapters.discord.layout import (
     select_payload,
 )
 from bot.service import Button, Place, Service
-from engines import rithmomachia, rithmomachia_grid
+from engines import rithmomachia
 from engines.base import GRID_TOKEN, GameError
+from engines.rithmomachia import grid as rithmomachia_grid
 from tests.helpers import hidden_game
 from tests.helpers.discord_text import walk
 from tests.helpers.lgame_positions import random_states

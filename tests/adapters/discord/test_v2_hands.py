@@ -22,6 +22,7 @@ from bot.adapters.discord.layout import (
 )
 from bot.replies import Button, CardLine, Hand
 from engines import booleo, digitalo
+from engines.booleo.cards import CARD_TOKENS
 from renderers.i18n import translate
 from renderers.pyramid import card_label, card_meaning
 from tests.helpers.discord_cards import (
@@ -111,7 +112,7 @@ async def test_each_card_is_a_section_with_its_meaning_and_its_button(tmp_path: 
             assert card_meaning(card, "en") in text, "the card's line says what it does"
             assert card_label(card) in button["label"] and button["style"] == 1
             token = button["custom_id"].rsplit(":", 1)[1]
-            assert token == booleo.CARD_TOKENS[card] and token in choices
+            assert token == CARD_TOKENS[card] and token in choices
         # The text above says whose hand it is; the prompt follows the cards.
         text = visible_text(hand)
         assert "Your hand (" in text.split("\n")[0]

@@ -1,0 +1,89 @@
+"""scripts/restructure_engines.py, the move of issue 39, run again after a merge: on a copy
+of today's engines with a branch's new code that still uses the old flat modules, it
+rewrites that code to the packages, the code then runs, and a second run changes nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from tests.helpers.paths import REPO_ROOT
+
+SCRIPT = REPO_ROOT / "scripts" / "restructure_engines.py"
+
+# A module another branch adds, written against the engines before the move.
+OLD_STYLE = '''"""Puzzles from positions."""
+
+from engines import booleo, lgame_solver
+from engines import rithmomachia as r
+from engines.lgame import LGameState, solve
+from engines.rithmomachia_agent import RithmomachiaAgent
+from engines.turing.game import parse_code
+
+
+def pieces() -> list[object]:
+    table = lgame_solver.solved_table()
+    return [booleo.deck_cards(False)[:2], booleo.new_game({}, 2, 1).n, table.outcome_of(0),
+            solve, LGameState, RithmomachiaAgent, parse_code("241"),
+            r.CELL_NAMES[0], r.new_game({}, 2, 1).turn]
+'''
+
+
+def _load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("restructure_engines", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while building
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_branch_merged_after_the_move_is_brought_over(tmp_path: Path) -> None:
+    tool = _load_script()
+    shutil.copytree(REPO_ROOT / "engines", tmp_path / "engines",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "engines" / "puzzles").mkdir()
+    (tmp_path / "engines" / "puzzles" / "__init__.py").write_text("", encoding="utf-8")
+    puzzles = tmp_path / "engines" / "puzzles" / "positions.py"
+    puzzles.write_text(OLD_STYLE, encoding="utf-8")
+    (tmp_path / "engines" / "booleo_puzzles.py").write_text("", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "puzzles.md").write_text(
+        "Built on `engines/lgame_solver.py` (`engines.lgame.solve`) and "
+        "`engines.turing.game`.\n", encoding="utf-8")
+
+    report = tool.restructure(tmp_path, git=False)
+    assert sorted(report.rewritten) == ["docs/puzzles.md", "engines/puzzles/positions.py"]
+    assert report.warnings == [
+        "engines/booleo_puzzles.py is not in MOVES: add it to the table"]
+    rewritten = puzzles.read_text(encoding="utf-8")
+    for old in ("lgame_solver import", "rithmomachia_agent", "turing.game",
+                "from engines.lgame import LGameState, solve", "booleo.deck_cards", "r.CELL"):
+        assert old not in rewritten
+    assert (tmp_path / "docs" / "puzzles.md").read_text(encoding="utf-8") == (
+        "Built on `engines/lgame/solver.py` (`engines.lgame.solver.solve`) and "
+        "`engines.turing.state`.\n")
+    # The rewritten module runs against the packages, and ruff finds nothing to say.
+    run = subprocess.run(
+        [sys.executable, "-c", "from engines.puzzles.positions import pieces; print(pieces())"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--config",
+                           str(REPO_ROOT / "pyproject.toml"), str(puzzles)],
+                          capture_output=True, text=True, timeout=120)
+    assert lint.returncode == 0, lint.stdout
+
+    again = tool.restructure(tmp_path, git=False)
+    assert not again.changed
+    assert puzzles.read_text(encoding="utf-8") == rewritten
+
+
+def test_the_tree_here_has_nothing_left_to_move() -> None:
+    """Run on this repository, the tool finds nothing to do: no old module, no old path."""
+    report = _load_script().restructure(REPO_ROOT, dry_run=True)
+    assert not report.changed and report.warnings == []
