@@ -47,30 +47,30 @@ def test_a_branch_merged_after_the_move_is_brought_over(tmp_path: Path) -> None:
     tool = _load_script()
     shutil.copytree(REPO_ROOT / "engines", tmp_path / "engines",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "engines" / "puzzles").mkdir()
-    (tmp_path / "engines" / "puzzles" / "__init__.py").write_text("", encoding="utf-8")
-    puzzles = tmp_path / "engines" / "puzzles" / "positions.py"
+    (tmp_path / "engines" / "drills").mkdir()
+    (tmp_path / "engines" / "drills" / "__init__.py").write_text("", encoding="utf-8")
+    puzzles = tmp_path / "engines" / "drills" / "positions.py"
     puzzles.write_text(OLD_STYLE, encoding="utf-8")
-    (tmp_path / "engines" / "booleo_puzzles.py").write_text("", encoding="utf-8")
+    (tmp_path / "engines" / "booleo_drills.py").write_text("", encoding="utf-8")
     (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "puzzles.md").write_text(
+    (tmp_path / "docs" / "drills.md").write_text(
         "Built on `engines/lgame_solver.py` (`engines.lgame.solve`) and "
         "`engines.turing.game`.\n", encoding="utf-8")
 
     report = tool.restructure(tmp_path, git=False)
-    assert sorted(report.rewritten) == ["docs/puzzles.md", "engines/puzzles/positions.py"]
+    assert sorted(report.rewritten) == ["docs/drills.md", "engines/drills/positions.py"]
     assert report.warnings == [
-        "engines/booleo_puzzles.py is not in MOVES: add it to the table"]
+        "engines/booleo_drills.py is not in MOVES: add it to the table"]
     rewritten = puzzles.read_text(encoding="utf-8")
     for old in ("lgame_solver import", "rithmomachia_agent", "turing.game",
                 "from engines.lgame import LGameState, solve", "booleo.deck_cards", "r.CELL"):
         assert old not in rewritten
-    assert (tmp_path / "docs" / "puzzles.md").read_text(encoding="utf-8") == (
+    assert (tmp_path / "docs" / "drills.md").read_text(encoding="utf-8") == (
         "Built on `engines/lgame/solver.py` (`engines.lgame.solver.solve`) and "
         "`engines.turing.state`.\n")
     # The rewritten module runs against the packages, and ruff finds nothing to say.
     run = subprocess.run(
-        [sys.executable, "-c", "from engines.puzzles.positions import pieces; print(pieces())"],
+        [sys.executable, "-c", "from engines.drills.positions import pieces; print(pieces())"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--config",

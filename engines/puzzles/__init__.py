@@ -30,10 +30,10 @@ __all__ = ["Puzzle", "PuzzleGenerator", "Verdict", "decode_puzzle_code",
 # Game name -> (module holding ``GENERATOR``, its share-code prefix). The prefix is known
 # here so a code finds its game without importing every generator.
 _GENERATORS: dict[str, tuple[str, str]] = {
-    "lgame": ("engines.puzzles.lgame", "LG"),
-    "rithmomachia": ("engines.puzzles.rithmomachia", "RM"),
-    "booleo": ("engines.puzzles.booleo", "BO"),
-    "digitalo": ("engines.puzzles.digitalo", "DG"),
+    "lgame": ("engines.lgame.puzzles", "LG"),
+    "rithmomachia": ("engines.rithmomachia.puzzles", "RM"),
+    "booleo": ("engines.booleo.puzzles", "BO"),
+    "digitalo": ("engines.digitalo.puzzles", "DG"),
 }
 _loaded: dict[str, PuzzleGenerator] = {}
 # A real code (tested to decode), shown to whoever mistypes one.

@@ -84,9 +84,9 @@ operands ``{cell, value, bits}``, X first); ``game_over``.
 
 from __future__ import annotations
 
-from engines.base import JSON, Action, GameInfo, GamePreset, InvalidMove, Message, play_actions
+from engines.base import JSON, Action, GameInfo, InvalidMove, play_actions
 from engines.rithmomachia.moves import SEATS
-from engines.rithmomachia.rules import LEVELS, NAME, OPTIONS
+from engines.rithmomachia.rules import LEVELS, NAME, OPTIONS, PRESETS
 from engines.rithmomachia.state import RithmomachiaState, State
 
 ALIASES = ("rithmo", "rithmomachy", "boolean_rithmomachia", "boolean-rithmomachia")
@@ -97,13 +97,6 @@ TITLE = "Boolean Rithmomachia"
 # ``easy`` looks at the opponent's replies to the moves it tries (a few milliseconds, tens
 # at worst), so it runs in the worker processes like the other levels.
 QUICK_LEVELS: frozenset[str] = frozenset()
-PRESETS = (
-    GamePreset("teaching", "ops=not,nand",
-               Message("rithmo.preset.teaching",
-                       "Teaching game: only NOT and NAND capture, longer games")),
-    GamePreset("standard", "",
-               Message("rithmo.preset.standard", "Standard game: all six equations")),
-)
 
 INFO = GameInfo(NAME, TITLE, aliases=ALIASES, levels=LEVELS, quick_levels=QUICK_LEVELS,
                 agents="engines.rithmomachia.agents", presets=PRESETS,

@@ -13,6 +13,7 @@ from engines.base import (
     Action,
     Event,
     GameError,
+    GamePreset,
     GameState,
     IllegalMove,
     Message,
@@ -417,3 +418,13 @@ class RithmomachiaRules(GameState):
 
     def outcome(self) -> Outcome | None:
         return self._outcome
+
+
+# The ready-made option sets a new game offers (the teaching game for beginners).
+PRESETS = (
+    GamePreset("teaching", "ops=not,nand",
+               Message("rithmo.preset.teaching",
+                       "Teaching game: only NOT and NAND capture, longer games")),
+    GamePreset("standard", "",
+               Message("rithmo.preset.standard", "Standard game: all six equations")),
+)

@@ -72,10 +72,10 @@ def redealt(puzzle: Puzzle, count: int) -> list[Puzzle]:
     the checker deals them), with the same seed and theme."""
     module: ModuleType
     if puzzle.game == "booleo":
-        from engines.puzzles import booleo as module
+        from engines.booleo import puzzles as module
         deals = booleo_deals(puzzle)
     else:
-        from engines.puzzles import digitalo as module
+        from engines.digitalo import puzzles as module
         deals = digitalo_deals(puzzle, with_next_card=False)
     cls = type(puzzle.position())
     made = []

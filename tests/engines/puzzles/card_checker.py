@@ -1,7 +1,7 @@
 """An independent check of the card games' puzzles (bOOleO, Digitalo): every answer
 replayed through the game engine itself under every deal of the hidden cards.
 
-It shares no code with the generators' analysis (``engines/puzzles/cards.py`` and the
+It shares no code with the generators' analysis (``engines/cards/puzzles.py`` and the
 games' puzzle modules): the hidden cards are taken from the real state (the opponent's
 hand, the draw pile, the discards under the top), dealt again in every way that matters,
 and each of the solver's legal actions is played with ``apply``, followed by each of the
@@ -26,9 +26,9 @@ from typing import Any, TypeVar
 
 from engines.base import GameState
 from engines.booleo import BooleoState
+from engines.cards.pyramid import inactive_gates
 from engines.digitalo import DigitaloState
 from engines.puzzles import Puzzle
-from engines.pyramid import inactive_gates
 
 Score = tuple[int, int, int]
 
@@ -95,12 +95,12 @@ def booleo_deals(puzzle: Puzzle) -> list[Deal]:
 
 
 def _booleo_rank(card: str) -> int:
-    from engines.booleo import CARD_RANK
+    from engines.booleo.cards import CARD_RANK
     return CARD_RANK[card]
 
 
 def _digitalo_rank(card: str) -> int:
-    from engines.digitalo import CARD_RANK
+    from engines.digitalo.cards import CARD_RANK
     return CARD_RANK[card]
 
 

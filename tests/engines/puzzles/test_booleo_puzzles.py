@@ -1,4 +1,4 @@
-"""bOOleO's puzzles (``engines/puzzles/booleo.py``): the same seed gives the same puzzle
+"""bOOleO's puzzles (``engines/booleo/puzzles.py``): the same seed gives the same puzzle
 (in any process), each theme's answers are what its measure says, the puzzle round-trips
 and is judged in every language, and nothing hidden from the solver shapes it. Their
 proofs are replayed under every deal in ``test_card_puzzle_proofs.py``."""
@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.base import InvalidMove
-from engines.booleo import BooleoState, parse_move
+from engines.booleo import BooleoState
+from engines.booleo.notation import parse_move
+from engines.booleo.puzzles import GENERATOR, THEMES, analyse
 from engines.puzzles import generate_puzzle
-from engines.puzzles.booleo import GENERATOR, THEMES, analyse
 from engines.puzzles.core import choose_theme
 from tests.engines.puzzles.card_cases import (
     check_hidden_cards_do_not_matter,

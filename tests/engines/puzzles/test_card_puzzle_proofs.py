@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engines.booleo import puzzles as booleo_puzzles
+from engines.cards.puzzles import hand_classes
+from engines.digitalo import puzzles as digitalo_puzzles
 from engines.puzzles import Puzzle, generate_puzzle
-from engines.puzzles import booleo as booleo_puzzles
-from engines.puzzles import digitalo as digitalo_puzzles
-from engines.puzzles.cards import hand_classes
 from tests.engines.puzzles.card_checker import check_all, hand_multisets, verify
 
 GAMES = ("booleo", "digitalo")

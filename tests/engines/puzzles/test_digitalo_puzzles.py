@@ -1,4 +1,4 @@
-"""Digitalo's puzzles (``engines/puzzles/digitalo.py``): the same seed gives the same
+"""Digitalo's puzzles (``engines/digitalo/puzzles.py``): the same seed gives the same
 puzzle (in any process), each theme's answers are what its measure says, the puzzle
 round-trips and is judged in every language, and nothing hidden from the solver shapes
 it. Their proofs are replayed under every deal in ``test_card_puzzle_proofs.py``."""
@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.base import InvalidMove
-from engines.digitalo import DigitaloState, parse_move
+from engines.digitalo import DigitaloState
+from engines.digitalo.notation import parse_move
+from engines.digitalo.puzzles import GENERATOR, THEMES, analyse
 from engines.puzzles import generate_puzzle
 from engines.puzzles.core import choose_theme
-from engines.puzzles.digitalo import GENERATOR, THEMES, analyse
 from tests.engines.puzzles.card_cases import (
     check_hidden_cards_do_not_matter,
     check_round_trips,

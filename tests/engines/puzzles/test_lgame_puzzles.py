@@ -1,4 +1,4 @@
-"""L-game puzzles (``engines/puzzles/lgame.py``), each answer proven again independently:
+"""L-game puzzles (``engines/lgame/puzzles.py``), each answer proven again independently:
 every legal move of the puzzle is played by the game's own ``apply`` and the position it
 leaves is looked up in the solved table, so accepted moves are exactly the best ones and
 every refused move is worse (a later win, a draw or a loss)."""
@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from engines.lgame import LGameState
-from engines.lgame_board import PLACEMENT_BY_CODE
-from engines.lgame_solver import LOSS, UNKNOWN, WIN, solved_table
+from engines.lgame.board import PLACEMENT_BY_CODE
+from engines.lgame.puzzles import GENERATOR, THEMES, WIN_THEMES
+from engines.lgame.solver import LOSS, UNKNOWN, WIN, solved_table
 from engines.puzzles import Puzzle, generate_puzzle
-from engines.puzzles.lgame import GENERATOR, THEMES, WIN_THEMES
 
 FAST_SEEDS = range(12)
 SLOW_SEEDS = range(12, 400)

@@ -1,4 +1,4 @@
-"""Boolean Rithmomachia puzzles (``engines/puzzles/rithmomachia.py``), each answer proven
+"""Boolean Rithmomachia puzzles (``engines/rithmomachia/puzzles.py``), each answer proven
 again by the game's own rules, not by the generator's tactics: every legal move is played
 by ``apply`` (its capture events, its outcome) or by the rules' ``make_move`` and the
 victories, so accepted moves are exactly the best ones and every refused move is worse.
@@ -12,7 +12,20 @@ import pytest
 
 from engines.base import Event
 from engines.puzzles import Puzzle, generate_puzzle
-from engines.puzzles.rithmomachia import (
+from engines.rithmomachia import RithmomachiaState
+from engines.rithmomachia.agents import WIN, Search, material
+from engines.rithmomachia.equations import Rules, occupancy
+from engines.rithmomachia.moves import (
+    counts,
+    encode_move,
+    generate_moves,
+    make_move,
+    move_text,
+    victories,
+)
+from engines.rithmomachia.notation import parse_move_cells
+from engines.rithmomachia.puzzle_tactics import Tactics, node_of
+from engines.rithmomachia.puzzles import (
     GENERATOR,
     HARD_OPS,
     MOST_ACCEPTED,
@@ -20,20 +33,6 @@ from engines.puzzles.rithmomachia import (
     TEACHING_OPTIONS,
     THEMES,
 )
-from engines.puzzles.rithmomachia_tactics import Tactics, node_of
-from engines.rithmomachia import (
-    RithmomachiaState,
-    Rules,
-    counts,
-    generate_moves,
-    make_move,
-    move_text,
-    occupancy,
-    parse_move_cells,
-    victories,
-)
-from engines.rithmomachia_agent import WIN, Search, material
-from engines.rithmomachia_moves import encode_move
 
 CAPTURE_THEMES = ("capture", "equation", "teaching")
 FAST_SEEDS = {"capture": range(8), "equation": range(8), "teaching": range(8),

@@ -1,4 +1,4 @@
-"""L-game puzzles, proven by the solved table (``engines/lgame_solver.py``).
+"""L-game puzzles, proven by the solved table (``engines/lgame/solver.py``).
 
 Themes:
 
@@ -32,10 +32,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from engines.base import JSON, GameError, Message
-from engines.lgame import LGameState, new_game
-from engines.lgame_board import PLACEMENTS, l_moves, mask_names
-from engines.lgame_rules import neutral_step_text
-from engines.lgame_solver import (
+from engines.lgame.board import PLACEMENTS, l_moves, mask_names
+from engines.lgame.rules import neutral_step_text
+from engines.lgame.solver import (
     LOSS,
     NEUTRAL_PAIRS,
     PAIR_INDEX,
@@ -48,6 +47,7 @@ from engines.lgame_solver import (
     solved_table,
     split_key,
 )
+from engines.lgame.state import LGameState
 from engines.puzzles.core import (
     Puzzle,
     Verdict,
@@ -152,7 +152,7 @@ def _position(key: int, seat: int, seed: int) -> LGameState:
     mover, other, pair = split_key(key)
     ls = [PLACEMENTS[other].code, PLACEMENTS[other].code]
     ls[seat] = PLACEMENTS[mover].code
-    data = new_game({}, 2, seed).to_dict()
+    data = LGameState({}, seed).to_dict()
     data.update(ls=ls, neutrals=mask_names(NEUTRAL_PAIRS[pair]), turn=seat, history=[])
     state = LGameState.from_dict(data)
     state.history = {state._absolute_key(): 1}

@@ -1,5 +1,5 @@
 """bOOleO puzzles: one decision of the seat to move, proven against every hand the
-opponent could hold (``engines/puzzles/cards.py`` explains the unseen pool, the hand
+opponent could hold (``engines/cards/puzzles.py`` explains the unseen pool, the hand
 classes and the measure).
 
 Themes (the rules are ``shared/rules/booleo.md``, with the referee on, as games start):
@@ -49,24 +49,23 @@ from collections import Counter
 from dataclasses import dataclass
 
 from engines.base import JSON, Message
-from engines.booleo import (
+from engines.booleo.cards import (
     BASIC_GATES,
     COPIES,
     EXTENDED_GATES,
     NOT_CARD,
-    BooleoState,
     complete_and_valid,
     deck_cards,
     flip_dirty,
     gate_fits,
-    new_game,
-    parse_move,
     parse_slot_name,
     resolve_flip,
     settle,
     slot_name,
 )
-from engines.puzzles.cards import (
+from engines.booleo.notation import parse_move
+from engines.booleo.state import BooleoState
+from engines.cards.puzzles import (
     Hands,
     Judged,
     Reply,
@@ -80,15 +79,7 @@ from engines.puzzles.cards import (
     proof_of,
     screen_action,
 )
-from engines.puzzles.core import (
-    MAX_ATTEMPTS,
-    Puzzle,
-    Verdict,
-    check_seed,
-    choose_theme,
-    first_suitable,
-)
-from engines.pyramid import (
+from engines.cards.pyramid import (
     Pyramid,
     blocked_input,
     card_label,
@@ -100,6 +91,14 @@ from engines.pyramid import (
     pyramid_size,
     pyramid_slots,
     reading,
+)
+from engines.puzzles.core import (
+    MAX_ATTEMPTS,
+    Puzzle,
+    Verdict,
+    check_seed,
+    choose_theme,
+    first_suitable,
 )
 
 GAME = "booleo"
@@ -432,7 +431,7 @@ def _fits_last(state: BooleoState, seat: int, pyramid: Pyramid) -> bool:
 
 
 def _attempt(seed: int, theme: str, rng: random.Random) -> Puzzle | None:
-    state = new_game({"bits": rng.choice((5, 6))}, 2, rng.getrandbits(31))
+    state = BooleoState({"bits": rng.choice((5, 6))}, rng.getrandbits(31))
     earliest = rng.randrange(EARLIEST)
     for ply in range(MAX_PLIES):
         if state.outcome() is not None:

@@ -1,6 +1,6 @@
 """Short, exact tactics of Boolean Rithmomachia for its puzzles: captures, wins at once and
 wins in two moves, worked out with the rules' capture finder (``captures``) and the
-computer player's search primitives (``engines.rithmomachia_agent.Search``: ``gain``, the
+computer player's search primitives (``engines.rithmomachia.agents.Search``: ``gain``, the
 position after a move ``child``, and ``reachable``, where a move must end to capture), and
 the seed-driven games of a beginner that lead to a puzzle's position (``playout``).
 
@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import chain
 
-from engines.rithmomachia import Rules, captures, generate_moves, iter_cells, occupancy
-from engines.rithmomachia_agent import AROUND, Material, Search, final_score, material
-from engines.rithmomachia_board import EMPTY, PYRAMID, REACH, REACH_MASK, SHAPE_OF
+from engines.rithmomachia.agents import AROUND, Material, Search, final_score, material
+from engines.rithmomachia.board import EMPTY, PYRAMID, REACH, REACH_MASK, SHAPE_OF
+from engines.rithmomachia.equations import Rules, captures, iter_cells, occupancy
+from engines.rithmomachia.moves import generate_moves
 
 # A search with no clock and no node limit: puzzles must be the same on any machine.
 PLIES_LEFT = 200

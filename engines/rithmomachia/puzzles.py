@@ -1,5 +1,5 @@
 """Boolean Rithmomachia puzzles: captures and victories found and proven exactly
-(``engines/puzzles/rithmomachia_tactics.py``, on the computer player's search).
+(``engines/rithmomachia/puzzle_tactics.py``, on the computer player's search).
 
 Themes:
 
@@ -41,28 +41,7 @@ from engines.puzzles.core import (
     first_suitable,
     rating_for,
 )
-from engines.puzzles.rithmomachia_tactics import (
-    Memory,
-    Node,
-    Style,
-    Tactics,
-    Taken,
-    node_of,
-    playout,
-)
-from engines.rithmomachia import (
-    PRESETS,
-    SEAT_NAMES,
-    RithmomachiaState,
-    capture_equations,
-    move_parts,
-    move_text,
-    new_game,
-    parse_move_cells,
-    rules_for,
-    victories,
-)
-from engines.rithmomachia_board import (
+from engines.rithmomachia.board import (
     EMPTY,
     cell_at,
     code_label,
@@ -71,7 +50,20 @@ from engines.rithmomachia_board import (
     piece_label,
     value_of,
 )
-from engines.rithmomachia_moves import encode_move
+from engines.rithmomachia.equations import capture_equations, rules_for
+from engines.rithmomachia.moves import encode_move, move_parts, move_text, victories
+from engines.rithmomachia.notation import parse_move_cells
+from engines.rithmomachia.puzzle_tactics import (
+    Memory,
+    Node,
+    Style,
+    Tactics,
+    Taken,
+    node_of,
+    playout,
+)
+from engines.rithmomachia.rules import PRESETS, SEAT_NAMES
+from engines.rithmomachia.state import RithmomachiaState
 
 GAME = "rithmomachia"
 CAPTURE_THEMES = ("capture", "equation", "teaching")
@@ -187,7 +179,7 @@ class RithmomachiaPuzzles:
     # ------------------------------------------------------------- finding positions
     def _find(self, theme: str, rng: random.Random) -> Found | None:
         options: JSON = dict(TEACHING_OPTIONS) if theme == "teaching" else {}
-        start = new_game(options, 2, 0)
+        start = RithmomachiaState(options, 0)
         tactics = Tactics(start.rules)
         first = node_of(start.board, 0)
         if theme in CAPTURE_THEMES:
@@ -332,7 +324,7 @@ class RithmomachiaPuzzles:
 
     # ---------------------------------------------------------------- the puzzle
     def _puzzle(self, seed: int, theme: str, found: Found) -> Puzzle:
-        state = new_game(found.options, 2, seed)
+        state = RithmomachiaState(found.options, seed)
         state.board = list(found.node.board)
         state.turn = found.node.player
         state.history = {state.key(): 1}

@@ -1,5 +1,5 @@
 """Digitalo puzzles: one decision of the seat to move in play, proven against every hand
-the opponent could hold (``engines/puzzles/cards.py`` explains the unseen pool, the hand
+the opponent could hold (``engines/cards/puzzles.py`` explains the unseen pool, the hand
 classes and the measure).
 
 Themes (the rules are ``shared/rules/digitalo.md``, with inverters, as matches start):
@@ -56,19 +56,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from engines.base import JSON, Message
-from engines.digitalo import (
-    GATE_CARDS,
-    INVERTER,
-    DigitaloState,
-    complete,
-    deck_cards,
-    new_game,
-    parse_move,
-    position_at,
-    resolve_flip,
-    slot_at,
-)
-from engines.puzzles.cards import (
+from engines.cards.puzzles import (
     Hands,
     Judged,
     Reply,
@@ -82,15 +70,7 @@ from engines.puzzles.cards import (
     proof_of,
     screen_action,
 )
-from engines.puzzles.core import (
-    MAX_ATTEMPTS,
-    Puzzle,
-    Verdict,
-    check_seed,
-    choose_theme,
-    first_suitable,
-)
-from engines.pyramid import (
+from engines.cards.pyramid import (
     Pyramid,
     card_label,
     fed_slots,
@@ -103,6 +83,25 @@ from engines.pyramid import (
     pyramid_size,
     reading,
     settle,
+)
+from engines.digitalo.cards import (
+    GATE_CARDS,
+    INVERTER,
+    complete,
+    deck_cards,
+    position_at,
+    resolve_flip,
+    slot_at,
+)
+from engines.digitalo.notation import parse_move
+from engines.digitalo.state import DigitaloState
+from engines.puzzles.core import (
+    MAX_ATTEMPTS,
+    Puzzle,
+    Verdict,
+    check_seed,
+    choose_theme,
+    first_suitable,
 )
 
 GAME = "digitalo"
@@ -481,7 +480,7 @@ def forward_action(state: DigitaloState, seat: int, rng: random.Random) -> str:
 
 
 def _attempt(seed: int, theme: str, rng: random.Random) -> Puzzle | None:
-    state = new_game({"bits": rng.choice((4, 4, 5))}, 2, rng.getrandbits(31))
+    state = DigitaloState({"bits": rng.choice((4, 4, 5))}, rng.getrandbits(31))
     earliest = rng.randrange(EARLIEST)
     for ply in range(MAX_PLIES):
         if state.outcome() is not None:

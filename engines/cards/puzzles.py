@@ -1,5 +1,5 @@
-"""What the card games' puzzles share (bOOleO in ``engines/puzzles/booleo.py``, Digitalo
-in ``engines/puzzles/digitalo.py``): the hidden hands a seat must reckon with, the
+"""What the card games' puzzles share (bOOleO in ``engines/booleo/puzzles.py``, Digitalo
+in ``engines/digitalo/puzzles.py``): the hidden hands a seat must reckon with, the
 worst case of each action over all of them, the choice of the accepted answers, the
 proof, the level and the judge.
 
