@@ -9,6 +9,7 @@ live buttons, and no move was lost or doubled."""
 
 from __future__ import annotations
 
+import logging
 import random
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,8 @@ async def press_randomly(world: World, actor: Any, channel: Any, rng: random.Ran
                            custom_id=item["custom_id"])
 
 
-async def soak(tmp_path: Path, seed: int, presses: int) -> None:
+async def soak(tmp_path: Path, seed: int, presses: int,
+               caplog: pytest.LogCaptureFixture) -> None:
     rng = random.Random(seed)
     # Boards waiting out a backoff are the bot's work too: simcord settles a press only
     # once they have run on its clock, which takes longer than its default allows.
@@ -103,23 +105,35 @@ async def soak(tmp_path: Path, seed: int, presses: int) -> None:
             shown = await board_message(world, channel)
             assert drawn_version(shown) == record.version, (game, record.version)
             assert [m.id for m in live_boards(world, game, channel)] == [shown.id]
+            # At most one turn cue per game, and never a wrong one (a late answer's).
+            cues = [m.content for m in channel.history() if "🔔" in m.content]
+            assert len(cues) <= 1, cues
+            if cues and record.running:
+                mover = record.players[record.state.get("turn", 0)]["id"]
+                assert f"<@{mover}>" in cues[0], (cues, mover)
             moves = await world.store.moves(game)
             made = record.version - versions_before[game]
             assert len(moves) - moves_before[game] == made, "every saved move logged once"
         made_in_all = [await stored_version(world, game) - versions_before[game]
                        for _, game, _ in tables]
+        # Behaviour 7: the platform's refusals and faults were expected, each one line;
+        # an ERROR or a traceback would be a bug.
+        crashes = [f"{r.levelname} {r.name}: {r.getMessage()}" for r in caplog.records
+                   if r.levelno >= logging.ERROR or r.exc_info]
+        assert crashes == [], crashes
         failed = [e for e in world.wire.exchanges if e.status not in (200, 204)]
         print(f"moves made through the faults: {made_in_all}; {len(failed)} of "
               f"{len(world.wire.exchanges)} requests failed on the wire")
         assert sum(made_in_all) > presses // 10, f"the games went on: {made_in_all}"
 
 
-async def test_boards_converge_through_random_discord_faults(tmp_path: Path) -> None:
-    await soak(tmp_path, seed=1, presses=450)
+async def test_boards_converge_through_random_discord_faults(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    await soak(tmp_path, seed=1, presses=450, caplog=caplog)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(2, 8))
-async def test_boards_converge_through_random_discord_faults_many(tmp_path: Path,
-                                                                   seed: int) -> None:
-    await soak(tmp_path, seed=seed, presses=600)
+async def test_boards_converge_through_random_discord_faults_many(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, seed: int) -> None:
+    await soak(tmp_path, seed=seed, presses=600, caplog=caplog)
