@@ -71,6 +71,8 @@ class ChatAdapter(BackgroundWork, ABC):
         self._settings_cache: dict[tuple[str, str], str | None] = {}
         # game id → (channel, message id) of its live turn cue: at most one per game.
         self._cues: dict[int, tuple[str, str]] = {}
+        # Turn cues the platform did not take, per game: (where, whom, the board).
+        self._cues_owed: dict[int, tuple[Place, list[dict[str, Any]], Board]] = {}
         # game id → the version of the newest cue decision, so a late one is dropped.
         self._cue_versions: dict[int, int] = {}
         self._daily_task: asyncio.Task[None] | None = None
@@ -115,7 +117,8 @@ class ChatAdapter(BackgroundWork, ABC):
     async def send_cue(self, place: Place, people: list[dict[str, Any]],
                        board: Board) -> str | None:
         """Post a turn cue that mentions (and notifies) exactly ``people``, by their ids;
-        the message's id, or None when it could not be sent."""
+        the message's id, "" when there was no one to mention, or None when the platform
+        did not take it (it is then owed, and sent again with the board's redelivery)."""
 
     @abstractmethod
     async def delete_message(self, channel: str, message_id: str) -> None: ...
@@ -304,7 +307,10 @@ class ChatAdapter(BackgroundWork, ABC):
         self.shown_versions.confirm(game_id, version)
 
     async def redraw_stored(self, game_id: int) -> Shown:
-        """Draw the game's board as it is stored now (``Redelivery``'s one step)."""
+        """Draw the game's board as it is stored now (``Redelivery``'s one step), and
+        send its owed turn cue."""
+        if game_id in self._cues_owed and await self.resend_owed_cue(game_id) is Shown.LATER:
+            return Shown.LATER
         if game_id in self._retirements and await self.retire_owed(game_id) is not Shown.SHOWN:
             return Shown.LATER
         record = await self.service.game_record(game_id)
@@ -344,6 +350,7 @@ class ChatAdapter(BackgroundWork, ABC):
         late edit cannot draw an older board over the final one."""
         self.boards.forget(game_id)
         self._cue_versions.pop(game_id, None)
+        self._cues_owed.pop(game_id, None)
 
     # ------------------------------------------------------------ after a change
     async def game_changed(self, place: Place, reply: Reply, *, by: str | None = None,
@@ -404,9 +411,35 @@ class ChatAdapter(BackgroundWork, ABC):
                       if await self.setting(f"user:{p.get('id')}", TURN_CUES) != "off"]
             if not people:
                 return
-            message_id = await self.send_cue(place, people, board)
-            if message_id is not None:
-                self._cues[board.game_id] = (place.channel, message_id)
+            await self._send_cue_or_owe(place, people, board)
+
+    async def _send_cue_or_owe(self, place: Place, people: list[dict[str, Any]],
+                               board: Board) -> Shown:
+        """Send a turn cue; one the platform did not take is owed: the game goes to
+        ``Redelivery``, which sends it again while it is still the game's newest cue
+        (``resend_owed_cue``). Called under the board's lock."""
+        message_id = await self.send_cue(place, people, board)
+        if message_id is None:
+            self._cues_owed[board.game_id] = (place, people, board)
+            self.redelivery.behind(board.game_id)
+            return Shown.LATER
+        self._cues_owed.pop(board.game_id, None)
+        if message_id:
+            self._cues[board.game_id] = (place.channel, message_id)
+        return Shown.SHOWN
+
+    async def resend_owed_cue(self, game_id: int) -> Shown:
+        """Send the game's owed turn cue again, unless a newer change has cued its own
+        mover (or ended the game) since: a cue is right only for the version it was
+        computed for."""
+        async with self.boards.lock(game_id):
+            owed = self._cues_owed.pop(game_id, None)
+            if owed is None:
+                return Shown.SHOWN
+            place, people, board = owed
+            if self._cue_versions.get(game_id) != board.version:
+                return Shown.SHOWN
+            return await self._send_cue_or_owe(place, people, board)
 
     async def clear_cue(self, game_id: int) -> None:
         cue = self._cues.pop(game_id, None)

@@ -764,7 +764,7 @@ class LogicBot(ChatAdapter, discord.Client):
         to exactly them: the only pings the bot ever sends."""
         ids = [int(str(p.get("id"))) for p in people if str(p.get("id", "")).isdigit()]
         if not ids:
-            return None
+            return ""
         text = self.cue_text(place, ", ".join(f"<@{user_id}>" for user_id in ids), board)
         allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                           users=[discord.Object(user_id) for user_id in ids])

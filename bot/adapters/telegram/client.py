@@ -442,7 +442,7 @@ class TelegramBot(ChatAdapter):
             f'{html.escape(neutral(str(p.get("name", "?"))), quote=False)}</a>'
             for p in people if str(p.get("id", "")).isdigit())
         if not mentions:
-            return None
+            return ""
         marker = "\x00"
         text = html.escape(neutral(self.cue_text(place, marker, board)), quote=False)
         chat_id, topic = chat_of(place.channel)

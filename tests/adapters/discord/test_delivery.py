@@ -197,3 +197,29 @@ async def test_a_refused_thread_leaves_no_false_note(tmp_path: Path) -> None:
         record = await running(world)
         assert record.channel == str(world.channel.id)
         assert "could not open a thread" in visible_text(await board_message(world))
+
+
+async def test_a_turn_cue_discord_did_not_take_is_sent_again(tmp_path: Path) -> None:
+    """Behaviour 4's other half: the cue is part of what the stored game decides. Bob's
+    cue after Alice's move met a 503 (which discord.py does not retry); it used to be
+    lost, leaving Bob unaware it was his turn. It is owed now, and sent with the game's
+    redelivery once Discord takes it, naming the player still to move."""
+    async with discord_world(tmp_path) as world:
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        assert world.wire is not None
+        world.wire.inject("POST", "/channels/*/messages", status=503,
+                          message="Service Unavailable", times=1)
+        await move_blindly(world, world.alice, random.Random(3))
+        await world.bot.wait_for_background()
+
+        def cues() -> list[str]:
+            return [m.content for m in world.channel.history() if "🔔" in m.content]
+
+        refused = [e for e in world.wire.exchanges
+                   if e.path.endswith("/messages") and e.status == 503]
+        assert len(refused) == 1, "the cue met the outage"
+        await world.env.advance_time(30)
+        assert len(cues()) == 1 and f"<@{world.bob.id}>" in cues()[0], cues()
+        # Sent once: further redelivery finds nothing owed.
+        await world.env.advance_time(120)
+        assert len(cues()) == 1
