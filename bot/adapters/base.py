@@ -33,7 +33,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from bot.adapters.common import AITurns, BackgroundWork, BoardVersions
-from bot.adapters.delivery import Drawn, Redelivery, Shown, ShownVersions
+from bot.adapters.delivery import (
+    LATER_FIRST_SECONDS,
+    REFUSED_FIRST_SECONDS,
+    REFUSED_MAX_SECONDS,
+    Drawn,
+    Redelivery,
+    Shown,
+    ShownVersions,
+)
 from bot.app import App
 from bot.daily import PostOutcome
 from bot.service import Board, Place, Reply, place_of_record
@@ -132,8 +140,8 @@ class ChatAdapter(BackgroundWork, ABC):
         """Post a plain message (pinging nobody); its id, or None when it failed."""
 
     @abstractmethod
-    async def edit_text(self, channel: str, message_id: str, text: str) -> bool:
-        """Replace a plain message's text; False when the message is gone."""
+    async def edit_text(self, channel: str, message_id: str, text: str) -> Shown:
+        """Replace a plain message's text, and say what came of it (``Shown``)."""
 
     @abstractmethod
     def game_link(self, record: GameRecord) -> str:
@@ -487,29 +495,45 @@ class ChatAdapter(BackgroundWork, ABC):
         if scope in self._class_boards_due or await self._class_board_ref(scope) is None:
             return
         self._class_boards_due.add(scope)
-        self.spawn(self._redraw_class_board_later(place, scope))
+        self.spawn(self._redraw_class_board_later(place, scope, self.class_board_delay))
 
-    async def _redraw_class_board_later(self, place: Place, scope: str) -> None:
+    async def _redraw_class_board_later(self, place: Place, scope: str, delay: float,
+                                        tries: int = 0) -> None:
         try:
-            await asyncio.sleep(self.class_board_delay)
+            await asyncio.sleep(delay)
         finally:
             # A change from here on schedules the next redraw, so none is missed.
             self._class_boards_due.discard(scope)
-        await self.redraw_class_board(place)
+        outcome = await self._draw_class_board(place)
+        if outcome in (Shown.LATER, Shown.REFUSED) and scope not in self._class_boards_due:
+            # Not taken: the games as stored are drawn again later, with backoff, not
+            # left for the next change to mend.
+            self._class_boards_due.add(scope)
+            first = LATER_FIRST_SECONDS if outcome is Shown.LATER else REFUSED_FIRST_SECONDS
+            self.spawn(self._redraw_class_board_later(
+                place, scope, min(REFUSED_MAX_SECONDS, first * 2 ** tries), tries + 1))
 
     async def redraw_class_board(self, place: Place) -> bool:
+        """Draw the class board of ``place``'s server or group from the stored games;
+        whether it is shown."""
+        return await self._draw_class_board(place) is Shown.SHOWN
+
+    async def _draw_class_board(self, place: Place) -> Shown:
         scope = self.settings_scope(place)
         ref = await self._class_board_ref(scope)
         if ref is None:
-            return False
+            return Shown.SHOWN  # none kept: nothing to draw
         board_place = Place(place.platform, ref["channel"], ref.get("language") or
                             place.language, place.emoji, place.server)
         text = await self.community.class_board_text(board_place, self.game_link)
-        if await self.edit_text(ref["channel"], ref["message"], text):
-            return True
-        log.info("the class board of %s is gone; it is no longer kept", scope)
-        await self.set_setting(scope, CLASS_BOARD, "")
-        return False
+        outcome = await self.edit_text(ref["channel"], ref["message"], text)
+        if outcome is Shown.GONE:
+            log.info("the class board of %s is gone; it is no longer kept", scope)
+            await self.set_setting(scope, CLASS_BOARD, "")
+        elif outcome is not Shown.SHOWN:
+            log.info("the class board of %s was not redrawn (%s); it is tried again",
+                     scope, outcome.value)
+        return outcome
 
     async def _class_board_ref(self, scope: str) -> dict[str, str] | None:
         stored = await self.setting(scope, CLASS_BOARD)

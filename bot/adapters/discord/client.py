@@ -739,17 +739,18 @@ class LogicBot(ChatAdapter, discord.Client):
             return None
         return str(message.id)
 
-    async def edit_text(self, channel: str, message_id: str, text: str) -> bool:
+    async def edit_text(self, channel: str, message_id: str, text: str) -> Shown:
         message = self.get_partial_messageable(int(channel)).get_partial_message(
             int(message_id))
         try:
             await message.edit(content=fit_content([inert(text)]),
                                allowed_mentions=NO_MENTIONS)
-        except discord.NotFound:
-            return False
-        except discord.HTTPException as error:  # a passing fault: the next change redraws
-            log.info("could not edit message %s in %s: %s", message_id, channel, error)
-        return True
+        except DELIVERY_ERRORS as error:
+            outcome = delivery_outcome(error)
+            log.info("could not edit message %s in %s: %s; %s", message_id, channel,
+                     describe_error(error), outcome.value)
+            return outcome
+        return Shown.SHOWN
 
     def game_link(self, record: GameRecord) -> str:
         return self.board_link(record)

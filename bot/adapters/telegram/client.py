@@ -412,19 +412,20 @@ class TelegramBot(ChatAdapter):
         sent = await self.send(channel, text_message(text))
         return str(sent.message_id) if sent is not None else None
 
-    async def edit_text(self, channel: str, message_id: str, text: str) -> bool:
+    async def edit_text(self, channel: str, message_id: str, text: str) -> Shown:
         chat_id, _ = chat_of(channel)
         self.shown.forget(chat_id, int(message_id))
         try:
             await self.bot.edit_message_text(text_message(text).html, chat_id=chat_id,
                                              message_id=int(message_id))
-        except BadRequest as error:
-            lowered = str(error).lower()
-            # Only a message that is gone ends the board; other refusals keep it.
-            return "not modified" in lowered or "not found" not in lowered
-        except TelegramError as error:  # a passing fault: the next change redraws
-            log.info("could not edit message %s in %s: %s", message_id, channel, error)
-        return True
+        except TelegramError as error:
+            if isinstance(error, BadRequest) and "not modified" in str(error).lower():
+                return Shown.SHOWN
+            outcome = delivery_outcome(error)
+            log.info("could not edit message %s in %s: %s; %s", message_id, channel, error,
+                     outcome.value)
+            return outcome
+        return Shown.SHOWN
 
     def game_link(self, record: GameRecord) -> str:
         return self.board_link(record, translate(self.settings.language, "games.here"),

@@ -79,3 +79,25 @@ async def test_a_new_class_board_retires_the_old_one(tmp_path: Path) -> None:
         await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
         await world.bot.wait_for_background()
         assert "1 running" in message_by_id(world.channel, second.id).content
+
+
+async def test_a_class_board_edit_discord_did_not_take_is_drawn_again(tmp_path: Path) -> None:
+    """Issue 38: the class board shows the stored games too. Its edit after a move met a
+    503 and used to be left for the next change to mend ("a passing fault"); the board
+    stayed on the old turn. It is drawn again with backoff until Discord takes it."""
+    async with discord_world(tmp_path) as world:
+        world.bot.class_board_delay = 0.0
+        room = world.guild.create_text_channel("teacher-room")
+        await teacher(world).slash(room, "class-board")
+        board = class_board(room)
+        await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
+        await world.bot.wait_for_background()
+        assert "▶ alice" in message_by_id(room, board.id).content
+        assert world.wire is not None
+        world.wire.inject("PATCH", f"/channels/{room.id}/messages/*", status=503,
+                          message="Service Unavailable", times=2)
+        await play_one_move(world.alice, world, random.Random(3))
+        await world.bot.wait_for_background()
+        await world.env.advance_time(60)
+        assert world.wire.faults == [], "both 503s were met"
+        assert "▶ bob" in message_by_id(room, board.id).content
