@@ -1,8 +1,7 @@
-"""Digitalo's puzzles (``engines/digitalo/puzzles.py``): each theme's answers are what
-its measure says. What both card games' puzzles must do alike (the same seed, the same
-puzzle in any process; round trips and verdicts in every language; nothing hidden
-shapes it) is tested in ``test_card_puzzles.py``, and their proofs are replayed under
-every deal in ``test_card_puzzle_proofs.py``."""
+"""Digitalo's puzzles (``engines/digitalo/puzzles.py``), theme by theme: complete scores
+what the proof says, break answers with an inverter, survive has few answers. The rest is
+in ``test_card_puzzles.py`` (alike for both card games) and
+``test_card_puzzle_proofs.py`` (every proof replayed under every deal)."""
 
 from __future__ import annotations
 
