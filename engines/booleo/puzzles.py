@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
 
 from engines.base import JSON, Message
 from engines.booleo.cards import (
@@ -66,18 +65,22 @@ from engines.booleo.cards import (
 from engines.booleo.notation import parse_move
 from engines.booleo.state import BooleoState
 from engines.cards.puzzles import (
-    Hands,
+    CardAnalysis,
+    CardBoard,
+    ForwardPlay,
     Judged,
+    Refusal,
     Reply,
     Value,
     best_of,
-    difficulty,
+    card_puzzle,
     hand_classes,
+    has_clear_answer,
     immediate,
-    judge_action,
     judge_answer,
-    proof_of,
-    screen_action,
+    judge_or_screen,
+    played_forward,
+    unseen_start,
 )
 from engines.cards.pyramid import (
     Pyramid,
@@ -92,14 +95,7 @@ from engines.cards.pyramid import (
     pyramid_slots,
     reading,
 )
-from engines.puzzles.core import (
-    MAX_ATTEMPTS,
-    Puzzle,
-    Verdict,
-    check_seed,
-    choose_theme,
-    first_suitable,
-)
+from engines.puzzles.core import Puzzle, Verdict, generate_by_attempts
 
 GAME = "booleo"
 THEMES = ("complete", "survive", "break")
@@ -121,48 +117,15 @@ LEAST_STANDING = 2
 LEAST_LEGAL = 3
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(CardBoard):
     """The public position: South's reading of the start row, both pyramids, and the
     pending flip (South's card, the seat that played it)."""
 
-    n: int
-    bits: tuple[int, ...]
-    pyramids: tuple[Pyramid, Pyramid]
-    pending: tuple[int, int] | None
-
-    def resolved(self) -> Board:
-        """The position once the pending flip has resolved."""
-        if self.pending is None:
-            return self
-        pyramids = [dict(p) for p in self.pyramids]
-        resolve_flip(pyramids, list(self.bits), self.n, self.pending[0], False)
-        return Board(self.n, self.bits, (pyramids[0], pyramids[1]), None)
-
-    def key(self) -> tuple[object, ...]:
-        """Equal for equal positions: actions that leave the same one are judged once."""
-        return (self.bits, self.pending, *(tuple(sorted(p.items())) for p in self.pyramids))
-
-    def flipped(self, card: int, by: int) -> Board:
-        """The position after a NOT on South's ``card`` by seat ``by``, pending."""
-        bits = list(self.bits)
-        bits[card - 1] ^= 1
-        return Board(self.n, tuple(bits), self.pyramids, (card, by))
+    def resolve(self, pyramids: list[Pyramid], bits: list[int], card: int) -> None:
+        resolve_flip(pyramids, bits, self.n, card, False)
 
 
-@dataclass(frozen=True)
-class Analysis:
-    """Every legal action of ``seat`` judged over every hand class."""
-
-    seat: int
-    board: Board
-    legal: tuple[str, ...]
-    pool: dict[str, int]
-    hands: Hands | None  # None for a screening
-    judged: tuple[Judged, ...]
-    best: Value
-    accepted: tuple[Judged, ...]
-    refused: tuple[Judged, ...]
+Analysis = CardAnalysis[Board]
 
 
 def seen_board(view: JSON) -> Board:
@@ -176,13 +139,8 @@ def seen_board(view: JSON) -> Board:
 def unseen_pool(view: JSON) -> dict[str, int]:
     """The cards ``view``'s seat cannot see, by kind: the deck minus its hand, both
     pyramids, the NOTs under the start cards and the discard pile's top card."""
-    pool = Counter(deck_cards(bool(view["options"]["extended"])))
-    pool -= Counter(view["hand"])
-    for pyramid in view["pyramids"]:
-        pool -= Counter(str(g["card"]) for g in pyramid)
+    pool = unseen_start(deck_cards(bool(view["options"]["extended"])), view)
     pool -= Counter({NOT_CARD: sum(view["not_counts"][0])})
-    if view["discard_top"] is not None:
-        pool -= Counter([view["discard_top"]])
     seat = int(view["seat"])
     hidden = view["hand_sizes"][1 - seat] + view["draw_pile"] + max(0, view["discard_pile"] - 1)
     assert sum(pool.values()) == hidden, "the unseen cards are the hidden places' cards"
@@ -287,9 +245,7 @@ def analyse_view(view: JSON, legal: list[str], exact: bool = True) -> Analysis:
         known = seen.get(after.key())
         if known is None:
             answers, quiet = replies(after, seat, kinds)
-            known = seen[after.key()] = (
-                judge_action(action, answers, hands, quiet) if hands is not None
-                else screen_action(action, answers, pool, quiet))
+            known = seen[after.key()] = judge_or_screen(action, answers, hands, pool, quiet)
         judged.append(known.renamed(action))
     best, accepted, refused = best_of(judged)
     return Analysis(seat, board, tuple(legal), pool, hands, tuple(judged), best,
@@ -353,9 +309,8 @@ def _complete_decoys(analysis: Analysis) -> list[str]:
 
 
 def suitable(analysis: Analysis, theme: str) -> bool:
-    accepted, legal = analysis.accepted, analysis.legal
-    if theme_of(analysis) != theme or not 0 < len(accepted) < len(legal) \
-            or len(legal) < LEAST_LEGAL:
+    accepted = analysis.accepted
+    if theme_of(analysis) != theme or not has_clear_answer(analysis, LEAST_LEGAL):
         return False
     if theme == "survive":
         flips = analysis.pool.get(NOT_CARD, 0) > 0
@@ -430,33 +385,18 @@ def _fits_last(state: BooleoState, seat: int, pyramid: Pyramid) -> bool:
     return any(a.endswith(" " + empty) for a in state.legal_actions(seat))
 
 
+def make_puzzle(seed: int, theme: str, state: BooleoState, analysis: Analysis) -> Puzzle:
+    return card_puzzle(GAME, seed, theme, state, analysis, tags(analysis, theme),
+                       decoys(analysis, theme), {})
+
+
+FORWARD = ForwardPlay(EARLIEST, MAX_PLIES, candidate, analyse, suitable, make_puzzle,
+                      forward_action)
+
+
 def _attempt(seed: int, theme: str, rng: random.Random) -> Puzzle | None:
     state = BooleoState({"bits": rng.choice((5, 6))}, rng.getrandbits(31))
-    earliest = rng.randrange(EARLIEST)
-    for ply in range(MAX_PLIES):
-        if state.outcome() is not None:
-            return None
-        seat = state.turn
-        if ply >= earliest and candidate(state, seat, theme) \
-                and suitable(analyse(state, seat, exact=False), theme):
-            analysis = analyse(state, seat)
-            if suitable(analysis, theme):
-                return make_puzzle(seed, theme, state, analysis)
-        state.apply(seat, forward_action(state, seat, rng))
-    return None
-
-
-def make_puzzle(seed: int, theme: str, state: BooleoState, analysis: Analysis) -> Puzzle:
-    looks_right = decoys(analysis, theme)
-    harder = 1 if analysis.board.pending is not None else 0
-    level, rating = difficulty(len(analysis.legal), len(analysis.accepted), len(looks_right),
-                               harder)
-    extra: JSON = {"theme": theme, "decoys": len(looks_right), "bits": analysis.board.n}
-    assert analysis.hands is not None, "a puzzle's proof counts every hand"
-    proof = proof_of(analysis.legal, analysis.judged, analysis.hands, analysis.pool, extra)
-    return Puzzle(game=GAME, seed=seed, theme=theme, themes=tags(analysis, theme),
-                  level=level, rating=rating, state=state.to_dict(), seat=analysis.seat,
-                  accepted=tuple(j.action for j in analysis.accepted), proof=proof)
+    return played_forward(FORWARD, seed, theme, state, rng)
 
 
 # --- verdicts -------------------------------------------------------------------------------
@@ -485,18 +425,13 @@ class BooleoPuzzles:
     version = 1
 
     def generate(self, seed: int, theme: str | None = None) -> Puzzle:
-        seed = check_seed(seed)
-        theme = choose_theme(GAME, THEMES, seed, theme)
-        return first_suitable(GAME, theme, seed, lambda rng: _attempt(seed, theme, rng),
-                              MAX_ATTEMPTS)
+        return generate_by_attempts(GAME, THEMES, seed, theme, _attempt)
 
     def judge(self, puzzle: Puzzle, action: str) -> Verdict:
         proof = puzzle.proof
         best = proof["best"]
 
-        def right(state: object, canonical: str) -> Message:
-            assert isinstance(state, BooleoState)
-            move = state.action_text(canonical)
+        def right(move: str) -> Message:
             if puzzle.theme == "complete":
                 return Message("puzzle.booleo.complete.right",
                                "{move} completes your pyramid: you win at once, whatever "
@@ -511,14 +446,9 @@ class BooleoPuzzles:
                            "checked against all {hands} hands they could hold.",
                            move=move, gates=best[2], hands=proof["hands"])
 
-        def wrong(state: object, canonical: str,
-                  entry: JSON) -> tuple[Message, tuple[str, ...]]:
-            assert isinstance(state, BooleoState)
-            move = state.action_text(canonical)
-            answer = state.action_text(puzzle.accepted[0])
-            reply = str(entry.get("reply", ""))
-            line = (canonical, reply) if reply else (canonical,)
-            value = entry["value"]
+        def wrong(refused: Refusal) -> tuple[Message, tuple[str, ...]]:
+            move, answer, reply, line = refused.move, refused.answer, refused.reply, refused.line
+            canonical, entry, value = refused.canonical, refused.entry, refused.value
             if puzzle.theme == "complete":
                 return Message("puzzle.booleo.complete.wrong",
                                "{move} does not win this turn; {answer} completes your "

@@ -40,12 +40,16 @@ over every hand class, whose result decides.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import comb
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from engines.base import JSON, GameError, GameState, Message
+from engines.cards.pyramid import Pyramid
 from engines.puzzles.core import Puzzle, Verdict, rating_for
 
 Value = tuple[int, int, int]  # (banked, safe, standing)
@@ -126,6 +130,72 @@ class Judged:
     def renamed(self, action: str) -> Judged:
         """The same outcome for another action that leaves the same position."""
         return Judged(action, self.worth, self.reply, self.hand, self.values, self.quiet)
+
+
+@dataclass(frozen=True)
+class CardBoard:
+    """The public position: seat 0's row of start or bit cards, both pyramids, and the
+    pending flip (seat 0's card, the seat that played it). Each game says how a flip
+    resolves (``resolve``)."""
+
+    n: int
+    bits: tuple[int, ...]
+    pyramids: tuple[Pyramid, Pyramid]
+    pending: tuple[int, int] | None
+
+    def resolve(self, pyramids: list[Pyramid], bits: list[int], card: int) -> None:
+        """Discard what a flip of seat 0's ``card`` broke in ``pyramids`` (``bits``
+        already show it): the game's rule."""
+        raise NotImplementedError
+
+    def resolved(self) -> Self:
+        """The position once the pending flip has resolved."""
+        if self.pending is None:
+            return self
+        pyramids = [dict(p) for p in self.pyramids]
+        self.resolve(pyramids, list(self.bits), self.pending[0])
+        return replace(self, pyramids=(pyramids[0], pyramids[1]), pending=None)
+
+    def flipped(self, card: int, by: int) -> Self:
+        """The position after a flip of seat 0's ``card`` by seat ``by``, pending."""
+        bits = list(self.bits)
+        bits[card - 1] ^= 1
+        return replace(self, bits=tuple(bits), pending=(card, by))
+
+    def key(self) -> tuple[object, ...]:
+        """Equal for equal positions: actions that leave the same one are judged once."""
+        return (self.bits, self.pending, *(tuple(sorted(p.items())) for p in self.pyramids))
+
+
+BoardT = TypeVar("BoardT", bound=CardBoard)
+
+
+@dataclass(frozen=True)
+class CardAnalysis(Generic[BoardT]):
+    """Every legal action of ``seat`` judged over every hand class (``hands`` None for a
+    screening, which judges their worth alone)."""
+
+    seat: int
+    board: BoardT
+    legal: tuple[str, ...]
+    pool: dict[str, int]
+    hands: Hands | None
+    judged: tuple[Judged, ...]
+    best: Value
+    accepted: tuple[Judged, ...]
+    refused: tuple[Judged, ...]
+
+
+def unseen_start(deck: Iterable[str], view: JSON) -> Counter[str]:
+    """The deck minus what ``view``'s seat sees in both games: its hand, both pyramids
+    and the discard pile's top card (each game takes away what else it shows)."""
+    pool = Counter(deck)
+    pool -= Counter(view["hand"])
+    for pyramid in view["pyramids"]:
+        pool -= Counter(str(g["card"]) for g in pyramid)
+    if view["discard_top"] is not None:
+        pool -= Counter([view["discard_top"]])
+    return pool
 
 
 def multisets(pool: Mapping[str, int], size: int) -> list[tuple[tuple[int, ...], int]]:
@@ -268,6 +338,15 @@ def screen_action(action: str, replies: Sequence[Reply], pool: Mapping[str, int]
     return Judged(action, reply.value, reply, None, (), quiet)
 
 
+def judge_or_screen(action: str, replies: Sequence[Reply], hands: Hands | None,
+                    pool: Mapping[str, int], quiet: Value) -> Judged:
+    """``judge_action`` over every hand class, or without them (``hands`` None) the
+    screening's ``screen_action``."""
+    if hands is not None:
+        return judge_action(action, replies, hands, quiet)
+    return screen_action(action, replies, pool, quiet)
+
+
 def immediate(action: str, value: Value, hands: Hands | None) -> Judged:
     """An action whose value no reply can change (a won game, a round that ends)."""
     values = () if hands is None else tuple(value for _ in hands.classes)
@@ -344,24 +423,123 @@ def difficulty(legal: int, accepted: int, decoys: int, harder: int) -> tuple[int
     return level, rating_for(level, nudge)
 
 
-def judge_answer(puzzle: Puzzle, action: str,
-                 right: Callable[[GameState, str], Message],
-                 wrong: Callable[[GameState, str, JSON], tuple[Message, tuple[str, ...]]]
-                 ) -> Verdict:
-    """Correct iff ``action`` (typed or canonical) is accepted. A text that is not a legal
-    move here is answered with the game's own refusal; a refused move with ``wrong``'s
-    reason and line (the move and the reply that shows it worse), drawn from the proof's
-    entry for it."""
+# --- generation ---------------------------------------------------------------------------
+
+
+class ForwardState(Protocol):
+    """A card game's state as its puzzles' forward games play it."""
+
+    @property
+    def turn(self) -> int: ...
+
+    def outcome(self) -> object: ...
+
+    def apply(self, player: int, action: str) -> object: ...
+
+
+StateT = TypeVar("StateT", bound=ForwardState)
+AnalysisT = TypeVar("AnalysisT", bound="CardAnalysis[Any]")
+
+
+@dataclass(frozen=True)
+class ForwardPlay(Generic[StateT, AnalysisT]):
+    """How a card game finds its puzzles in games played forward from a seed: the first
+    position may be taken at an action drawn below ``earliest``, a game stops after
+    ``max_plies`` actions; ``candidate`` is a cheap look at public facts, ``analyse``
+    (``exact`` off: a screening) and ``suitable`` decide, ``make_puzzle`` sets the
+    puzzle, and ``forward_action`` plays the game on."""
+
+    earliest: int
+    max_plies: int
+    candidate: Callable[[StateT, int, str], bool]
+    analyse: Callable[[StateT, int, bool], AnalysisT]
+    suitable: Callable[[AnalysisT, str], bool]
+    make_puzzle: Callable[[int, str, StateT, AnalysisT], Puzzle]
+    forward_action: Callable[[StateT, int, random.Random], str]
+
+
+def played_forward(play: ForwardPlay[StateT, AnalysisT], seed: int, theme: str,
+                   state: StateT, rng: random.Random) -> Puzzle | None:
+    """The puzzle of the first position of ``state``'s game, played forward with ``rng``,
+    that suits ``theme``: screened first, then judged over every hand class; None when
+    the game ends or runs out of actions first."""
+    earliest = rng.randrange(play.earliest)
+    for ply in range(play.max_plies):
+        if state.outcome() is not None:
+            return None
+        seat = state.turn
+        if ply >= earliest and play.candidate(state, seat, theme) \
+                and play.suitable(play.analyse(state, seat, False), theme):
+            analysis = play.analyse(state, seat, True)
+            if play.suitable(analysis, theme):
+                return play.make_puzzle(seed, theme, state, analysis)
+        state.apply(seat, play.forward_action(state, seat, rng))
+    return None
+
+
+def has_clear_answer(analysis: CardAnalysis[Any], least_legal: int) -> bool:
+    """Some actions accepted and some refused, among at least ``least_legal``: fewer make a
+    guess, not a puzzle."""
+    legal = len(analysis.legal)
+    return 0 < len(analysis.accepted) < legal and legal >= least_legal
+
+
+def card_puzzle(game: str, seed: int, theme: str, state: GameState,
+                analysis: CardAnalysis[Any], themes: tuple[str, ...],
+                looks_right: Sequence[str], extra: JSON) -> Puzzle:
+    """The puzzle of ``analysis``: its level from the decoys (``looks_right``), one harder
+    when a flip is pending, and the proof with ``extra`` after the theme, the decoys' count
+    and the row's length."""
+    harder = 1 if analysis.board.pending is not None else 0
+    level, rating = difficulty(len(analysis.legal), len(analysis.accepted), len(looks_right),
+                               harder)
+    facts: JSON = {"theme": theme, "decoys": len(looks_right), "bits": analysis.board.n,
+                   **extra}
+    assert analysis.hands is not None, "a puzzle's proof counts every hand"
+    proof = proof_of(analysis.legal, analysis.judged, analysis.hands, analysis.pool, facts)
+    return Puzzle(game=game, seed=seed, theme=theme, themes=themes, level=level,
+                  rating=rating, state=state.to_dict(), seat=analysis.seat,
+                  accepted=tuple(j.action for j in analysis.accepted), proof=proof)
+
+
+# --- verdicts -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refused answer, as its verdict tells it: the move and the first accepted answer
+    as the game writes them, the opponent's reply that shows the move worse ("" for
+    none), the line (the move and that reply), and the proof's entry for the move."""
+
+    canonical: str
+    move: str
+    answer: str
+    reply: str
+    line: tuple[str, ...]
+    value: list[int]
+    entry: JSON
+
+
+def judge_answer(puzzle: Puzzle, action: str, right: Callable[[str], Message],
+                 wrong: Callable[[Refusal], tuple[Message, tuple[str, ...]]]) -> Verdict:
+    """Correct iff ``action`` (typed or canonical) is accepted, with ``right``'s reason for
+    the move as the game writes it. A text that is not a legal move here is answered with
+    the game's own refusal; a refused move with ``wrong``'s reason and line, drawn from
+    the proof's entry for it."""
     state = puzzle.position()
     try:
         canonical = state.parse_action(action, puzzle.seat)
     except GameError as error:
         return Verdict(False, Message(error.key, error.default, **error.params), ())
+    move = state.action_text(canonical)
     if canonical in puzzle.accepted:
-        return Verdict(True, right(state, canonical), (canonical,))
+        return Verdict(True, right(move), (canonical,))
     entry = next((e for e in puzzle.proof.get("refused", []) if e["action"] == canonical),
                  None)
     if entry is None:  # a proof from elsewhere that does not list it: still refused
         entry = {"action": canonical, "value": [0, 0, 0], "reply": "", "reply_kind": "",
                  "reply_at": "", "fails_in_hands": 0, "fails_in_deals": 0}
-    return Verdict(False, *wrong(state, canonical, entry))
+    reply = str(entry.get("reply", ""))
+    return Verdict(False, *wrong(Refusal(
+        canonical, move, state.action_text(puzzle.accepted[0]), reply,
+        (canonical, reply) if reply else (canonical,), entry["value"], entry)))

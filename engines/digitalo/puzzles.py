@@ -57,18 +57,22 @@ from dataclasses import dataclass
 
 from engines.base import JSON, Message
 from engines.cards.puzzles import (
-    Hands,
+    CardAnalysis,
+    CardBoard,
+    ForwardPlay,
     Judged,
+    Refusal,
     Reply,
     Value,
     best_of,
-    difficulty,
+    card_puzzle,
     hand_classes,
+    has_clear_answer,
     immediate,
-    judge_action,
     judge_answer,
-    proof_of,
-    screen_action,
+    judge_or_screen,
+    played_forward,
+    unseen_start,
 )
 from engines.cards.pyramid import (
     Pyramid,
@@ -95,14 +99,7 @@ from engines.digitalo.cards import (
 )
 from engines.digitalo.notation import parse_move
 from engines.digitalo.state import DigitaloState
-from engines.puzzles.core import (
-    MAX_ATTEMPTS,
-    Puzzle,
-    Verdict,
-    check_seed,
-    choose_theme,
-    first_suitable,
-)
+from engines.puzzles.core import Puzzle, Verdict, generate_by_attempts
 
 GAME = "digitalo"
 THEMES = ("complete", "survive", "break")
@@ -128,43 +125,16 @@ def next_card_label(kind: str) -> str:
     return INVERTER if kind == INVERTER else "gate"
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(CardBoard):
     """The public position: seat 0's bit row, both pyramids, the pending flip (seat 0's
     bit, the seat that played it)."""
 
-    n: int
-    bits: tuple[int, ...]
-    pyramids: tuple[Pyramid, Pyramid]
-    pending: tuple[int, int] | None
-
-    def resolved(self) -> Board:
-        if self.pending is None:
-            return self
-        pyramids = [dict(p) for p in self.pyramids]
-        resolve_flip(pyramids, list(self.bits), self.n, self.pending[0])
-        return Board(self.n, self.bits, (pyramids[0], pyramids[1]), None)
-
-    def flipped(self, bit: int, by: int) -> Board:
-        bits = list(self.bits)
-        bits[bit - 1] ^= 1
-        return Board(self.n, tuple(bits), self.pyramids, (bit, by))
-
-    def key(self) -> tuple[object, ...]:
-        return (self.bits, self.pending, *(tuple(sorted(p.items())) for p in self.pyramids))
+    def resolve(self, pyramids: list[Pyramid], bits: list[int], card: int) -> None:
+        resolve_flip(pyramids, bits, self.n, card)
 
 
 @dataclass(frozen=True)
-class Analysis:
-    seat: int
-    board: Board
-    legal: tuple[str, ...]
-    pool: dict[str, int]
-    hands: Hands | None  # None for a screening
-    judged: tuple[Judged, ...]
-    best: Value
-    accepted: tuple[Judged, ...]
-    refused: tuple[Judged, ...]
+class Analysis(CardAnalysis[Board]):
     completions: tuple[str, ...]  # the legal actions that complete the seat's pyramid
     last_move: bool  # whether a completion leaves the opponent a last move
     hand: tuple[str, ...]
@@ -201,13 +171,8 @@ def seen_board(view: JSON) -> Board:
 def unseen_pool(view: JSON) -> dict[str, int]:
     """The deck minus the seat's hand, both pyramids, the discard pile's top card and
     the inverters counted on the discard pile."""
-    pool = Counter(deck_cards(view["options"]))
-    pool -= Counter(view["hand"])
-    for pyramid in view["pyramids"]:
-        pool -= Counter(str(g["card"]) for g in pyramid)
+    pool = unseen_start(deck_cards(view["options"]), view)
     top = view["discard_top"]
-    if top is not None:
-        pool -= Counter([top])
     pool -= Counter({INVERTER: view["inverters_seen"] - (top == INVERTER)})
     return dict(sorted(pool.items()))
 
@@ -341,9 +306,7 @@ def analyse_view(view: JSON, legal: list[str], exact: bool = True) -> Analysis:
         if known is None:
             answers, quiet = (last_move_replies(after, seat) if done
                               else replies(after, seat))
-            known = seen[key] = (
-                judge_action(action, answers, hands, quiet) if hands is not None
-                else screen_action(action, answers, pool, quiet))
+            known = seen[key] = judge_or_screen(action, answers, hands, pool, quiet)
         judged.append(known.renamed(action))
     best, accepted, refused = best_of(judged)
     return Analysis(seat, board, tuple(legal), pool, hands, tuple(judged), best,
@@ -416,9 +379,8 @@ def _drawn_fits(analysis: Analysis) -> list[str]:
 
 
 def suitable(analysis: Analysis, theme: str) -> bool:
-    accepted, legal = analysis.accepted, analysis.legal
-    if theme_of(analysis) != theme or not 0 < len(accepted) < len(legal) \
-            or len(legal) < LEAST_LEGAL:
+    accepted = analysis.accepted
+    if theme_of(analysis) != theme or not has_clear_answer(analysis, LEAST_LEGAL):
         return False
     if theme == "survive":
         return (analysis.pool.get(INVERTER, 0) > 0 and len(accepted) <= MOST_ACCEPTED
@@ -479,35 +441,19 @@ def forward_action(state: DigitaloState, seat: int, rng: random.Random) -> str:
     return rng.choice(legal)
 
 
+def make_puzzle(seed: int, theme: str, state: DigitaloState, analysis: Analysis) -> Puzzle:
+    return card_puzzle(GAME, seed, theme, state, analysis, tags(analysis, theme),
+                       decoys(analysis, theme), {"completions": list(analysis.completions),
+                                                 "last_move": analysis.last_move})
+
+
+FORWARD = ForwardPlay(EARLIEST, MAX_PLIES, candidate, analyse, suitable, make_puzzle,
+                      forward_action)
+
+
 def _attempt(seed: int, theme: str, rng: random.Random) -> Puzzle | None:
     state = DigitaloState({"bits": rng.choice((4, 4, 5))}, rng.getrandbits(31))
-    earliest = rng.randrange(EARLIEST)
-    for ply in range(MAX_PLIES):
-        if state.outcome() is not None:
-            return None
-        seat = state.turn
-        if ply >= earliest and candidate(state, seat, theme) \
-                and suitable(analyse(state, seat, exact=False), theme):
-            analysis = analyse(state, seat)
-            if suitable(analysis, theme):
-                return make_puzzle(seed, theme, state, analysis)
-        state.apply(seat, forward_action(state, seat, rng))
-    return None
-
-
-def make_puzzle(seed: int, theme: str, state: DigitaloState, analysis: Analysis) -> Puzzle:
-    looks_right = decoys(analysis, theme)
-    harder = 1 if analysis.board.pending is not None else 0
-    level, rating = difficulty(len(analysis.legal), len(analysis.accepted), len(looks_right),
-                               harder)
-    extra: JSON = {"theme": theme, "decoys": len(looks_right), "bits": analysis.board.n,
-                   "completions": list(analysis.completions),
-                   "last_move": analysis.last_move}
-    assert analysis.hands is not None, "a puzzle's proof counts every hand"
-    proof = proof_of(analysis.legal, analysis.judged, analysis.hands, analysis.pool, extra)
-    return Puzzle(game=GAME, seed=seed, theme=theme, themes=tags(analysis, theme),
-                  level=level, rating=rating, state=state.to_dict(), seat=analysis.seat,
-                  accepted=tuple(j.action for j in analysis.accepted), proof=proof)
+    return played_forward(FORWARD, seed, theme, state, rng)
 
 
 # --- verdicts -------------------------------------------------------------------------------
@@ -537,18 +483,13 @@ class DigitaloPuzzles:
     version = 1
 
     def generate(self, seed: int, theme: str | None = None) -> Puzzle:
-        seed = check_seed(seed)
-        theme = choose_theme(GAME, THEMES, seed, theme)
-        return first_suitable(GAME, theme, seed, lambda rng: _attempt(seed, theme, rng),
-                              MAX_ATTEMPTS)
+        return generate_by_attempts(GAME, THEMES, seed, theme, _attempt)
 
     def judge(self, puzzle: Puzzle, action: str) -> Verdict:
         proof = puzzle.proof
         best = proof["best"]
 
-        def right(state: object, canonical: str) -> Message:
-            assert isinstance(state, DigitaloState)
-            move = state.action_text(canonical)
+        def right(move: str) -> Message:
             if puzzle.theme == "complete":
                 return Message("puzzle.digitalo.complete.right",
                                "{move} completes your pyramid, and nothing they hold can "
@@ -564,14 +505,9 @@ class DigitaloPuzzles:
                            "checked against all {hands} hands they could hold.",
                            move=move, gates=best[2], hands=proof["hands"])
 
-        def wrong(state: object, canonical: str,
-                  entry: JSON) -> tuple[Message, tuple[str, ...]]:
-            assert isinstance(state, DigitaloState)
-            move = state.action_text(canonical)
-            answer = state.action_text(puzzle.accepted[0])
-            reply = str(entry.get("reply", ""))
-            line = (canonical, reply) if reply else (canonical,)
-            value = entry["value"]
+        def wrong(refused: Refusal) -> tuple[Message, tuple[str, ...]]:
+            move, answer, reply, line = refused.move, refused.answer, refused.reply, refused.line
+            canonical, entry, value = refused.canonical, refused.entry, refused.value
             completes = canonical in proof.get("completions", ())
             if puzzle.theme == "complete" and completes and entry.get("reply_kind") == "flip":
                 return Message("puzzle.digitalo.complete.broken",

@@ -157,6 +157,16 @@ def first_suitable(game: str, theme: str, seed: int,
                     theme=theme, seed=seed)
 
 
+def generate_by_attempts(game: str, themes: tuple[str, ...], seed: int, theme: str | None,
+                         attempt: Callable[[int, str, random.Random], Puzzle | None]) -> Puzzle:
+    """A generator's ``generate`` when it makes its puzzle from the seed's attempts: the
+    seed checked, the theme chosen (``choose_theme``), and the first puzzle ``attempt``
+    makes from the seed, the theme and an attempt's random source (``first_suitable``)."""
+    seed = check_seed(seed)
+    chosen = choose_theme(game, themes, seed, theme)
+    return first_suitable(game, chosen, seed, lambda rng: attempt(seed, chosen, rng))
+
+
 def rating_for(level: int, nudge: float = 0.0) -> int:
     """The starting rating of a puzzle of ``level``, moved by up to ±150 points by
     ``nudge`` in [-1, 1] (how much harder or easier it is than its level's middle)."""

@@ -33,14 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.base import JSON, GameError, Message
-from engines.puzzles.core import (
-    Puzzle,
-    Verdict,
-    check_seed,
-    choose_theme,
-    first_suitable,
-    rating_for,
-)
+from engines.puzzles.core import Puzzle, Verdict, generate_by_attempts, rating_for
 from engines.rithmomachia.board import (
     EMPTY,
     cell_at,
@@ -167,14 +160,11 @@ class RithmomachiaPuzzles:
     version = 1
 
     def generate(self, seed: int, theme: str | None = None) -> Puzzle:
-        seed = check_seed(seed)
-        theme = choose_theme(GAME, THEMES, seed, theme)
+        return generate_by_attempts(GAME, THEMES, seed, theme, self._attempt)
 
-        def attempt(rng: random.Random) -> Puzzle | None:
-            found = self._find(theme, rng)
-            return None if found is None else self._puzzle(seed, theme, found)
-
-        return first_suitable(GAME, theme, seed, attempt)
+    def _attempt(self, seed: int, theme: str, rng: random.Random) -> Puzzle | None:
+        found = self._find(theme, rng)
+        return None if found is None else self._puzzle(seed, theme, found)
 
     # ------------------------------------------------------------- finding positions
     def _find(self, theme: str, rng: random.Random) -> Found | None:

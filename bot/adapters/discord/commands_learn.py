@@ -18,21 +18,14 @@ from discord import app_commands
 
 from bot.adapters.discord.commands import CommandKit
 from bot.adapters.discord.layout import (
-    BUTTON_LABEL_LIMIT,
-    MAX_MENU_BUTTONS,
-    MENU_ROWS,
-    ROW_WIDTH,
-    SELECT_LABEL_LIMIT,
-    SELECT_OPTIONS,
     Layout,
     fit_content,
+    page_menu_view,
     rendered,
-    shorten,
 )
 from bot.adapters.discord.translator import text
 from bot.lessons import LessonPage, first_page, lesson_game, lesson_games, lesson_list, page_for
 from engines.registry import get_game
-from renderers.i18n import translate
 
 if TYPE_CHECKING:
     from bot.adapters.discord.client import LogicBot
@@ -48,10 +41,10 @@ class LessonButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     """A lesson's move option or navigation: the page it leads to is in its id."""
 
     def __init__(self, data: str, label: str = "…", row: int | None = None,
-                 primary: bool = False) -> None:
+                 primary: bool = False, disabled: bool = False) -> None:
         style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
         super().__init__(discord.ui.Button(label=label, custom_id=f"ll:{data}", style=style,
-                                           row=row))
+                                           row=row, disabled=disabled))
         self.data = data
 
     @classmethod
@@ -97,29 +90,9 @@ def lesson_layout(page: LessonPage) -> Layout:
 
 def lesson_view(page: LessonPage, language: str) -> discord.ui.View | None:
     """The step's options as buttons in four rows, or as select menus when there are more;
-    the navigation (back, next, start again) in the last row."""
-    if not page.choices and not page.navigation:
-        return None
-    view = discord.ui.View(timeout=None)
-    # Buttons first: a select wrapped in a DynamicItem takes the first empty row
-    # (discord.py 2.7), which is then its own.
-    for button in page.navigation[:ROW_WIDTH]:
-        view.add_item(LessonButton(button.payload, shorten(button.label, BUTTON_LABEL_LIMIT),
-                                   MENU_ROWS))
-    if len(page.choices) <= MAX_MENU_BUTTONS:
-        for index, button in enumerate(page.choices):
-            view.add_item(LessonButton(button.payload,
-                                       shorten(button.label, BUTTON_LABEL_LIMIT),
-                                       index // ROW_WIDTH, primary=True))
-        return view
-    shown = page.choices[:SELECT_OPTIONS * MENU_ROWS]
-    for number, start in enumerate(range(0, len(shown), SELECT_OPTIONS)):
-        group = shown[start:start + SELECT_OPTIONS]
-        view.add_item(LessonSelect(
-            number, translate(language, "menu.pick", first=start + 1, last=start + len(group)),
-            [(shorten(button.label, SELECT_LABEL_LIMIT), button.payload) for button in group],
-            number))
-    return view
+    the navigation (back, next, start again) in the last row. Lesson options are never
+    disabled."""
+    return page_menu_view(page.choices, page.navigation, language, LessonButton, LessonSelect)
 
 
 async def show_page(interaction: discord.Interaction, data: str) -> None:

@@ -22,17 +22,11 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.layout import (
-    BUTTON_LABEL_LIMIT,
-    MAX_MENU_BUTTONS,
-    MENU_ROWS,
-    ROW_WIDTH,
-    SELECT_LABEL_LIMIT,
-    SELECT_OPTIONS,
     Layout,
     fit_content,
     inert,
+    page_menu_view,
     rendered,
-    shorten,
 )
 from bot.trainer import puzzle_game, puzzle_list, themes_of
 from bot.trainer_pages import PuzzlePage, theme_name
@@ -135,30 +129,7 @@ def page_layout(page: PuzzlePage) -> Layout:
 def page_view(page: PuzzlePage, language: str) -> discord.ui.View | None:
     """The page's options as buttons in four rows, or as select menus when there are more;
     the navigation (back, next, retry, show me, theme) in the last row."""
-    if not page.choices and not page.navigation:
-        return None
-    view = discord.ui.View(timeout=None)
-    # Buttons first: a select wrapped in a DynamicItem takes the first empty row
-    # (discord.py 2.7), which is then its own.
-    for button in page.navigation[:ROW_WIDTH]:
-        view.add_item(PuzzleButton(button.payload, shorten(button.label, BUTTON_LABEL_LIMIT),
-                                   MENU_ROWS))
-    if len(page.choices) <= MAX_MENU_BUTTONS:
-        for index, button in enumerate(page.choices):
-            view.add_item(PuzzleButton(button.payload,
-                                       shorten(button.label, BUTTON_LABEL_LIMIT),
-                                       index // ROW_WIDTH, primary=True,
-                                       disabled=button.disabled))
-        return view
-    shown = [button for button in page.choices if not button.disabled]
-    shown = shown[:SELECT_OPTIONS * MENU_ROWS]
-    for number, start in enumerate(range(0, len(shown), SELECT_OPTIONS)):
-        group = shown[start:start + SELECT_OPTIONS]
-        view.add_item(PuzzleSelect(
-            number, translate(language, "menu.pick", first=start + 1, last=start + len(group)),
-            [(shorten(button.label, SELECT_LABEL_LIMIT), button.payload) for button in group],
-            number))
-    return view
+    return page_menu_view(page.choices, page.navigation, language, PuzzleButton, PuzzleSelect)
 
 
 async def show_new(bot: LogicBot, interaction: discord.Interaction, page: PuzzlePage,

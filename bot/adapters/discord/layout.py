@@ -21,7 +21,7 @@ and the options beside it and the navigation each get rows of their own.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -442,6 +442,38 @@ def as_v2(layout: Layout) -> Layout:
         return layout
     text = shorten(layout.content, V2_TEXT_LIMIT) or "…"
     return Layout(text, layout.buttons, layout.selects, layout.overflow, v2=True, parts=(text,))
+
+
+def page_menu_view(choices: tuple[Button, ...], navigation: tuple[Button, ...], language: str,
+                   button: Callable[[str, str, int, bool, bool], discord.ui.Item[Any]],
+                   select: Callable[[int, str, list[tuple[str, str]], int],
+                                    discord.ui.Item[Any]]) -> discord.ui.View | None:
+    """A page's options (a lesson's, the trainer's) as ``button`` items (payload, label,
+    row, primary, disabled) in four rows, or as ``select`` menus (number, placeholder,
+    options, row) of the pressable ones when there are more; the navigation in the last
+    row."""
+    if not choices and not navigation:
+        return None
+    view = discord.ui.View(timeout=None)
+    # Buttons first: a select wrapped in a DynamicItem takes the first empty row
+    # (discord.py 2.7), which is then its own.
+    for nav in navigation[:ROW_WIDTH]:
+        view.add_item(button(nav.payload, shorten(nav.label, BUTTON_LABEL_LIMIT), MENU_ROWS,
+                             False, False))
+    if len(choices) <= MAX_MENU_BUTTONS:
+        for index, choice in enumerate(choices):
+            view.add_item(button(choice.payload, shorten(choice.label, BUTTON_LABEL_LIMIT),
+                                 index // ROW_WIDTH, True, choice.disabled))
+        return view
+    shown = [choice for choice in choices if not choice.disabled]
+    shown = shown[:SELECT_OPTIONS * MENU_ROWS]
+    for number, start in enumerate(range(0, len(shown), SELECT_OPTIONS)):
+        group = shown[start:start + SELECT_OPTIONS]
+        view.add_item(select(
+            number, translate(language, "menu.pick", first=start + 1, last=start + len(group)),
+            [(shorten(choice.label, SELECT_LABEL_LIMIT), choice.payload) for choice in group],
+            number))
+    return view
 
 
 def plain_layout(text: str) -> Layout:

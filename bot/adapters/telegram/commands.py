@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from telegram import Chat, Update
+from telegram import CallbackQuery, Chat, Update
 from telegram import Message as TgMessage
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
@@ -31,6 +31,7 @@ from bot.adapters.telegram.chats import (
     DAILY_LINK_PREFIX,
     HAND_LINK_PREFIX,
     PLATFORM,
+    callback_data_of,
     chat_of,
     is_private,
 )
@@ -233,6 +234,21 @@ class Commands(SetupButtons):
                                          reply.notice or self.t(place, "error.internal"))
             return
         await self.client.post_board(place, reply, reply_to=message.message_id)
+
+    async def own_press(self, query: CallbackQuery) -> tuple[TgMessage, Place] | None:
+        """The message pressed and its place, when the press's data is on that message (as
+        for the bot's other own buttons); else the presser is told the button is not
+        theirs, and None."""
+        source = query.message
+        if not isinstance(source, TgMessage) or (query.data or "") not in callback_data_of(
+                source):
+            place = (await self.client.place_of_message(source, query.from_user)
+                     if isinstance(source, TgMessage) else None)
+            language = place.language if place else self.client.settings.language
+            await self.client.answer(query, translate(language, "error.foreign_button"),
+                                     alert=True)
+            return None
+        return source, await self.client.place_of_message(source, query.from_user)
 
     async def refused_for_speed(self, message: TgMessage, place: Place, user: User) -> bool:
         """For commands that only read: past the person's rate limit, say so instead."""

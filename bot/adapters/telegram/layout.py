@@ -183,6 +183,19 @@ def keyboard(menu: list[Button], navigation: list[Button]) -> tuple[tuple[tuple[
     return tuple(rows), len(menu) > room
 
 
+def menu_message(text: str, choices: tuple[Button, ...], navigation: tuple[Button, ...],
+                 prefix: str) -> Message:
+    """A page of text with its options as keys and its navigation in the last row, each
+    key's data the button's payload after the adapter's ``prefix`` (a lesson's, the
+    trainer's)."""
+    def keys(buttons: tuple[Button, ...]) -> list[Button]:
+        return [Button(button.label, prefix + button.payload, button.group)
+                for button in buttons]
+
+    rows, overflow = keyboard(keys(choices), keys(navigation))
+    return Message(fit(text_blocks(text)), rows, overflow)
+
+
 def text_blocks(text: str) -> list[Block]:
     """A renderer's text as blocks: its code blocks (the grids whose columns must line up,
     at most 32 columns for a phone) as ``pre``, the prose around them plain."""

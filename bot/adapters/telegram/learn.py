@@ -10,14 +10,13 @@ not something for the whole class to scroll past. Its buttons carry the page the
 from __future__ import annotations
 
 from telegram import CallbackQuery, Update
-from telegram import Message as TgMessage
 from telegram.ext import ContextTypes
 
 from bot.adapters.telegram.buttons import rows_of
-from bot.adapters.telegram.chats import callback_data_of, is_private
+from bot.adapters.telegram.chats import is_private
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
-from bot.adapters.telegram.layout import Key, Message, fit, keyboard, text_blocks
+from bot.adapters.telegram.layout import Key, Message, menu_message
 from bot.lessons import (
     LessonPage,
     data,
@@ -27,7 +26,6 @@ from bot.lessons import (
     lesson_list,
     page_for,
 )
-from bot.replies import Button
 from engines.registry import get_game
 from renderers.i18n import translate
 
@@ -37,12 +35,7 @@ PREFIX = "l:"
 
 def lesson_message(page: LessonPage) -> Message:
     """The page with the step's options as keys and the navigation in the last row."""
-    def keys(buttons: tuple[Button, ...]) -> list[Button]:
-        return [Button(button.label, PREFIX + button.payload, button.group)
-                for button in buttons]
-
-    rows, overflow = keyboard(keys(page.choices), keys(page.navigation))
-    return Message(fit(text_blocks(page.text)), rows, overflow)
+    return menu_message(page.text, page.choices, page.navigation, PREFIX)
 
 
 class LearnCommands:
@@ -82,16 +75,10 @@ class LearnCommands:
     async def lesson_pressed(self, query: CallbackQuery) -> None:
         """A lesson's option or navigation: the page it leads to replaces the message. Only
         data that is on the pressed message counts, as for the bot's other own buttons."""
-        source = query.message
-        data = query.data or ""
-        if not isinstance(source, TgMessage) or data not in callback_data_of(source):
-            place = (await self.client.place_of_message(source, query.from_user)
-                     if isinstance(source, TgMessage) else None)
-            language = place.language if place else self.client.settings.language
-            await self.client.answer(query, translate(language, "error.foreign_button"),
-                                     alert=True)
+        pressed = await self.commands.own_press(query)
+        if pressed is None:
             return
-        place = await self.client.place_of_message(source, query.from_user)
+        source, place = pressed
         await self.client.answer(query)
-        page = page_for(data.removeprefix(PREFIX), place.language, place.emoji)
+        page = page_for((query.data or "").removeprefix(PREFIX), place.language, place.emoji)
         await self.client.edit(source.chat.id, source.message_id, lesson_message(page))

@@ -22,11 +22,11 @@ from telegram import Message as TgMessage
 from telegram.ext import ContextTypes
 
 from bot.adapters.telegram.buttons import rows_of
-from bot.adapters.telegram.chats import callback_data_of, is_private
+from bot.adapters.telegram.chats import is_private
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands, Handler
-from bot.adapters.telegram.layout import Key, Message, fit, keyboard, text_blocks
-from bot.replies import Button, Place, User
+from bot.adapters.telegram.layout import Key, Message, menu_message
+from bot.replies import Place, User
 from bot.trainer import puzzle_game, puzzle_list
 from bot.trainer_pages import PuzzlePage
 from engines.puzzles import puzzle_games
@@ -45,12 +45,7 @@ _LINK_RE = re.compile(re.escape(LINK_PREFIX) + r"([a-z]{1,16})-(m?\d{1,20})?")
 
 def page_message(page: PuzzlePage) -> Message:
     """The page with its options as keys and its navigation in the last row."""
-    def keys(buttons: tuple[Button, ...]) -> list[Button]:
-        return [Button(button.label, PREFIX + button.payload, button.group)
-                for button in buttons]
-
-    rows, overflow = keyboard(keys(page.choices), keys(page.navigation))
-    return Message(fit(text_blocks(page.text)), rows, overflow)
+    return menu_message(page.text, page.choices, page.navigation, PREFIX)
 
 
 class PuzzleCommands:
@@ -178,16 +173,11 @@ class PuzzleCommands:
     async def pressed(self, query: CallbackQuery) -> None:
         """A trainer button: the page it leads to replaces the message. Only data that is
         on the pressed message counts, as for the bot's other own buttons."""
-        source = query.message
-        data = query.data or ""
-        if not isinstance(source, TgMessage) or data not in callback_data_of(source):
-            place = (await self.client.place_of_message(source, query.from_user)
-                     if isinstance(source, TgMessage) else None)
-            language = place.language if place else self.client.settings.language
-            await self.client.answer(query, translate(language, "error.foreign_button"),
-                                     alert=True)
+        pressed = await self.commands.own_press(query)
+        if pressed is None:
             return
-        place = await self.client.place_of_message(source, query.from_user)
+        source, place = pressed
+        data = query.data or ""
         user = self.client.user_for(query.from_user)
         if data.startswith(START_PREFIX):
             game = puzzle_game(data.removeprefix(START_PREFIX))

@@ -12,6 +12,7 @@ from engines.lgame.board import PLACEMENT_BY_CODE
 from engines.lgame.puzzles import GENERATOR, THEMES, WIN_THEMES
 from engines.lgame.solver import LOSS, UNKNOWN, WIN, solved_table
 from engines.puzzles import Puzzle, generate_puzzle
+from tests.helpers.puzzle_verdicts import checked_verdicts
 
 FAST_SEEDS = range(12)
 SLOW_SEEDS = range(12, 400)
@@ -71,19 +72,7 @@ def check_puzzle(puzzle: Puzzle) -> None:
 
 
 def check_verdicts(puzzle: Puzzle, moves: dict[str, tuple[int, int]]) -> None:
-    refused = [action for action in moves if action not in puzzle.accepted]
-    for action in (*puzzle.accepted[:2], *refused[:3]):
-        verdict = GENERATOR.judge(puzzle, action)
-        assert verdict.correct == (action in puzzle.accepted)
-        assert verdict.reason.key.startswith("puzzle.lgame.")
-        assert verdict.line[0] == action
-        state = puzzle.position()
-        for move in verdict.line:  # the line is legal, move after move
-            (seat,) = state.to_move()
-            state.apply(seat, move)
-        if verdict.correct and puzzle.theme in WIN_THEMES:
-            outcome = state.outcome()
-            assert outcome is not None and outcome.winners == (puzzle.seat,)
+    checked_verdicts(puzzle, list(moves), "puzzle.lgame.", puzzle.theme in WIN_THEMES)
 
 
 @pytest.mark.parametrize("theme", THEMES)

@@ -33,6 +33,7 @@ from engines.rithmomachia.puzzles import (
     TEACHING_OPTIONS,
     THEMES,
 )
+from tests.helpers.puzzle_verdicts import checked_verdicts
 
 CAPTURE_THEMES = ("capture", "equation", "teaching")
 FAST_SEEDS = {"capture": range(8), "equation": range(8), "teaching": range(8),
@@ -152,19 +153,8 @@ def check_victory_in_two(puzzle: Puzzle) -> None:
 
 
 def check_verdicts(puzzle: Puzzle, legal: list[str]) -> None:
-    refused = [action for action in legal if action not in puzzle.accepted]
-    for action in (*puzzle.accepted[:2], *refused[:3]):
-        verdict = GENERATOR.judge(puzzle, action)
-        assert verdict.correct == (action in puzzle.accepted)
-        assert verdict.reason.key.startswith("puzzle.rithmo.")
-        assert verdict.line[0] == action
-        state = puzzle.position()
-        for move in verdict.line:  # the line is legal, move after move
-            (seat,) = state.to_move()
-            state.apply(seat, move)
-        if verdict.correct and puzzle.theme.startswith("victory"):
-            outcome = state.outcome()
-            assert outcome is not None and outcome.winners == (puzzle.seat,)
+    for verdict in checked_verdicts(puzzle, legal, "puzzle.rithmo.",
+                                    puzzle.theme.startswith("victory")):
         if puzzle.theme in CAPTURE_THEMES or verdict.correct:
             assert "=" in str(verdict.reason) or puzzle.theme == "victory-in-2"
 
