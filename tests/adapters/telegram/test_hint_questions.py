@@ -119,3 +119,26 @@ def test_the_question_fits_telegrams_limits(language: str) -> None:
     button = translate(language, "hint.confirm_button")
     assert len(question) <= limits.ALERT_LIMIT and 0 < len(button) <= LABEL_LIMIT
     assert len(b"i:999999999999:999999999:yes") <= limits.CALLBACK_DATA_LIMIT
+
+
+async def test_a_hint_in_a_private_hand_asks_there(tmp_path: Path) -> None:
+    """A card game in a group: the 💡 Hint is in the hand in the player's private chat,
+    and the question comes there too; once taken, the yes leaves the hand."""
+    async with telegram_world(tmp_path) as world:
+        await world.say(ALICE, ALICE.private_chat, "/start")
+        await world.say(ALICE, GROUP, "/play booleo easy bits=4")
+        record = await running(world, GROUP)
+        state = get_game("booleo").State.from_dict(record.state)
+        assert state.to_move() == [0], "the computer has answered before Alice's turn"
+        await world.click(ALICE, await world.board(GROUP), "🂠 My hand")
+        hand = world.last(ALICE.private_chat)
+        answers = await world.click(ALICE, hand, "💡 Hint")
+        assert answers and answers[0].get("show_alert") and answers[0]["text"] == QUESTION
+        assert YES in labels(hand) and not hinted(await running(world, GROUP))
+        sent = len(world.fake.bot_messages(ALICE.private_chat["id"]))
+        await world.click(ALICE, hand, YES)
+        assert hinted(await running(world, GROUP))
+        assert YES not in labels(hand)
+        (hint,) = world.fake.bot_messages(ALICE.private_chat["id"])[sent:]
+        assert hint.text.startswith("💡 ")
+        assert told(world, GROUP, "took a hint") == 1
