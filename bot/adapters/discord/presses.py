@@ -87,7 +87,7 @@ class DiscordPressed:
     the work runs long), and whose failure is a refusal of the platform, not a bug."""
 
     def __init__(self, client: PressesClient, interaction: discord.Interaction,
-                 payload: str = "") -> None:
+                 payload: str) -> None:
         self.client = client
         self.interaction = interaction
         self.source = interaction.message
