@@ -7,12 +7,15 @@ tail of a Discord ``custom_id``. It is ``<kind>:<game id>:<version>:<path>``, fo
 * ``kind``: ``m`` a step through the move menu, ``h`` the presser's private hand (with the
   menu when the game hides it), ``j`` taking the open seat, ``g`` starting a lobby with
   the players seated so far, ``e`` a button of an ended game's end panel (its path is
-  one of :data:`END_ACTIONS`), ``i`` the hint button of a practice game;
+  one of :data:`END_ACTIONS`), ``i`` the hint button of a practice game (its path
+  :data:`HINT_YES`: the yes to the question a hint asks first when it would void the
+  game's result, ``bot.hints.hint_voids_result``);
 * ``game id``: the stored game the button belongs to;
 * ``version``: the game's (or the seat's) version the button was drawn for, so a button
   from an older board is recognised as stale;
-* ``path``: the menu tokens chosen so far, joined by dots (empty for ``h``, ``j``, ``g``
-  ``i`` and the first step of a menu; the action for ``e``).
+* ``path``: the menu tokens chosen so far, joined by dots (empty for ``h``, ``j``, ``g``,
+  the hint button and the first step of a menu; the action for ``e``; ``yes`` for the
+  hint's yes, which is bound to the game and version it was asked at).
 
 Both platforms, the service and the layouts read and write payloads only through
 :class:`Payload`, so the grammar and its limits cannot drift apart.
@@ -37,6 +40,9 @@ PRIVATE_KINDS: frozenset[str] = frozenset({"m", "h", "i"})
 # What an ended game's panel offers: the same game again, the presser's results in that
 # game, its rules, and its replay with analysis.
 END_ACTIONS: tuple[str, ...] = ("again", "stats", "rules", "replay")
+# The path of the hint's yes: ``i:5:3:yes`` takes a hint that voids game 5's result, at
+# version 3 only (``Service.hint``).
+HINT_YES = "yes"
 
 TOKEN_PATTERN = r"[A-Za-z0-9-]{1,8}"
 MAX_PATH_TOKENS = 10  # a grid move: G, up to four squares of an L, two neutral steps
@@ -85,6 +91,11 @@ class Payload:
     @property
     def last_token(self) -> str:
         return self.path[-1] if self.path else ""
+
+    @property
+    def says_yes(self) -> bool:
+        """Whether this is the hint's yes (``i:…:yes``) rather than its first tap."""
+        return self.kind == "i" and self.path == (HINT_YES,)
 
     @property
     def private_ok(self) -> bool:

@@ -108,6 +108,11 @@ class Reply:
       (not the one who acted, not the computer): the adapter notifies each of them once.
     * ``started``: the reply is a new game's first board (everyone to move gets their
       hand, where hands are private).
+    * ``confirm``: a question before an action that voids something (a hint that leaves
+      the game's result uncounted, ``bot.hints``): nothing was done (``ok`` is False),
+      ``notice`` asks, and this button says yes. It is for the actor's eyes (Discord: an
+      ephemeral message; Telegram: an alert, and the pressed button turns into it), and
+      the service refuses it to anyone else.
     """
 
     ok: bool = True
@@ -128,6 +133,7 @@ class Reply:
     # platform may show it lightly (Telegram: a toast rather than an alert to dismiss).
     light: bool = False
     started: bool = False
+    confirm: Button | None = None
 
 
 @dataclass(frozen=True)

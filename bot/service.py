@@ -190,8 +190,9 @@ class Service(GameOpening, ComputerAndTimers):
                 raise ServiceError(self._t(origin, "error.bad_payload" if running
                                            else "error.button_not_valid"), running)
             return await self._guard(origin, refuse, actor=user)
-        # The hint button of a practice game: the hint, as ``/hint`` gives it.
-        reply = (await self.hint(place, user) if parsed.kind == "i"
+        # The hint button of a practice game: the hint, as ``/hint`` gives it (or the
+        # question it asks first, and its yes).
+        reply = (await self.hint(place, user, parsed) if parsed.kind == "i"
                  else await self._press(place, user, parsed))
         if place != origin:
             reply.place = place
@@ -445,12 +446,25 @@ class Service(GameOpening, ComputerAndTimers):
     async def set_setting(self, platform: str, scope: str, key: str, value: str) -> None:
         await self.store.set_setting(platform, scope, key, value)
 
-    async def hint(self, place: Place, user: User) -> Reply:
+    async def hint(self, place: Place, user: User, pressed: Payload | None = None) -> Reply:
         """A hint for the user's move (``engines.analysis.hint``), as a notice only they
         see; refused in games between people and in events (``bot.hints``). It is worked
         out in the pool, and the game is saved with the seat's hint count raised (a
-        ``hint`` line in the log), so the result is not counted; everyone is told."""
-        from bot.hints import HINT_SECONDS, hint_refusal, with_hint
+        ``hint`` line in the log), so the result is not counted; everyone is told.
+
+        A hint that would void a result that still counts (``hint_voids_result``) is
+        taken only on its yes: ``pressed`` is the hint button pressed (None: ``/hint``),
+        and unless it is the yes asked for this game at this version, the reply is the
+        question (``hint_question``) and nothing changes. The yes is refused to anyone
+        but the seat to move, like the hint itself (a hint game has one person)."""
+        from bot.hints import (
+            HINT_SECONDS,
+            hint_question,
+            hint_refusal,
+            hint_voids_result,
+            says_yes,
+            with_hint,
+        )
         from engines.analysis import hint as find_hint
         from renderers.replay import render_hint
 
@@ -461,6 +475,8 @@ class Service(GameOpening, ComputerAndTimers):
             if refusal is not None:
                 raise ServiceError(refusal, record)
             asked_at = self.menu_version(record, state, seat)
+            if hint_voids_result(record) and not says_yes(pressed, record, asked_at):
+                return hint_question(record, asked_at, place.language)
             try:
                 found = await self.workers.run(find_hint, record.game, state.to_dict(), seat,
                                                agent_seed(record), refuse_when_busy=True,

@@ -49,7 +49,7 @@ from bot.adapters.console_setup import (
 )
 from bot.app import App
 from bot.community import Community
-from bot.hints import hinted
+from bot.hints import hint_voids_result
 from bot.service import Board, Hand, Opponent, Place, Reply, Service, User
 from bot.trainer import PuzzleTrainer
 from engines.base import GameError, GameModule, OptionSpec, parse_option_text
@@ -544,7 +544,7 @@ class ConsoleSession(MovePrompt):
                 self.write(f"{user.name}: {menu.prompt}" if shared else menu.prompt)
             record = await self.service.running_record(self.place)
             step = MoveStep.of(menu, await self.refused_now(menu, user),
-                               hinted=record is not None and hinted(record))
+                               hinted=record is not None and not hint_voids_result(record))
             self.write_step(step)
             answer = await self.take_line(await self.read("> "), reply, step, user)
             if answer is None:

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.hints import hint_refusal, hinted
+from bot.hints import hint_refusal
 from bot.payloads import Payload
 from bot.service import Board, Button, Hand, Place, Reply, Service, User
 from engines.base import GRID_TOKEN, GameError
@@ -163,7 +163,9 @@ class MovePrompt(ABC):
         return again
 
     async def take_hint(self, reply: Reply, user: User) -> Reply:
-        """A hint, after a yes/no question: it leaves the game's result uncounted."""
+        """A hint. Where it would leave the game's result uncounted the service asks
+        first (``Reply.confirm``, ``bot.hints``): asked here as a yes/no question, whose
+        yes is the service's own yes button."""
         record = await self.service.running_record(self.place)
         if record is None:
             return reply
@@ -171,11 +173,14 @@ class MovePrompt(ABC):
         if refusal is not None:
             self.refuse(refusal)
             return reply
-        if not hinted(record) and not await self.confirm(self.t("console.hint_confirm")):
+        self.hand_of = user.id
+        asked = await self.service.hint(self.place, user)
+        if asked.confirm is None:
+            return asked  # the hint (nothing left to void), or why there is none
+        if not await self.confirm(self.t("console.hint_confirm")):
             self.write(self.t("console.nothing_changed"))
             return reply
-        self.hand_of = user.id
-        return await self.service.hint(self.place, user)
+        return await self.service.press(self.place, user, asked.confirm.payload)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from bot.adapters.delivery import Drawn, Shown
-from bot.service import Board, Hand, Place, Reply, User
+from bot.service import Board, Button, Hand, Place, Reply, User
 
 if TYPE_CHECKING:
     from bot.adapters.base import ChatAdapter
@@ -55,6 +55,11 @@ class Pressed(Protocol):
 
     async def show_privately(self, place: Place, game_id: int, shown: Hand | str) -> None:
         """A hand or a hint for the presser's eyes only; answers the press."""
+
+    async def ask(self, place: Place, question: str, yes: Button) -> None:
+        """A question for the presser's eyes only before something that voids a result
+        (``Reply.confirm``: a hint that leaves the game uncounted), with ``yes``, the
+        button that takes it; answers the press."""
 
     async def show_board(self, place: Place, board: Board, ai_thinking: bool,
                          hand: Hand | None, *, becomes_board: bool) -> Shown:
@@ -109,6 +114,11 @@ class PressAnswers:
                                                 by=user.id if sees_hand else None)
 
     async def _hint(self, pressed: Pressed, place: Place, reply: Reply) -> None:
+        if reply.confirm is not None:
+            # A hint that would void the result: the service asks first, and only its
+            # yes, pressed by the player, takes the hint (``bot.hints``).
+            await pressed.ask(place, reply.notice or "", reply.confirm)
+            return
         if not reply.ok or reply.board is None:
             await pressed.answer(reply.notice or self.adapter.t(place, "error.internal"),
                                  alert=not reply.light)

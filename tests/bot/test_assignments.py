@@ -144,7 +144,10 @@ async def test_a_game_with_a_hint_does_not_count(store: Store) -> None:
     assert (await assignments.command(CLASS, CAROL, said("solve 1 turing"), True)).public
     started = await service.start_game(ALICE_ALONE, ALICE, "turing", Opponent("ai"), OPTIONS)
     assert started.ok
-    assert (await service.hint(ALICE_ALONE, ALICE)).ok
+    # The hint voids the puzzle's counting, so it asks first; the yes takes it.
+    asked = await service.hint(ALICE_ALONE, ALICE)
+    assert asked.confirm is not None, asked.notice
+    assert (await service.press(ALICE_ALONE, ALICE, asked.confirm.payload)).ok
     for text in ("propose 241", "test B", "guess 241"):
         assert (await service.move(ALICE_ALONE, ALICE, text)).ok, text
     assert "⬜ 1. Solve 1 × Turing Machine: 0/1" in await assignments.progress(CLASS, ALICE)

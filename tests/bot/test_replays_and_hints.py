@@ -11,7 +11,7 @@ import pytest
 from bot.community import Community
 from bot.hints import hint_refusal, hinted
 from bot.replays import Replays
-from bot.service import Opponent, Place, Service, User
+from bot.service import Opponent, Place, Reply, Service, User
 from bot.store import GameRecord, SQLiteStore
 from engines.registry import get_game
 from renderers.i18n import translate
@@ -25,6 +25,14 @@ async def running(service: Service, place: Place) -> GameRecord:
     record = await service.store.running_game(place.platform, place.channel)
     assert record is not None
     return record
+
+
+async def hint_after_yes(service: Service, place: Place, user: User) -> Reply:
+    """The first hint of a game voids its result, so it asks first: the hint as a player
+    takes it, the question answered with its yes (``tests/bot/test_hint_questions.py``)."""
+    asked = await service.hint(place, user)
+    assert asked.confirm is not None, asked.notice
+    return await service.press(place, user, asked.confirm.payload)
 
 
 async def play_moves(service: Service, place: Place, moves: int, seed: int) -> None:
@@ -148,7 +156,7 @@ async def test_a_hint_against_the_computer_marks_the_game_and_its_result_is_not_
     started = await service.start_game(hinted_place, ALICE, "lgame",
                                        Opponent("ai", level="easy"))
     assert started.ok and started.board is not None
-    reply = await service.hint(hinted_place, ALICE)
+    reply = await hint_after_yes(service, hinted_place, ALICE)
     assert reply.ok, reply.notice
     assert reply.notice is not None and reply.notice.startswith("💡 Perfect move:")
     assert "perfect play draws" in reply.notice  # the start is a draw
@@ -184,7 +192,7 @@ async def test_a_hint_in_a_card_game_goes_to_its_player_only(service: Service) -
     state = get_game("booleo").State.from_dict(record.state)
     if 0 not in state.to_move():
         await service.play_ai_turn(PLACE)
-    reply = await service.hint(PLACE, ALICE)
+    reply = await hint_after_yes(service, PLACE, ALICE)
     assert reply.ok, reply.notice
     assert reply.notice is not None and reply.notice.startswith("💡 ")
     assert reply.hand is not None  # the hand stays the actor's, with its menu
@@ -195,7 +203,7 @@ async def test_a_hint_in_a_card_game_goes_to_its_player_only(service: Service) -
 async def test_a_solo_puzzle_gives_the_test_that_splits_best(service: Service) -> None:
     started = await service.start_game(PLACE, ALICE, "turing", Opponent("ai"))
     assert started.ok
-    reply = await service.hint(PLACE, ALICE)
+    reply = await hint_after_yes(service, PLACE, ALICE)
     assert reply.ok, reply.notice
     assert reply.notice is not None and reply.notice.startswith("💡 Propose ")
     assert "still possible" in reply.notice

@@ -21,6 +21,7 @@ from bot.adapters.discord.layout import (
     Layout,
     fit_content,
     hand_layout,
+    question_layout,
     rendered,
     replay_view,
 )
@@ -183,6 +184,12 @@ def add_game_commands(bot: LogicBot, kit: CommandKit) -> None:
     async def hint(interaction: discord.Interaction) -> None:
         place = await bot.place_for(interaction)
         reply = await service.hint(place, bot.actor(interaction))
+        if reply.confirm is not None:
+            # It would void the game's result: asked first, with a yes button for the
+            # asker's eyes only (pressed, it goes the way of the board's hint button).
+            await bot.send(interaction, question_layout(reply.notice or "", reply.confirm),
+                           ephemeral=True)
+            return
         await bot.notify(interaction, reply.notice or bot.t(place, "error.internal"))
         if reply.ok:
             await bot.game_changed(place, reply)

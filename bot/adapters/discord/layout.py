@@ -480,6 +480,13 @@ def plain_layout(text: str) -> Layout:
     return Layout(fit_content([inert(text)]), [], [])
 
 
+def question_layout(text: str, yes: Button) -> Layout:
+    """A question before something that voids a result (``Reply.confirm``: a hint that
+    leaves the game uncounted), always sent ephemerally: why it asks, and the one button
+    that says yes."""
+    return Layout(fit_content([inert(text)]), [_menu_button(yes, 0)], [])
+
+
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                   template=BUTTON_TEMPLATE):
     """A menu, join or hand button. Being a DynamicItem, it works on messages sent before a

@@ -22,6 +22,7 @@ from bot.adapters.discord.layout import (
     hand_layout,
     message_fields,
     plain_layout,
+    question_layout,
     rendered,
     replay_view,
 )
@@ -29,7 +30,8 @@ from bot.adapters.end_panel import end_choice, is_end_panel
 from bot.adapters.presses import PressAnswers
 from bot.app import App
 from bot.daily import DailyChallenge
-from bot.service import Board, Hand, Place, Reply, User
+from bot.payloads import Payload
+from bot.service import Board, Button, Hand, Place, Reply, User
 
 log = logging.getLogger(__name__)
 
@@ -84,10 +86,15 @@ class DiscordPressed:
     must be answered within three seconds (the client's deadline watch defers it when
     the work runs long), and whose failure is a refusal of the platform, not a bug."""
 
-    def __init__(self, client: PressesClient, interaction: discord.Interaction) -> None:
+    def __init__(self, client: PressesClient, interaction: discord.Interaction,
+                 payload: str) -> None:
         self.client = client
         self.interaction = interaction
         self.source = interaction.message
+        parsed = Payload.parse(payload)
+        # The yes of a hint's question (``ask``): the question's own ephemeral message,
+        # which becomes the answer.
+        self.says_yes = parsed is not None and parsed.says_yes
 
     @property
     def message_id(self) -> int | None:
@@ -112,13 +119,25 @@ class DiscordPressed:
 
     async def show_privately(self, place: Place, game_id: int, shown: Hand | str) -> None:
         if isinstance(shown, str):
-            await self.client.notify(self.interaction, shown)
+            if self.says_yes:  # the hint takes the question's place, and its button
+                await self.client.edit_source(self.interaction, plain_layout(shown))
+            else:
+                await self.client.notify(self.interaction, shown)
             return
         message = await self.client.send(self.interaction,
                                          hand_layout(shown, place.language), ephemeral=True)
         self.client.live_hands.remember(game_id, str(self.interaction.user.id),
                                         self.interaction,
                                         message.id if message is not None else None)
+
+    async def ask(self, place: Place, question: str, yes: Button) -> None:
+        """The question in an ephemeral message with its yes button, which only the
+        presser sees (a yes that asks again, the game having moved on, redraws it)."""
+        layout = question_layout(question, yes)
+        if self.says_yes:
+            await self.client.edit_source(self.interaction, layout)
+        else:
+            await self.client.send(self.interaction, layout, ephemeral=True)
 
     async def show_board(self, place: Place, board: Board, ai_thinking: bool,
                          hand: Hand | None, *, becomes_board: bool) -> Shown:
@@ -190,7 +209,8 @@ class BoardPresses:
         if is_end_panel(payload):
             await self.end_panel(interaction, place, user, payload)
             return
-        await client.answers.answer(DiscordPressed(client, interaction), place, user, payload)
+        await client.answers.answer(DiscordPressed(client, interaction, payload), place, user,
+                                    payload)
 
     async def end_panel(self, interaction: discord.Interaction, place: Place, user: User,
                         payload: str) -> None:

@@ -35,7 +35,7 @@ from bot.adapters.telegram.chats import (
     chat_of,
     is_private,
 )
-from bot.adapters.telegram.layout import Key, hand_message, text_message
+from bot.adapters.telegram.layout import Key, hand_message, text_message, yes_key
 from bot.classroom import parse_policy
 from bot.service import Opponent, Place, Reply, User
 from engines.base import GameError
@@ -513,6 +513,13 @@ class Commands(SetupButtons):
             return
         message, place, user = found
         reply = await self.service.hint(place, user)
+        if reply.confirm is not None:
+            # It would void the game's result: asked first, with the yes under the
+            # reply (in a group everyone sees it; the service takes it from the player
+            # only, and a press of it goes the way of the board's hint button).
+            await self.client.reply_text(message, place, reply.notice or "",
+                                         rows=((yes_key(reply.confirm),),))
+            return
         text = reply.notice or self.t(place, "error.internal")
         if not reply.ok or is_private(place.channel):
             await self.client.reply_text(message, place, text)

@@ -242,6 +242,11 @@ def hand_message(hand: Hand, language: str, *, title: str = "",
     return Message(fit(blocks), rows, overflow)
 
 
+def yes_key(yes: Button) -> Key:
+    """The yes of a question before something that voids a result (``Reply.confirm``)."""
+    return Key(shorten(yes.label, LABEL_LIMIT), yes.payload, style="primary")
+
+
 def text_message(text: str, rows: tuple[tuple[Key, ...], ...] = ()) -> Message:
     return Message(fit([Block(text)]), rows)
 

@@ -6,21 +6,25 @@ client is in ``client.py``."""
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
-from telegram import CallbackQuery
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram import Message as TgMessage
+from telegram.error import TelegramError
 
 from bot.adapters.delivery import Shown
 from bot.adapters.presses import PressAnswers
 from bot.adapters.telegram.chats import callback_data_of, is_private
-from bot.adapters.telegram.layout import text_message
+from bot.adapters.telegram.layout import Key, text_message, yes_key
 from bot.payloads import Payload
-from bot.service import Board, Hand, Place, Reply
+from bot.service import Board, Button, Hand, Place, Reply
 from renderers.i18n import translate
 
 if TYPE_CHECKING:
     from bot.adapters.telegram.client import TelegramBot
+
+log = logging.getLogger(__name__)
 
 
 class TelegramPressed:
@@ -57,8 +61,45 @@ class TelegramPressed:
     async def show_privately(self, place: Place, game_id: int, shown: Hand | str) -> None:
         if isinstance(shown, str):
             await self._tell_privately(shown)
+            pressed = Payload.parse(self.query.data)
+            if (pressed is not None and pressed.says_yes
+                    and self.source.message_id != await self.client.board_message_id(game_id)):
+                # The yes under /hint's reply (or in a hand): taken, it goes. On the
+                # board it goes with the redrawn board, as the hint moved the game on.
+                await self._swap_key(None)
         else:
             await self._open_hand(place, game_id, shown)
+
+    async def ask(self, place: Place, question: str, yes: Button) -> None:
+        """The question in an alert only the presser sees, and the pressed button (the
+        💡 Hint, or a yes from before a move) turns into the yes where it is. On a group's
+        board everyone sees that yes, but the service takes it from the player only."""
+        await self.answer(question, alert=True)
+        await self._swap_key(yes_key(yes))
+
+    async def _swap_key(self, key: Key | None) -> None:
+        """The pressed button of the pressed message replaced by ``key`` (None: taken
+        away), the rest of its keyboard as it is."""
+        pressed = self.query.data
+        markup = self.source.reply_markup
+        rows: list[list[InlineKeyboardButton]] = []
+        for row in markup.inline_keyboard if markup is not None else ():
+            keys = [button for button in row if button.callback_data != pressed]
+            if len(keys) < len(row) and key is not None:
+                keys.insert(next(i for i, b in enumerate(row) if b.callback_data == pressed),
+                            InlineKeyboardButton(key.label, callback_data=key.data,
+                                                 style=key.style or None))
+            if keys:
+                rows.append(keys)
+        chat_id, message_id = self.source.chat.id, self.source.message_id
+        # What the message shows is no longer what this process drew on it.
+        self.client.shown.forget(chat_id, message_id)
+        try:
+            await self.client.bot.edit_message_reply_markup(
+                chat_id, message_id, reply_markup=InlineKeyboardMarkup(rows) if rows else None)
+        except TelegramError as error:
+            log.info("could not change the buttons of message %s in %s: %s", message_id,
+                     chat_id, error)
 
     async def _tell_privately(self, text: str) -> None:
         """A hint, in the presser's private chat (it may name their cards)."""

@@ -44,7 +44,8 @@ async def test_a_practice_game_has_a_hint_button_that_answers_privately(
         tmp_path: Path) -> None:
     """The hint button (issue 27.4) on a game against the computer: its answer is
     ephemeral, the channel is told a hint was taken and the game is marked. A game
-    between people has no hint button."""
+    between people has no hint button. (The first hint voids the game's result, so it
+    asks first and its yes takes it: ``test_hint_questions.py``.)"""
     from tests.helpers.discord_play import board_message
     from tests.helpers.discord_world import components_of
     async with discord_world(tmp_path) as world:
@@ -52,7 +53,9 @@ async def test_a_practice_game_has_a_hint_button_that_answers_privately(
         before = await running(world)
         board = await board_message(world)
         assert "💡 Hint" in [c.get("label") for c in components_of(board)]
-        pressed = await world.alice.click(board, label="💡 Hint")
+        asked = await world.alice.click(board, label="💡 Hint")
+        assert asked.acknowledged and asked.response is not None
+        pressed = await world.alice.click(asked.response, label="💡 Yes, show the hint")
         assert pressed.acknowledged and pressed.response is not None
         assert pressed.response.ephemeral and pressed.response.content.startswith("💡")
         after = await world.store.get_game(before.id)

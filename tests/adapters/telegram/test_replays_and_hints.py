@@ -34,6 +34,10 @@ async def test_a_hint_against_the_computer_marks_the_game(tmp_path: Path) -> Non
         before = await world.store.running_game("telegram", str(chat["id"]))
         assert before is not None
         await world.say(ALICE, chat, "/hint")
+        # The first hint voids the game's result: /hint asks, and its yes takes it
+        # (``test_hint_questions.py``).
+        question = world.last(chat)
+        await world.click(ALICE, question, "💡 Yes, show the hint")
         texts = [m.text for m in world.fake.bot_messages(chat["id"])[-4:]]
         assert any("hint" in text.lower() and "not counted" in text for text in texts), texts
         after = await world.store.get_game(before.id)
@@ -55,7 +59,9 @@ async def test_a_practice_game_has_a_hint_button_and_a_game_that_counts_has_none
         before = await world.store.running_game("telegram", str(chat["id"]))
         assert before is not None
         board = await world.board(chat)
-        answers = await world.click(ALICE, board, "💡 Hint")
+        asked = await world.click(ALICE, board, "💡 Hint")
+        assert asked and asked[0].get("show_alert"), "the first hint asks first"
+        answers = await world.click(ALICE, board, "💡 Yes, show the hint")
         assert answers and not answers[0].get("show_alert")
         texts = [m.text for m in world.fake.bot_messages(chat["id"])[-4:]]
         assert any(text.startswith("💡") for text in texts), texts
