@@ -461,16 +461,16 @@ class BooleoPuzzles:
             if puzzle.theme == "break":
                 return Message("puzzle.booleo.break.costly",
                                "{move} stops them too, but after {reply} you keep only "
-                               "{gates} gates; with {answer} you keep {best}.", move=move,
+                               "{gates} of your gates; with {answer} you keep {best}.", move=move,
                                reply=reply_text(entry), gates=value[2], answer=answer,
                                best=best[2]), line
             if not reply:
                 return Message("puzzle.booleo.survive.fewer",
-                               "{move} leaves you {gates} gates even if they flip nothing; "
+                               "{move} leaves you {gates} of your gates even if they flip nothing; "
                                "{answer} keeps {best} whatever they flip.", move=move,
                                gates=value[2], answer=answer, best=best[2]), line
             return Message("puzzle.booleo.survive.wrong",
-                           "After {move}, {reply} would leave you {gates} gates; {answer} "
+                           "After {move}, {reply} would leave you {gates} of your gates; {answer} "
                            "keeps {best}.", move=move, reply=reply_text(entry),
                            gates=value[2], answer=answer, best=best[2]), line
 

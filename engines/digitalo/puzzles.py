@@ -493,7 +493,7 @@ class DigitaloPuzzles:
             if puzzle.theme == "complete":
                 return Message("puzzle.digitalo.complete.right",
                                "{move} completes your pyramid, and nothing they hold can "
-                               "break it: at least {points} points.", move=move,
+                               "break it: a score of at least {points}.", move=move,
                                points=best[0])
             if puzzle.theme == "break":
                 return Message("puzzle.digitalo.break.right",
@@ -526,7 +526,7 @@ class DigitaloPuzzles:
             if puzzle.theme == "break":
                 return Message("puzzle.digitalo.break.costly",
                                "{move} stops them too, but after {reply} you keep only "
-                               "{gates} gates active; with {answer} you keep {best}.",
+                               "{gates} of your gates active; with {answer} you keep {best}.",
                                move=move, reply=reply_text(entry), gates=value[2],
                                answer=answer, best=best[2]), line
             if not reply:
