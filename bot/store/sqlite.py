@@ -116,11 +116,14 @@ class SQLiteRunner:
 
     async def rows(self, query: str, **params: Any) -> list[Sequence[Any]]:
         text, bound = SQLITE.named(query, params)
-        return list(await self._db.execute_fetchall(text, bound))
+        async with self._db.execute(text, bound) as cursor:
+            return list(await cursor.fetchall())
 
     async def row(self, query: str, **params: Any) -> Sequence[Any] | None:
-        found = await self.rows(query, **params)
-        return found[0] if found else None
+        text, bound = SQLITE.named(query, params)
+        async with self._db.execute(text, bound) as cursor:
+            found: Sequence[Any] | None = await cursor.fetchone()
+        return found
 
     async def value(self, query: str, **params: Any) -> Any:
         found = await self.row(query, **params)
