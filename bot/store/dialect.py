@@ -46,8 +46,8 @@ class Dialect:
     name: str
     numbered: bool  # PostgreSQL's $1, $2 … rather than SQLite's :name
     words: Mapping[str, object]
-    _compiled: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict,
-                                                             repr=False)
+    _compiled: dict[str, tuple[str, tuple[str, ...]]] = field(
+        default_factory=dict, init=False, repr=False)
 
     def _compile(self, query: str) -> tuple[str, tuple[str, ...]]:
         """The statement in this database's words, and (numbered) its parameters' names in
