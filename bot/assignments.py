@@ -31,7 +31,7 @@ from typing import Any
 
 from bot.daily import Clock, utc_now
 from bot.replies import Place, User
-from bot.store import GameRecord
+from bot.store import ForAssignments, GameRecord
 from bot.store.assignment_rows import AssignmentRecord
 from bot.store.puzzle_rows import SolvedPuzzle
 from engines.base import GameError, Outcome
@@ -319,7 +319,7 @@ class Row:
 class Assignments:
     """The service side of ``/assign`` and ``/progress``, over the game service's store."""
 
-    def __init__(self, store: Any, clock: Clock = utc_now) -> None:
+    def __init__(self, store: ForAssignments, clock: Clock = utc_now) -> None:
         self.store = store
         self.clock = clock
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from bot.daily import Clock, utc_now
 from bot.service import Place, Reply, Service
-from bot.store import GameRecord, Store, TurnTimer
+from bot.store import ForClassroom, GameRecord, TurnTimer
 from bot.tables import room_of
 from engines.registry import get_game
 from renderers.i18n import translate
@@ -85,7 +85,7 @@ def _parse_time(stamp: str) -> dt.datetime:
 class Classroom:
     def __init__(self, service: Service, clock: Clock = utc_now) -> None:
         self.service = service
-        self.store: Store = service.store
+        self.store: ForClassroom = service.store
         self.clock = clock
 
     # ----------------------------------------------------------- timer policy

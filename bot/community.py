@@ -28,7 +28,7 @@ from typing import Any
 from bot.hints import hinted
 from bot.ratings import START, updated
 from bot.service import Place, Reply, Service, User
-from bot.store import FORMER_PLAYER, GameRecord, PlayerStats, ResultRow, Store
+from bot.store import FORMER_PLAYER, ForCommunity, GameRecord, PlayerStats, ResultRow
 from engines.base import GameError, GameState
 from engines.registry import get_game, resolve_name
 from renderers.i18n import translate
@@ -86,7 +86,7 @@ class Forgetting:
 class Community:
     def __init__(self, service: Service) -> None:
         self.service = service
-        self.store: Store = service.store
+        self.store: ForCommunity = service.store
         # Reading two ratings and writing the new ones must not interleave with another
         # game of the same players finishing in this process. (Across processes the
         # last writer wins; a class bot runs one process.)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.service import Opponent, Place, Reply, Service, User
-from bot.store import DailyAttempt, DailySchedule, GameRecord, Store
+from bot.store import DailyAttempt, DailySchedule, ForDailyChallenge, GameRecord
 from engines.base import GameState
 from engines.turing.daily import daily_settings
 from renderers.i18n import translate
@@ -134,7 +134,7 @@ def _rank_key(attempt: DailyAttempt) -> tuple[int, int, int, str]:
 class DailyChallenge:
     def __init__(self, service: Service, clock: Clock = utc_now) -> None:
         self.service = service
-        self.store: Store = service.store
+        self.store: ForDailyChallenge = service.store
         self.clock = clock
         service.finish_listeners.append(self._game_finished)
         # Per (platform, channel): when a failed post may be tried again, and its tries.

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.replies import Opponent, Place, User
-from bot.store import GameRecord, Store
+from bot.store import GameRecord, GameStore
 
 TABLE_MARK = "#"
 FIRST_TABLE = 2  # the room's own channel is table 1
@@ -35,7 +35,7 @@ def table_number(channel: str) -> int:
     return int(number) if mark and number.isdigit() else 1
 
 
-async def room_games(store: Store, place: Place) -> list[GameRecord]:
+async def room_games(store: GameStore, place: Place) -> list[GameRecord]:
     """The running games of ``place``'s room, at its own channel and at its tables, by
     table number."""
     if not place.server:
@@ -46,7 +46,7 @@ async def room_games(store: Store, place: Place) -> list[GameRecord]:
     return sorted(games, key=lambda record: table_number(record.channel))
 
 
-async def free_table(store: Store, place: Place) -> Place:
+async def free_table(store: GameStore, place: Place) -> Place:
     """Where a new game of ``place``'s room goes: the lowest table nobody plays at."""
     taken = {record.channel for record in await room_games(store, place)}
     room = room_of(place.channel)
@@ -64,7 +64,7 @@ def sits_in(record: GameRecord, user: User) -> bool:
                for player in record.players)
 
 
-async def seated_games(store: Store, place: Place, user: User) -> list[GameRecord]:
+async def seated_games(store: GameStore, place: Place, user: User) -> list[GameRecord]:
     """The running games of the room in which ``user`` has a seat."""
     return [record for record in await room_games(store, place) if sits_in(record, user)]
 

@@ -52,7 +52,7 @@ from bot.service import (
     human_player,
     place_of_record,
 )
-from bot.store import FORMER_PLAYER, ChannelBusy, GameRecord
+from bot.store import FORMER_PLAYER, ChannelBusy, ForTournaments, GameRecord
 from bot.store.tournament_rows import TournamentRecord
 from bot.tables import room_of
 from bot.tournament_text import standings_rows, tournament_text
@@ -142,7 +142,7 @@ def game_result(record: GameRecord, state: GameState | None = None) -> str | Non
 class Tournaments:
     def __init__(self, service: Service) -> None:
         self.service = service
-        self.store = service.store
+        self.store: ForTournaments = service.store
         self.hosts: dict[str, TournamentHost] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._work: set[asyncio.Task[None]] = set()

@@ -37,7 +37,7 @@ from bot.puzzle_jobs import judge_puzzle, puzzle_candidates
 from bot.puzzle_ratings import Glicko, after_try, puzzle_start
 from bot.replies import Place, User
 from bot.service import Service
-from bot.store import Store
+from bot.store import PuzzleStore
 from bot.store.puzzle_rows import (
     FAILED,
     SOLVED,
@@ -141,7 +141,7 @@ def _glicko(player: PuzzlePlayer | None) -> Glicko:
 class PuzzleTrainer:
     def __init__(self, service: Service, clock: Clock = utc_now) -> None:
         self.service = service
-        self.store: Store = service.store
+        self.store: PuzzleStore = service.store
         self.clock = clock
         # One answer at a time in this process: on SQLite (one process) its transaction
         # never meets another's; on PostgreSQL the store's guards sort out other processes.

@@ -2,10 +2,15 @@
 PostgreSQL (``DATABASE_URL=postgresql://…``, for several bot processes).
 
 * ``records``: the plain records every database reads and writes;
-* ``protocol``: the ``Store`` protocol the service and its helpers call;
+* ``protocol``: the ``Store`` protocol, in slices per consumer (``GameStore``,
+  ``SettingsStore`` …, and ``For…`` the slices a feature uses together);
+* ``queries*``: the statements both databases share, written once, over ``runner``'s
+  interface in ``dialect``'s words; ``schema``: the migrations, written once;
 * ``errors``: ``ChannelBusy``, ``NewerSchema`` and ``StoreUnavailable``;
-* ``sqlite_schema`` / ``sqlite``: SQLite's migrations and ``SQLiteStore``;
-* ``postgres_schema`` / ``postgres``: PostgreSQL's migrations and ``PostgresStore``;
+* ``sqlite_schema`` / ``sqlite``: SQLite's words for the migrations, and ``SQLiteStore``
+  (what is SQLite's own: the file, checkpoints, the group commit, the in-process lock);
+* ``postgres_schema`` / ``postgres``: the same for PostgreSQL and ``PostgresStore`` (the
+  pool, the migrations' lock, the save and the game lock on a held connection);
 * ``migrate``: ``python -m bot migrate-db``, a copy of every row from one to the other;
 * ``backup``: a consistent copy of a running SQLite database.
 
@@ -17,7 +22,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.store.errors import ChannelBusy, NewerSchema, StoreUnavailable
-from bot.store.protocol import Store
+from bot.store.protocol import (
+    AssignmentStore,
+    CoordinationStore,
+    DailyStore,
+    ForAssignments,
+    ForClassroom,
+    ForCommunity,
+    ForDailyChallenge,
+    ForTournaments,
+    GameStore,
+    PuzzleStore,
+    ResultStore,
+    SettingsStore,
+    Store,
+    TimerStore,
+    TournamentStore,
+)
 from bot.store.records import (
     FORMER_PLAYER,
     RUNNING,
@@ -44,20 +65,34 @@ __all__ = [
     "MIGRATIONS",
     "RUNNING",
     "SCHEMA_VERSION",
+    "AssignmentStore",
     "ChannelBusy",
+    "CoordinationStore",
     "DailyAttempt",
     "DailySchedule",
+    "DailyStore",
     "ExportRow",
+    "ForAssignments",
+    "ForClassroom",
+    "ForCommunity",
+    "ForDailyChallenge",
+    "ForTournaments",
     "Forgotten",
     "GameRecord",
+    "GameStore",
     "GameUpdate",
     "MoveRecord",
     "NewerSchema",
     "PlayerStats",
+    "PuzzleStore",
     "ResultRow",
+    "ResultStore",
     "SQLiteStore",
+    "SettingsStore",
     "Store",
     "StoreUnavailable",
+    "TimerStore",
+    "TournamentStore",
     "TurnTimer",
     "now",
     "open_store",

@@ -1,6 +1,9 @@
 """PostgreSQL through an asyncpg pool: the same ``Store`` as ``SQLiteStore``, for a bot run
 as several processes on one database (``DATABASE_URL=postgresql://…``).
 
+* What both databases do alike is the shared queries' (``queries*.py``, run here by
+  ``PostgresRunner`` in ``dialect.POSTGRES``'s words); this module keeps what is
+  PostgreSQL's own: the pool, the migrations' lock, new games, the save and the game lock.
 * The pool keeps asyncpg's statement cache per connection, so the frequent statements
   (save, read a game) are parsed and planned once per connection, not per call.
 * Every game write is one statement guarded by the row's version, exactly as in SQLite;
@@ -18,9 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import json
 import logging
-import secrets
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,9 +29,8 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from bot.store.dialect import POSTGRES
 from bot.store.errors import ChannelBusy, NewerSchema, StoreUnavailable, unreachable_server
-from bot.store.postgres_assignments import PostgresAssignmentQueries
-from bot.store.postgres_puzzles import PostgresPuzzleQueries
 from bot.store.postgres_schema import (
     GAME_LOCK_SPACE,
     MIGRATION_LOCK,
@@ -38,27 +38,17 @@ from bot.store.postgres_schema import (
     SCHEMA_TABLE,
     SCHEMA_VERSION,
 )
-from bot.store.postgres_tournaments import PostgresTournamentQueries
+from bot.store.queries import Queries
 from bot.store.records import (
-    FORMER_PLAYER,
     GAME_COLUMNS,
-    RATE_SWEEP_EVERY,
-    DailyAttempt,
-    DailySchedule,
-    ExportRow,
-    Forgotten,
     GameRecord,
     GameUpdate,
-    MoveRecord,
-    PlayerStats,
-    ResultRow,
-    TurnTimer,
     dumps,
     loadable_games,
     now,
-    rate_wait,
     record_after,
 )
+from bot.store.runner import Duplicate, Runner
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +66,6 @@ LOCK_CONNECTIONS = POOL_SIZE - 4
 # tests open them, each keep their own).
 _HELD: contextvars.ContextVar[_HeldLock | None] = contextvars.ContextVar(
     "logic_bot_held_game_lock", default=None)
-# Now in seconds since 1970 by the server's clock, so processes on machines whose clocks
-# differ agree on when a claim lapses.
-_EPOCH = "extract(epoch FROM clock_timestamp())::double precision"
 # Prepared statements kept per connection (asyncpg's default is 100; the store has ~50).
 STATEMENT_CACHE = 256
 
@@ -86,13 +73,6 @@ _LOCK_AND_READ = f"SELECT {GAME_COLUMNS} FROM logic_bot_lock_game($1, $2, $3)"
 _UNLOCK = "SELECT pg_advisory_unlock($1, $2)"
 _SAVE = ("UPDATE games SET state=$1, version=$2, players=$3, status=$4, updated_at=$5, "
          "last_seat=$6, last_kind=$7, last_action=$8 WHERE id=$9 AND version=$10")
-
-# A human seat that has not left, in ``players``; a row whose players are no array (a
-# damaged one) matches nothing rather than failing the whole query.
-_SEATED_HUMAN = ("CASE WHEN jsonb_typeof(players)='array' THEN EXISTS (SELECT 1 FROM "
-                 "jsonb_array_elements(players) AS seat WHERE seat->>'kind'='human' "
-                 "AND COALESCE(seat->'left', 'null'::jsonb)='null'::jsonb "
-                 "AND seat->>'id'=$ID) ELSE false END")
 
 
 async def _keep_session(connection: asyncpg.Connection[asyncpg.Record]) -> None:
@@ -113,6 +93,58 @@ def _count(status: str) -> int:
 
 def _game_row(row: asyncpg.Record) -> tuple[Any, ...]:
     return tuple(row)
+
+
+class PostgresRunner:
+    """The shared queries' ``Runner`` on the pool, or on one connection (a transaction's,
+    or a held game lock's)."""
+
+    def __init__(self, on: asyncpg.Pool | PoolConnectionProxy[asyncpg.Record]) -> None:
+        self._on = on
+
+    async def rows(self, query: str, **params: Any) -> list[Sequence[Any]]:
+        text, args = POSTGRES.numbered_args(query, params)
+        return [tuple(row) for row in await self._on.fetch(text, *args)]
+
+    async def row(self, query: str, **params: Any) -> Sequence[Any] | None:
+        text, args = POSTGRES.numbered_args(query, params)
+        found = await self._on.fetchrow(text, *args)
+        return None if found is None else tuple(found)
+
+    async def value(self, query: str, **params: Any) -> Any:
+        text, args = POSTGRES.numbered_args(query, params)
+        return await self._on.fetchval(text, *args)
+
+    async def execute(self, query: str, **params: Any) -> int:
+        text, args = POSTGRES.numbered_args(query, params)
+        try:
+            return _count(await self._on.execute(text, *args))
+        except asyncpg.UniqueViolationError as error:
+            raise Duplicate(str(error)) from error
+
+    async def insert(self, query: str, **params: Any) -> int:
+        text, args = POSTGRES.numbered_args(query + " RETURNING id", params)
+        try:
+            return int(await self._on.fetchval(text, *args))
+        except asyncpg.UniqueViolationError as error:
+            raise Duplicate(str(error)) from error
+
+    async def execute_many(self, query: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        text = POSTGRES.statement(query)  # asyncpg runs them in one transaction
+        await self._on.executemany(text, [POSTGRES.numbered_args(query, row)[1]
+                                          for row in rows])
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Runner]:
+        if isinstance(self._on, asyncpg.Pool):
+            async with self._on.acquire() as connection, connection.transaction():
+                yield PostgresRunner(connection)
+        else:
+            async with self._on.transaction():
+                yield self
+
+    def session(self) -> contextlib.AbstractAsyncContextManager[Runner]:
+        return self.transaction()  # other processes must not see it half done
 
 
 @dataclass
@@ -144,15 +176,14 @@ class _HeldLock:
                 and self.task is asyncio.current_task())
 
 
-class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries,
-                    PostgresPuzzleQueries):
+class PostgresStore(Queries):
     shared = True  # several bot processes may serve one database
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = url
         self._lock_slots = asyncio.Semaphore(LOCK_CONNECTIONS)
-        self._rate_takes = 0
+        self._run: Runner = PostgresRunner(pool)
         # Locks being let go after their holders' saves (``save_game``), awaited at close.
         self._letting_go: set[asyncio.Task[None]] = set()
 
@@ -241,15 +272,13 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries,
             return held.connection
         return self._pool
 
-    async def _fetch_games(self, where: str, *params: Any) -> list[GameRecord]:
-        rows = await self._game_connection().fetch(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE {where}", *params)
-        return loadable_games(_game_row(row) for row in rows)
-
-    async def running_game(self, platform: str, channel: str) -> GameRecord | None:
-        found = await self._fetch_games(
-            "platform=$1 AND channel=$2 AND status IN ('waiting','active')", platform, channel)
-        return found[0] if found else None
+    def _game_run(self) -> Runner:
+        """Games are read, and board references written, on the held lock's connection."""
+        held = _HELD.get()
+        if held is not None and held.serves(self):
+            assert held.connection is not None
+            return PostgresRunner(held.connection)
+        return self._run
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         held = _HELD.get()
@@ -258,11 +287,7 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries,
             held.read_ahead = None  # read once: the holder's own writes follow it
             if read_for == game_id:
                 return record
-        found = await self._fetch_games("id=$1", game_id)
-        return found[0] if found else None
-
-    async def games_with_status(self, *statuses: str) -> list[GameRecord]:
-        return await self._fetch_games("status = ANY($1::text[]) ORDER BY id", list(statuses))
+        return await super().get_game(game_id)
 
     async def save_game(self, record: GameRecord, update: GameUpdate) -> GameRecord | None:
         """Write ``update`` over ``record`` if nobody else wrote since it was read: the new
@@ -292,314 +317,7 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries,
         held = _HELD.get()
         if held is not None and held.serves(self):
             held.read_ahead = None  # the lock's read no longer shows the row
-        await self._game_connection().execute("UPDATE games SET board_ref=$1 WHERE id=$2",
-                                 dumps(ref) if ref is not None else None, game_id)
-
-    async def record_shown(self, shown: Mapping[int, int]) -> None:
-        if not shown:
-            return
-        await self._pool.executemany(
-            "UPDATE games SET board_ref=(board_ref::jsonb || jsonb_build_object('shown', "
-            "$1::bigint))::text WHERE id=$2 AND board_ref IS NOT NULL",
-            [(version, game_id) for game_id, version in shown.items()])
-
-    async def moves(self, game_id: int) -> list[MoveRecord]:
-        rows = await self._pool.fetch(
-            "SELECT seat, kind, action FROM moves WHERE game_id=$1 ORDER BY version", game_id)
-        return [MoveRecord(row[0], row[1], row[2]) for row in rows]
-
-    async def get_setting(self, platform: str, channel: str, key: str) -> str | None:
-        value = await self._pool.fetchval(
-            "SELECT value FROM channel_settings WHERE platform=$1 AND channel=$2 AND key=$3",
-            platform, channel, key)
-        return None if value is None else str(value)
-
-    async def set_setting(self, platform: str, channel: str, key: str, value: str) -> None:
-        await self._pool.execute(
-            "INSERT INTO channel_settings (platform, channel, key, value) "
-            "VALUES ($1,$2,$3,$4) ON CONFLICT (platform, channel, key) "
-            "DO UPDATE SET value=EXCLUDED.value", platform, channel, key, value)
-
-    # ------------------------------------------------------------ daily challenge
-    async def set_daily_schedule(self, schedule: DailySchedule) -> None:
-        await self._pool.execute(
-            "INSERT INTO daily_schedules (platform, channel, server, post_time, language, "
-            "last_posted) VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (platform, channel) "
-            "DO UPDATE SET server=EXCLUDED.server, post_time=EXCLUDED.post_time, "
-            "language=EXCLUDED.language",
-            schedule.platform, schedule.channel, schedule.server, schedule.post_time,
-            schedule.language, schedule.last_posted)
-
-    async def remove_daily_schedule(self, platform: str, channel: str) -> bool:
-        status = await self._pool.execute(
-            "DELETE FROM daily_schedules WHERE platform=$1 AND channel=$2", platform, channel)
-        return _count(status) == 1
-
-    async def daily_schedules(self, platform: str | None = None) -> list[DailySchedule]:
-        query = ("SELECT platform, channel, server, post_time, language, last_posted, "
-                 "claimed_until "
-                 "FROM daily_schedules")
-        params: tuple[str, ...] = ()
-        if platform is not None:
-            query += " WHERE platform=$1"
-            params = (platform,)
-        rows = await self._pool.fetch(
-            query + ' ORDER BY platform COLLATE "C", channel COLLATE "C"', *params)
-        return [DailySchedule(*row) for row in rows]
-
-    async def claim_daily_post(self, platform: str, channel: str, day: str, now: str,
-                               until: str) -> bool:
-        """As ``SQLiteStore.claim_daily_post``: a lease until ``until``, one guarded
-        statement."""
-        status = await self._pool.execute(
-            "UPDATE daily_schedules SET last_posted=$1, claimed_until=$2 WHERE platform=$3 "
-            'AND channel=$4 AND (last_posted IS NULL OR last_posted COLLATE "C" < $1 OR '
-            '(last_posted=$1 AND claimed_until IS NOT NULL AND claimed_until COLLATE "C" < $5))',
-            day, until, platform, channel, now)
-        return _count(status) == 1
-
-    async def finish_daily_post(self, platform: str, channel: str, day: str) -> None:
-        await self._pool.execute(
-            "UPDATE daily_schedules SET claimed_until=NULL WHERE platform=$1 AND channel=$2 "
-            "AND last_posted=$3", platform, channel, day)
-
-    async def release_daily_post(self, platform: str, channel: str, day: str,
-                                 previous: str | None) -> None:
-        await self._pool.execute(
-            "UPDATE daily_schedules SET last_posted=$1, claimed_until=NULL WHERE platform=$2 "
-            "AND channel=$3 AND last_posted=$4", previous, platform, channel, day)
-
-    async def start_daily_attempt(self, attempt: DailyAttempt) -> bool:
-        try:
-            await self._pool.execute(
-                "INSERT INTO daily_attempts (day, platform, user_id, name, server, game_id, "
-                "status) VALUES ($1,$2,$3,$4,$5,$6,$7)",
-                attempt.day, attempt.platform, attempt.user_id, attempt.name, attempt.server,
-                attempt.game_id, attempt.status)
-        except asyncpg.UniqueViolationError:
-            return False
-        return True
-
-    async def set_daily_attempt_game(self, day: str, platform: str, user_id: str,
-                                     game_id: int | None) -> None:
-        await self._pool.execute(
-            "UPDATE daily_attempts SET game_id=$1 WHERE day=$2 AND platform=$3 AND user_id=$4",
-            game_id, day, platform, user_id)
-
-    async def forget_daily_attempt(self, day: str, platform: str, user_id: str) -> None:
-        await self._pool.execute(
-            "DELETE FROM daily_attempts WHERE day=$1 AND platform=$2 AND user_id=$3 "
-            "AND status='playing' AND game_id IS NULL", day, platform, user_id)
-
-    async def withdraw_daily_attempt(self, day: str, platform: str, user_id: str,
-                                     game_id: int) -> None:
-        await self._pool.execute(
-            "DELETE FROM daily_attempts WHERE day=$1 AND platform=$2 AND user_id=$3 "
-            "AND game_id=$4", day, platform, user_id, game_id)
-
-    async def finish_daily_attempt(self, game_id: int, solved: bool, rounds: int, tests: int,
-                                   beat_machine: bool) -> None:
-        await self._pool.execute(
-            "UPDATE daily_attempts SET status=$1, rounds=$2, tests=$3, beat_machine=$4, "
-            "finished_at=$5 WHERE game_id=$6 AND status='playing'",
-            "solved" if solved else "failed", rounds, tests, int(beat_machine), now(),
-            game_id)
-
-    async def daily_attempt(self, day: str, platform: str, user_id: str
-                            ) -> DailyAttempt | None:
-        rows = await self._attempts("day=$1 AND platform=$2 AND user_id=$3",
-                                    day, platform, user_id)
-        return rows[0] if rows else None
-
-    async def daily_attempts(self, day: str, server: str | None = None
-                             ) -> list[DailyAttempt]:
-        if server is None:
-            return await self._attempts("day=$1", day)
-        return await self._attempts("day=$1 AND server=$2", day, server)
-
-    async def solved_days(self, platform: str, user_id: str, since: str) -> list[str]:
-        rows = await self._pool.fetch(
-            "SELECT day FROM daily_attempts WHERE platform=$1 AND user_id=$2 AND "
-            'status=\'solved\' AND day COLLATE "C" >= $3 ORDER BY day COLLATE "C"',
-            platform, user_id, since)
-        return [str(row[0]) for row in rows]
-
-    async def _attempts(self, where: str, *params: Any) -> list[DailyAttempt]:
-        rows = await self._pool.fetch(
-            "SELECT day, platform, user_id, name, server, game_id, status, rounds, tests, "
-            f"beat_machine, finished_at FROM daily_attempts WHERE {where}", *params)
-        return [DailyAttempt(row[0], row[1], row[2], row[3], row[4], row[5], row[6],
-                             rounds=row[7], tests=row[8], beat_machine=bool(row[9]),
-                             finished_at=row[10])
-                for row in rows]
-
-    # ------------------------------------------------------- results and ratings
-    async def running_games(self, platform: str, server: str) -> list[GameRecord]:
-        return await self._fetch_games(
-            "platform=$1 AND server=$2 AND status IN ('waiting','active') ORDER BY id",
-            platform, server)
-
-    async def count_running_games(self, platform: str, *, server: str | None = None,
-                                  user_id: str | None = None) -> int:
-        where = ["platform=$1", "status IN ('waiting','active')"]
-        params: list[Any] = [platform]
-        if server is not None:
-            params.append(server)
-            where.append(f"server=${len(params)}")
-        if user_id is not None:
-            params.append(user_id)
-            where.append(_SEATED_HUMAN.replace("$ID", f"${len(params)}"))
-        return int(await self._pool.fetchval(
-            f"SELECT COUNT(*) FROM games WHERE {' AND '.join(where)}", *params))
-
-    async def last_finished_game(self, platform: str, channel: str) -> GameRecord | None:
-        found = await self._fetch_games(
-            "platform=$1 AND channel=$2 AND status IN ('finished','abandoned') "
-            "ORDER BY id DESC LIMIT 1", platform, channel)
-        return found[0] if found else None
-
-    async def ratings_of(self, platform: str, user_ids: list[str], game: str
-                         ) -> dict[str, float]:
-        rows = await self._pool.fetch(
-            "SELECT user_id, rating FROM ratings WHERE platform=$1 AND game=$2 "
-            "AND user_id = ANY($3::text[])", platform, game, list(user_ids))
-        return {str(row[0]): float(row[1]) for row in rows}
-
-    async def record_results(self, rows: list[ResultRow]) -> bool:
-        """Every seat of one game in one statement, ratings moved by ``rate_each_result``
-        inside it; False (nothing written) when the game was already counted."""
-        if not rows:
-            return False
-        stamp = now()
-        values: list[str] = []
-        params: list[Any] = []
-        for row in rows:
-            base = len(params)
-            values.append("(" + ",".join(f"${base + n}" for n in range(1, 12)) + ")")
-            params += [row.game_id, row.platform, row.user_id, row.name, row.server, row.game,
-                       row.opponent, row.outcome, row.rating_before, row.rating_after, stamp]
-        try:
-            await self._pool.execute(
-                "INSERT INTO results (game_id, platform, user_id, name, server, game, opponent, "
-                f"outcome, rating_before, rating_after, at) VALUES {','.join(values)}",
-                *params)
-        except asyncpg.UniqueViolationError:
-            return False
-        return True
-
-    async def game_results(self, game_id: int) -> list[ResultRow]:
-        """The recorded seats of one finished game (none when it was not counted)."""
-        rows = await self._pool.fetch(
-            "SELECT game_id, platform, user_id, name, server, game, opponent, outcome, "
-            "rating_before, rating_after "
-            "FROM results WHERE game_id=$1 ORDER BY user_id", game_id)
-        return [ResultRow(*row) for row in rows]
-
-    _STATS_SELECT = (
-        "SELECT r.platform, r.user_id, "
-        "(SELECT name FROM results n WHERE n.platform=r.platform AND n.user_id=r.user_id "
-        ' ORDER BY n.at COLLATE "C" DESC LIMIT 1), r.game, '
-        "COUNT(*) FILTER (WHERE r.opponent='human' AND r.outcome='win'), "
-        "COUNT(*) FILTER (WHERE r.opponent='human' AND r.outcome='loss'), "
-        "COUNT(*) FILTER (WHERE r.opponent='human' AND r.outcome='draw'), "
-        "(SELECT rating FROM ratings g WHERE g.platform=r.platform AND g.user_id=r.user_id "
-        " AND g.game=r.game), "
-        "COUNT(*) FILTER (WHERE r.opponent='ai' AND r.outcome='win'), "
-        "COUNT(*) FILTER (WHERE r.opponent='ai' AND r.outcome='loss'), "
-        "COUNT(*) FILTER (WHERE r.opponent='ai' AND r.outcome='draw') FROM results r ")
-
-    @staticmethod
-    def _stats(row: Sequence[Any] | asyncpg.Record) -> PlayerStats:
-        return PlayerStats(str(row[0]), str(row[1]), str(row[2]), str(row[3]),
-                           int(row[4] or 0), int(row[5] or 0), int(row[6] or 0),
-                           None if row[7] is None else float(row[7]),
-                           int(row[8] or 0), int(row[9] or 0), int(row[10] or 0))
-
-    async def player_stats(self, platform: str, user_id: str) -> list[PlayerStats]:
-        rows = await self._pool.fetch(
-            self._STATS_SELECT + "WHERE r.platform=$1 AND r.user_id=$2 "
-            'GROUP BY r.platform, r.user_id, r.game ORDER BY r.game COLLATE "C"',
-            platform, user_id)
-        return [self._stats(row) for row in rows]
-
-    async def leaderboard(self, platform: str, game: str, server: str | None,
-                          limit: int) -> list[PlayerStats]:
-        where = "WHERE r.platform=$1 AND r.game=$2 AND r.opponent='human' "
-        params: tuple[Any, ...] = (platform, game)
-        if server is not None:
-            where += "AND r.server=$3 "
-            params += (server,)
-        rows = [self._stats(row) for row in await self._pool.fetch(
-            self._STATS_SELECT + where + "GROUP BY r.platform, r.user_id, r.game", *params)]
-        rows.sort(key=lambda s: (s.rating is None, -(s.rating or 0.0), -s.wins, s.losses,
-                                 s.name))
-        return rows[:limit]
-
-    async def forget_user(self, platform: str, user_id: str) -> Forgotten:
-        """As ``SQLiteStore.forget_user``, in one transaction."""
-        async with self._pool.acquire() as connection, connection.transaction():
-            results = await connection.execute(
-                "DELETE FROM results WHERE platform=$1 AND user_id=$2", platform, user_id)
-            ratings = await connection.execute(
-                "DELETE FROM ratings WHERE platform=$1 AND user_id=$2", platform, user_id)
-            attempts = await connection.execute(
-                "DELETE FROM daily_attempts WHERE platform=$1 AND user_id=$2",
-                platform, user_id)
-            await connection.execute(
-                "DELETE FROM channel_settings WHERE platform=$1 AND channel=$2",
-                platform, user_id)
-            found = await connection.fetch(
-                "SELECT id, players FROM games WHERE " + _SEATED_ANY.replace("$ID", "$2")
-                .replace("$PLATFORM", "$1"), platform, user_id)
-            for game_id, players_json in found:
-                token = "former-" + secrets.token_hex(8)
-                try:
-                    players = json.loads(players_json)
-                except ValueError as error:
-                    log.error("game %s does not load and is skipped: %s", game_id, error)
-                    continue
-                for player in players:
-                    if (isinstance(player, dict) and player.get("kind") == "human"
-                            and player.get("platform") == platform
-                            and player.get("id") == user_id):
-                        player.update(id=token, name=FORMER_PLAYER)
-                await connection.execute(
-                    "UPDATE games SET players=$1, channel=CASE WHEN channel=$2 THEN $3 ELSE "
-                    "channel END WHERE id=$4 AND status IN ('finished','abandoned')",
-                    dumps(players), user_id, token, game_id)
-                await connection.execute(
-                    "UPDATE moves SET action=$1 WHERE game_id=$2 AND action=$3 "
-                    "AND kind IN ('join','start','abandon')", token, game_id, user_id)
-        return Forgotten(_count(results), _count(ratings), _count(attempts), len(found))
-
-    # ------------------------------------------------------------- turn timers
-    async def turn_timer(self, platform: str, channel: str) -> TurnTimer | None:
-        row = await self._pool.fetchrow(
-            "SELECT platform, channel, game_id, version, started_at, reminded, acted "
-            "FROM turn_timers WHERE platform=$1 AND channel=$2", platform, channel)
-        if row is None:
-            return None
-        return TurnTimer(str(row[0]), str(row[1]), int(row[2]), int(row[3]), str(row[4]),
-                         bool(row[5]), bool(row[6]))
-
-    async def start_turn_timer(self, timer: TurnTimer) -> None:
-        await self._pool.execute(
-            "INSERT INTO turn_timers (platform, channel, game_id, version, started_at) "
-            "VALUES ($1,$2,$3,$4,$5) ON CONFLICT (platform, channel) DO UPDATE SET "
-            "game_id=EXCLUDED.game_id, version=EXCLUDED.version, "
-            "started_at=EXCLUDED.started_at, reminded=0, acted=0 "
-            "WHERE turn_timers.game_id<>EXCLUDED.game_id "
-            "OR turn_timers.version<>EXCLUDED.version",
-            timer.platform, timer.channel, timer.game_id, timer.version, timer.started_at)
-
-    async def claim_turn_timer(self, timer: TurnTimer, step: str) -> bool:
-        if step not in ("reminded", "acted"):
-            raise ValueError(step)
-        status = await self._pool.execute(
-            f"UPDATE turn_timers SET {step}=1 WHERE platform=$1 AND channel=$2 AND game_id=$3 "
-            f"AND version=$4 AND {step}=0",
-            timer.platform, timer.channel, timer.game_id, timer.version)
-        return _count(status) == 1
+        await super().set_board_ref(game_id, ref)
 
     # ------------------------------------------------- computer turns, game locks
     @contextlib.asynccontextmanager
@@ -671,54 +389,3 @@ class PostgresStore(PostgresTournamentQueries, PostgresAssignmentQueries,
             await self._pool.release(connection)
         finally:
             self._lock_slots.release()
-
-    async def claim_computer_turn(self, game_id: int, version: int, holder: str,
-                                  seconds: float) -> bool:
-        status = await self._pool.execute(
-            "INSERT INTO computer_turn_leases (game_id, version, holder, expires_at) "
-            f"VALUES ($1,$2,$3,{_EPOCH} + $4) ON CONFLICT (game_id) DO UPDATE SET "
-            "version=EXCLUDED.version, holder=EXCLUDED.holder, expires_at=EXCLUDED.expires_at "
-            "WHERE computer_turn_leases.version < EXCLUDED.version "
-            f"OR computer_turn_leases.expires_at < {_EPOCH} "
-            "OR (computer_turn_leases.holder = EXCLUDED.holder "
-            "AND computer_turn_leases.version = EXCLUDED.version)",
-            game_id, version, holder, seconds)
-        return _count(status) == 1
-
-    async def release_computer_turn(self, game_id: int, holder: str) -> None:
-        await self._pool.execute(
-            "DELETE FROM computer_turn_leases WHERE game_id=$1 AND holder=$2", game_id, holder)
-
-    async def take_rate_token(self, platform: str, user_id: str, burst: int,
-                              per_second: float) -> int:
-        refilled = ("LEAST($3::double precision, rate_buckets.tokens + "
-                    "GREATEST(0.0, EXCLUDED.at - rate_buckets.at) * $4)")
-        row = await self._pool.fetchrow(
-            "INSERT INTO rate_buckets (platform, user_id, tokens, at, allowed) "
-            f"VALUES ($1, $2, $3::double precision - 1, {_EPOCH}, true) "
-            "ON CONFLICT (platform, user_id) DO UPDATE SET "
-            f"allowed = ({refilled} >= 1), "
-            f"tokens = {refilled} - (CASE WHEN {refilled} >= 1 THEN 1 ELSE 0 END), "
-            "at = EXCLUDED.at RETURNING tokens, allowed",
-            platform, user_id, float(burst), per_second)
-        assert row is not None
-        self._rate_takes += 1
-        if self._rate_takes % RATE_SWEEP_EVERY == 0:
-            await self._pool.execute(f"DELETE FROM rate_buckets WHERE at < {_EPOCH} - $1",
-                                     burst / per_second)
-        return rate_wait(float(row[0]), bool(row[1]), per_second)
-
-    async def server_results(self, platform: str, server: str) -> list[ExportRow]:
-        rows = await self._pool.fetch(
-            "SELECT substr(at, 1, 10), game, name, opponent, outcome, rating_after "
-            "FROM results WHERE platform=$1 AND server=$2 "
-            'ORDER BY at COLLATE "C", game_id, name COLLATE "C"', platform, server)
-        return [ExportRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]),
-                          None if r[5] is None else float(r[5]))
-                for r in rows]
-
-
-# Any human seat of this person, left or not (for ``forget_user``).
-_SEATED_ANY = ("CASE WHEN jsonb_typeof(players)='array' THEN EXISTS (SELECT 1 FROM "
-               "jsonb_array_elements(players) AS seat WHERE seat->>'kind'='human' "
-               "AND seat->>'platform'=$PLATFORM AND seat->>'id'=$ID) ELSE false END")

@@ -1,5 +1,5 @@
-"""The puzzle trainer's rows (``bot.trainer``), shared by both databases' queries
-(``sqlite_puzzles``, ``postgres_puzzles``).
+"""The puzzle trainer's rows (``bot.trainer``), read and written by the shared
+queries (``queries_puzzles``).
 
 * ``puzzle_attempts``: one row per puzzle a person was given, with the puzzle itself (its
   JSON holds the proof and, in card games, the whole deal: it is never shown), its first

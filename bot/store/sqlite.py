@@ -1,5 +1,9 @@
 """Persistent storage: SQLite through aiosqlite, behind a small interface.
 
+* What both databases do alike is the shared queries' (``queries*.py``, run here by
+  ``SQLiteRunner`` in ``dialect.SQLITE``'s words); this module keeps what is SQLite's own:
+  opening and checking the file, migrations, checkpoints, the group commit of new games
+  and saves, and the game lock (within the process).
 * WAL journal, ``synchronous=FULL``: a move acknowledged to a player survives a power cut.
   A host may choose ``normal`` (``DATABASE_SYNC``): a crash of the bot, not a power cut.
 * The schema version is SQLite's ``user_version``; ``MIGRATIONS`` upgrade older files.
@@ -23,9 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,37 +36,15 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store.dialect import SQLITE
 from bot.store.errors import ChannelBusy, NewerSchema, StoreUnavailable, unusable_file
-from bot.store.records import (
-    FORMER_PLAYER,
-    GAME_COLUMNS,
-    RATE_SWEEP_EVERY,
-    ExportRow,
-    Forgotten,
-    GameRecord,
-    GameUpdate,
-    MoveRecord,
-    PlayerStats,
-    ResultRow,
-    TurnTimer,
-    loadable_games,
-    now,
-    rate_wait,
-    record_after,
-)
+from bot.store.queries import Queries
+from bot.store.records import GameRecord, GameUpdate, now, record_after
 from bot.store.records import dumps as _dumps
-from bot.store.sqlite_assignments import SQLiteAssignmentQueries
-from bot.store.sqlite_daily import SQLiteDailyQueries
-from bot.store.sqlite_puzzles import SQLitePuzzleQueries
+from bot.store.runner import Duplicate, Runner
 from bot.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION, sql_statements
-from bot.store.sqlite_tournaments import SQLiteTournamentQueries
 
 log = logging.getLogger(__name__)
-
-# Now in seconds since 1970 by the database's clock (``unixepoch`` needs SQLite 3.38).
-_EPOCH = "((julianday('now') - 2440587.5) * 86400.0)"
-
-
 
 _SAVE_COLUMNS = ("state=?, version=?, players=?, status=?, updated_at=?, last_seat=?, "
                  "last_kind=?, last_action=?")
@@ -126,8 +106,71 @@ _INSERT_COLUMNS = ("platform, channel, game, options, seed, state, version, play
 _INSERT_ROW = "(?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
-class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries, SQLiteAssignmentQueries,
-                  SQLitePuzzleQueries):
+class SQLiteRunner:
+    """The shared queries' ``Runner`` on the store's one connection. Its transactions hold
+    the saves' lock: the group commit's writer opens transactions on this connection too."""
+
+    def __init__(self, connection: aiosqlite.Connection, saving: asyncio.Lock) -> None:
+        self._db = connection
+        self._saving = saving
+
+    async def rows(self, query: str, **params: Any) -> list[Sequence[Any]]:
+        text, bound = SQLITE.named(query, params)
+        async with self._db.execute(text, bound) as cursor:
+            return list(await cursor.fetchall())
+
+    async def row(self, query: str, **params: Any) -> Sequence[Any] | None:
+        text, bound = SQLITE.named(query, params)
+        async with self._db.execute(text, bound) as cursor:
+            found: Sequence[Any] | None = await cursor.fetchone()
+        return found
+
+    async def value(self, query: str, **params: Any) -> Any:
+        found = await self.row(query, **params)
+        return found[0] if found else None
+
+    async def _cursor(self, query: str, params: Mapping[str, Any]) -> aiosqlite.Cursor:
+        text, bound = SQLITE.named(query, params)
+        try:
+            return await self._db.execute(text, bound)
+        except sqlite3.IntegrityError as error:
+            raise Duplicate(str(error)) from error
+
+    async def execute(self, query: str, **params: Any) -> int:
+        return (await self._cursor(query, params)).rowcount
+
+    async def insert(self, query: str, **params: Any) -> int:
+        cursor = await self._cursor(query, params)
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def execute_many(self, query: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        async with self._saving:  # one transaction, so one sync for all
+            await self._db.execute("BEGIN")
+            try:
+                await self._db.executemany(SQLITE.statement(query), rows)
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Runner]:
+        async with self._saving:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+
+    @contextlib.asynccontextmanager
+    async def session(self) -> AsyncIterator[Runner]:
+        yield self  # one statement at a time, each its own transaction
+
+
+class SQLiteStore(Queries):
     shared = False  # a SQLite file is served by one bot process
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
@@ -139,7 +182,7 @@ class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries, SQLiteAssignmentQ
         self._saving = asyncio.Lock()  # held by each batch and by a checkpoint that must end
         self._closing = asyncio.Event()
         self._game_locks: dict[int, _HeldLock] = {}
-        self._rate_takes = 0
+        self._run: Runner = SQLiteRunner(connection, self._saving)
 
     @classmethod
     async def open(cls, path: str | Path, checkpoint_seconds: float = CHECKPOINT_SECONDS,
@@ -295,24 +338,6 @@ class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries, SQLiteAssignmentQ
             raise ChannelBusy(f"{platform}:{channel}") from error
         return GameRecord(game_id, platform, channel, game, options, seed, state, 1, players,
                           status, None, stamp, stamp, server)
-
-    async def _fetch_games(self, where: str, params: tuple[Any, ...]) -> list[GameRecord]:
-        async with self._db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE {where}",
-                                    params) as cursor:
-            return loadable_games(await cursor.fetchall())
-
-    async def running_game(self, platform: str, channel: str) -> GameRecord | None:
-        found = await self._fetch_games(
-            "platform=? AND channel=? AND status IN ('waiting','active')", (platform, channel))
-        return found[0] if found else None
-
-    async def get_game(self, game_id: int) -> GameRecord | None:
-        found = await self._fetch_games("id=?", (game_id,))
-        return found[0] if found else None
-
-    async def games_with_status(self, *statuses: str) -> list[GameRecord]:
-        marks = ",".join("?" * len(statuses))
-        return await self._fetch_games(f"status IN ({marks}) ORDER BY id", statuses)
 
     async def save_game(self, record: GameRecord, update: GameUpdate) -> GameRecord | None:
         """Write ``update`` over ``record`` if nobody else wrote since it was read.
@@ -471,248 +496,6 @@ class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries, SQLiteAssignmentQ
         return {int(row[0]) for row in rows
                 if (int(row[0]), int(row[1]), row[2], row[3]) in written}
 
-    async def set_board_ref(self, game_id: int, ref: dict[str, Any] | None) -> None:
-        await self._db.execute("UPDATE games SET board_ref=? WHERE id=?",
-                               (_dumps(ref) if ref is not None else None, game_id))
-
-    async def record_shown(self, shown: Mapping[int, int]) -> None:
-        if not shown:
-            return
-        # One transaction for all, a sync per flush and not per board; under the saves'
-        # lock, since the group-commit writer opens transactions on this connection too.
-        async with self._saving:
-            await self._db.execute("BEGIN")
-            try:
-                await self._db.executemany(
-                    "UPDATE games SET board_ref=json_set(board_ref, '$.shown', ?) "
-                    "WHERE id=? AND board_ref IS NOT NULL",
-                    [(version, game_id) for game_id, version in shown.items()])
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-
-    async def moves(self, game_id: int) -> list[MoveRecord]:
-        async with self._db.execute(
-                "SELECT seat, kind, action FROM moves WHERE game_id=? ORDER BY version",
-                (game_id,)) as cursor:
-            return [MoveRecord(seat, kind, action) for seat, kind, action
-                    in await cursor.fetchall()]
-
-    async def get_setting(self, platform: str, channel: str, key: str) -> str | None:
-        async with self._db.execute(
-                "SELECT value FROM channel_settings WHERE platform=? AND channel=? AND key=?",
-                (platform, channel, key)) as cursor:
-            row = await cursor.fetchone()
-        return str(row[0]) if row else None
-
-    async def set_setting(self, platform: str, channel: str, key: str, value: str) -> None:
-        await self._db.execute(
-            "INSERT INTO channel_settings (platform, channel, key, value) VALUES (?,?,?,?) "
-            "ON CONFLICT (platform, channel, key) DO UPDATE SET value=excluded.value",
-            (platform, channel, key, value))
-
-    # ------------------------------------------------------- results and ratings
-    async def running_games(self, platform: str, server: str) -> list[GameRecord]:
-        return await self._fetch_games(
-            "platform=? AND server=? AND status IN ('waiting','active') ORDER BY id",
-            (platform, server))
-
-    async def count_running_games(self, platform: str, *, server: str | None = None,
-                                  user_id: str | None = None) -> int:
-        """Waiting and active games on ``platform``, within ``server`` and with
-        ``user_id`` in a human seat when given: the numbers the service's limits count."""
-        where = ["platform=?", "status IN ('waiting','active')"]
-        params: list[Any] = [platform]
-        if server is not None:
-            where.append("server=?")
-            params.append(server)
-        if user_id is not None:
-            # A damaged row (not JSON) counts for nobody instead of failing the query.
-            where.append("CASE WHEN json_valid(games.players) THEN EXISTS (SELECT 1 FROM"
-                         " json_each(games.players) AS seat"
-                         " WHERE json_extract(seat.value, '$.kind')='human'"
-                         " AND json_extract(seat.value, '$.left') IS NULL"
-                         " AND json_extract(seat.value, '$.id')=?) ELSE 0 END")
-            params.append(user_id)
-        async with self._db.execute(
-                f"SELECT COUNT(*) FROM games WHERE {' AND '.join(where)}", params) as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
-
-    async def last_finished_game(self, platform: str, channel: str) -> GameRecord | None:
-        found = await self._fetch_games(
-            "platform=? AND channel=? AND status IN ('finished','abandoned') "
-            "ORDER BY id DESC LIMIT 1", (platform, channel))
-        return found[0] if found else None
-
-    async def ratings_of(self, platform: str, user_ids: list[str], game: str
-                         ) -> dict[str, float]:
-        marks = ",".join("?" * len(user_ids))
-        async with self._db.execute(
-                f"SELECT user_id, rating FROM ratings WHERE platform=? AND game=? "
-                f"AND user_id IN ({marks})", (platform, game, *user_ids)) as cursor:
-            return {str(user): float(rating) for user, rating in await cursor.fetchall()}
-
-    async def record_results(self, rows: list[ResultRow]) -> bool:
-        """Record every seat of one game in one statement; False when the game was already
-        counted. One statement is atomic, and the trigger ``rate_each_result`` moves the
-        ratings inside it, so a game counts exactly once or not at all."""
-        if not rows:
-            return False
-        stamp = now()
-        values = ",".join(["(?,?,?,?,?,?,?,?,?,?,?)"] * len(rows))
-        params: list[Any] = []
-        for row in rows:
-            params += [row.game_id, row.platform, row.user_id, row.name, row.server, row.game,
-                       row.opponent, row.outcome, row.rating_before, row.rating_after, stamp]
-        try:
-            await self._db.execute(
-                "INSERT INTO results (game_id, platform, user_id, name, server, game, opponent, "
-                f"outcome, rating_before, rating_after, at) VALUES {values}", params)
-        except sqlite3.IntegrityError:
-            return False
-        return True
-
-    async def game_results(self, game_id: int) -> list[ResultRow]:
-        """The recorded seats of one finished game (none when it was not counted)."""
-        async with self._db.execute(
-                "SELECT game_id, platform, user_id, name, server, game, opponent, outcome, "
-                "rating_before, rating_after "
-                "FROM results WHERE game_id=? ORDER BY user_id", (game_id,)) as cursor:
-            return [ResultRow(*row) for row in await cursor.fetchall()]
-
-    _STATS_SELECT = (
-        "SELECT r.platform, r.user_id, "
-        "(SELECT name FROM results n WHERE n.platform=r.platform AND n.user_id=r.user_id "
-        " ORDER BY n.at DESC LIMIT 1), r.game, "
-        "SUM(r.opponent='human' AND r.outcome='win'), "
-        "SUM(r.opponent='human' AND r.outcome='loss'), "
-        "SUM(r.opponent='human' AND r.outcome='draw'), "
-        "(SELECT rating FROM ratings g WHERE g.platform=r.platform AND g.user_id=r.user_id "
-        " AND g.game=r.game), "
-        "SUM(r.opponent='ai' AND r.outcome='win'), "
-        "SUM(r.opponent='ai' AND r.outcome='loss'), "
-        "SUM(r.opponent='ai' AND r.outcome='draw') FROM results r ")
-
-    @staticmethod
-    def _stats(row: Sequence[Any]) -> PlayerStats:
-        return PlayerStats(str(row[0]), str(row[1]), str(row[2]), str(row[3]),
-                           int(row[4] or 0), int(row[5] or 0), int(row[6] or 0),
-                           None if row[7] is None else float(row[7]),
-                           int(row[8] or 0), int(row[9] or 0), int(row[10] or 0))
-
-    async def player_stats(self, platform: str, user_id: str) -> list[PlayerStats]:
-        async with self._db.execute(
-                self._STATS_SELECT + "WHERE r.platform=? AND r.user_id=? "
-                "GROUP BY r.game ORDER BY r.game", (platform, user_id)) as cursor:
-            return [self._stats(row) for row in await cursor.fetchall()]
-
-    async def leaderboard(self, platform: str, game: str, server: str | None,
-                          limit: int) -> list[PlayerStats]:
-        """Players of ``game`` against people, best rating first (unrated last), then most
-        wins; within ``server`` the counts are of games played there."""
-        where = "WHERE r.platform=? AND r.game=? AND r.opponent='human' "
-        params: tuple[Any, ...] = (platform, game)
-        if server is not None:
-            where += "AND r.server=? "
-            params += (server,)
-        async with self._db.execute(
-                self._STATS_SELECT + where + "GROUP BY r.user_id", params) as cursor:
-            rows = [self._stats(row) for row in await cursor.fetchall()]
-        rows.sort(key=lambda s: (s.rating is None, -(s.rating or 0.0), -s.wins, s.losses,
-                                 s.name))
-        return rows[:limit]
-
-    async def forget_user(self, platform: str, user_id: str) -> Forgotten:
-        """Delete a person's results, ratings and daily attempts, and anonymise their seat
-        in the games they played: the name becomes ``FORMER_PLAYER`` and the id a random
-        token (a new one per game, so the games cannot be linked to each other either).
-
-        Call it when none of their games is running. Every statement is idempotent, so a
-        request interrupted halfway is completed by asking again.
-        """
-        results = await self._db.execute(
-            "DELETE FROM results WHERE platform=? AND user_id=?", (platform, user_id))
-        ratings = await self._db.execute(
-            "DELETE FROM ratings WHERE platform=? AND user_id=?", (platform, user_id))
-        attempts = await self._db.execute(
-            "DELETE FROM daily_attempts WHERE platform=? AND user_id=?", (platform, user_id))
-        # A Telegram private chat's id is the user's id: its settings (language, boards)
-        # are the person's own. Elsewhere no channel has a user's id, so nothing matches.
-        await self._db.execute(
-            "DELETE FROM channel_settings WHERE platform=? AND channel=?", (platform, user_id))
-        async with self._db.execute(
-                "SELECT id, players FROM games g WHERE CASE WHEN json_valid(g.players) THEN "
-                "EXISTS (SELECT 1 FROM json_each(g.players) p WHERE "
-                "json_extract(p.value, '$.kind')='human' AND "
-                "json_extract(p.value, '$.platform')=? AND json_extract(p.value, '$.id')=?) "
-                "ELSE 0 END",
-                (platform, user_id)) as cursor:
-            found = list(await cursor.fetchall())
-        for game_id, players_json in found:
-            token = "former-" + secrets.token_hex(8)
-            players = json.loads(players_json)  # valid JSON: the query checked
-            if not isinstance(players, list):
-                log.error("game %s does not load and is skipped: players is %s",
-                          game_id, type(players).__name__)
-                continue
-            for player in players:
-                if (isinstance(player, dict) and player.get("kind") == "human"
-                        and player.get("platform") == platform and player.get("id") == user_id):
-                    player.update(id=token, name=FORMER_PLAYER)
-            # A Telegram private chat's id is the user's id: rename that channel too.
-            await self._db.execute(
-                "UPDATE games SET players=?, channel=CASE WHEN channel=? THEN ? ELSE channel "
-                "END WHERE id=? AND status IN ('finished','abandoned')",
-                (_dumps(players), user_id, token, game_id))
-            await self._db.execute(
-                "UPDATE moves SET action=? WHERE game_id=? AND action=? "
-                "AND kind IN ('join','start','abandon')", (token, game_id, user_id))
-        return Forgotten(results.rowcount, ratings.rowcount, attempts.rowcount, len(found))
-
-    # ------------------------------------------------------------- turn timers
-    async def turn_timer(self, platform: str, channel: str) -> TurnTimer | None:
-        async with self._db.execute(
-                "SELECT platform, channel, game_id, version, started_at, reminded, acted "
-                "FROM turn_timers WHERE platform=? AND channel=?", (platform, channel)) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            return None
-        return TurnTimer(str(row[0]), str(row[1]), int(row[2]), int(row[3]), str(row[4]),
-                         bool(row[5]), bool(row[6]))
-
-    async def start_turn_timer(self, timer: TurnTimer) -> None:
-        """Time a new turn; a row already timing this very turn is kept, so that a second
-        process (or a late call) cannot restart a running clock or clear its claims."""
-        await self._db.execute(
-            "INSERT INTO turn_timers (platform, channel, game_id, version, started_at) "
-            "VALUES (?,?,?,?,?) ON CONFLICT (platform, channel) DO UPDATE SET "
-            "game_id=excluded.game_id, version=excluded.version, "
-            "started_at=excluded.started_at, reminded=0, acted=0 "
-            "WHERE game_id<>excluded.game_id OR version<>excluded.version",
-            (timer.platform, timer.channel, timer.game_id, timer.version, timer.started_at))
-
-    async def claim_turn_timer(self, timer: TurnTimer, step: str) -> bool:
-        """Mark ``step`` ("reminded" or "acted") done for exactly this turn; False when
-        it already was or the turn changed. One guarded statement, as for daily posts."""
-        if step not in ("reminded", "acted"):
-            raise ValueError(step)
-        cursor = await self._db.execute(
-            f"UPDATE turn_timers SET {step}=1 WHERE platform=? AND channel=? AND game_id=? "
-            f"AND version=? AND {step}=0",
-            (timer.platform, timer.channel, timer.game_id, timer.version))
-        return cursor.rowcount == 1
-
-    async def server_results(self, platform: str, server: str) -> list[ExportRow]:
-        async with self._db.execute(
-                "SELECT substr(at, 1, 10), game, name, opponent, outcome, rating_after "
-                "FROM results WHERE platform=? AND server=? ORDER BY at, game_id, name",
-                (platform, server)) as cursor:
-            return [ExportRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]),
-                              None if r[5] is None else float(r[5]))
-                    for r in await cursor.fetchall()]
-
     async def integrity_ok(self) -> bool:
         async with self._db.execute("PRAGMA integrity_check") as cursor:
             row = await cursor.fetchone()
@@ -733,41 +516,3 @@ class SQLiteStore(SQLiteDailyQueries, SQLiteTournamentQueries, SQLiteAssignmentQ
             held.users -= 1
             if not held.users:  # nobody holds or waits: forget it, so the map stays small
                 del self._game_locks[game_id]
-
-    async def claim_computer_turn(self, game_id: int, version: int, holder: str,
-                                  seconds: float) -> bool:
-        cursor = await self._db.execute(
-            f"INSERT INTO computer_turn_leases (game_id, version, holder, expires_at) "
-            f"VALUES (?,?,?,{_EPOCH} + ?) ON CONFLICT (game_id) DO UPDATE SET "
-            "version=excluded.version, holder=excluded.holder, expires_at=excluded.expires_at "
-            "WHERE computer_turn_leases.version < excluded.version "
-            f"OR computer_turn_leases.expires_at < {_EPOCH} "
-            "OR (computer_turn_leases.holder = excluded.holder "
-            "AND computer_turn_leases.version = excluded.version)",
-            (game_id, version, holder, seconds))
-        return cursor.rowcount == 1
-
-    async def release_computer_turn(self, game_id: int, holder: str) -> None:
-        await self._db.execute(
-            "DELETE FROM computer_turn_leases WHERE game_id=? AND holder=?", (game_id, holder))
-
-    async def take_rate_token(self, platform: str, user_id: str, burst: int,
-                              per_second: float) -> int:
-        refilled = ("MIN(:burst, rate_buckets.tokens + "
-                    "MAX(0.0, excluded.at - rate_buckets.at) * :rate)")
-        async with self._db.execute(
-                "INSERT INTO rate_buckets (platform, user_id, tokens, at, allowed) "
-                f"VALUES (:platform, :user, :burst - 1, {_EPOCH}, 1) "
-                "ON CONFLICT (platform, user_id) DO UPDATE SET "
-                f"allowed = ({refilled} >= 1), "
-                f"tokens = {refilled} - (CASE WHEN {refilled} >= 1 THEN 1 ELSE 0 END), "
-                "at = excluded.at RETURNING tokens, allowed",
-                {"platform": platform, "user": user_id, "burst": burst,
-                 "rate": per_second}) as cursor:
-            row = await cursor.fetchone()
-        assert row is not None
-        self._rate_takes += 1
-        if self._rate_takes % RATE_SWEEP_EVERY == 0:
-            await self._db.execute(f"DELETE FROM rate_buckets WHERE at < {_EPOCH} - ?",
-                                   (burst / per_second,))
-        return rate_wait(float(row[0]), bool(row[1]), per_second)

@@ -1,7 +1,7 @@
 """Tournaments as the store keeps them: one row per tournament with its JSON state, guarded
 by a version like a game's row, so that two processes never both advance a round.
 
-Shared by both databases' queries (``sqlite_tournaments``, ``postgres_tournaments``)."""
+Read and written by the shared queries (``queries_classes``)."""
 
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ from telegram.ext import Application
 
 from bot.adapters.telegram.chats import PLATFORM
 from bot.config import Settings
-from bot.store import Store
+from bot.store import SettingsStore
 
 log = logging.getLogger(__name__)
 
@@ -322,7 +322,7 @@ async def register_webhook(application: AnyApplication, settings: Settings,
             await asyncio.sleep(2 ** attempt)
 
 
-async def start_worker(application: AnyApplication, settings: Settings, store: Store,
+async def start_worker(application: AnyApplication, settings: Settings, store: SettingsStore,
                        allowed_updates: list[str], tries: int) -> WebhookServer:
     """Serve this worker's port; worker 0 then registers the webhook (after listening, so
     that Telegram's first delivery finds it)."""
