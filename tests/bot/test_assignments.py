@@ -16,9 +16,9 @@ from bot.assignments import Answer, Assignments, Task, TaskError, describe, pars
 from bot.service import Opponent, Place, Service, User
 from bot.store import Store
 from engines.registry import get_game
-from tests.bot.test_service_turing import OPTIONS
 from tests.helpers.databases import DATABASES, open_test_store
 from tests.helpers.people import ALICE, BOB, CAROL
+from tests.helpers.turing_puzzles import OPTIONS
 
 CLASS = Place("test", "class-channel", emoji=False, server="class-7b")
 ALICE_ALONE = Place("test", "private-alice", emoji=False)
