@@ -17,7 +17,7 @@ from engines.digitalo.notation import parse_move
 from engines.digitalo.puzzles import GENERATOR, THEMES, analyse
 from engines.puzzles import generate_puzzle
 from engines.puzzles.core import choose_theme
-from tests.engines.puzzles.card_cases import (
+from tests.helpers.puzzles.card_cases import (
     check_hidden_cards_do_not_matter,
     check_round_trips,
     check_verdicts,

@@ -13,8 +13,8 @@ from types import ModuleType
 from engines.puzzles import Puzzle, decode_puzzle_code, puzzle_generator
 from engines.puzzles.core import LEVELS
 from renderers.i18n import CATALOGUE, LANGUAGES, localise
-from tests.engines.puzzles.card_checker import booleo_deals, digitalo_deals
 from tests.helpers.paths import REPO_ROOT
+from tests.helpers.puzzles.card_checker import booleo_deals, digitalo_deals
 
 
 def check_round_trips(puzzle: Puzzle) -> None:
