@@ -1,7 +1,7 @@
 """bOOleO's puzzles (``engines/booleo/puzzles.py``): the same seed gives the same puzzle
 (in any process), each theme's answers are what its measure says, the puzzle round-trips
 and is judged in every language, and nothing hidden from the solver shapes it. Their
-proofs are replayed under every deal in ``test_card_puzzle_proofs.py``."""
+proofs are replayed under every deal in ``tests/engines/cards/test_puzzle_proofs.py``."""
 
 from __future__ import annotations
 

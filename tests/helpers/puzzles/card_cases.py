@@ -1,6 +1,6 @@
-"""Checks both card games' puzzle tests run (``test_booleo_puzzles.py``,
-``test_digitalo_puzzles.py``): a puzzle's round trips, its verdicts in three languages,
-and that nothing hidden from the solver shapes it."""
+"""Checks both card games' puzzle tests run (``test_puzzles.py`` in tests/engines/booleo/ and
+tests/engines/digitalo/): a puzzle's round trips, its verdicts in three languages, and that
+nothing hidden from the solver shapes it."""
 
 from __future__ import annotations
 
