@@ -36,10 +36,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.scripted_play import ScriptedPlayer
 from benchmarks.timing import summary
 from bot.service import Reply, Service
 from bot.store import SQLiteStore
+from tests.helpers.scripted_play import ScriptedPlayer
 
 STAGES = ("lock", "service", "workers", "engine", "group", "db_queue", "commit", "loop", "render",
           "other_db")

@@ -10,7 +10,7 @@ Run from the repository root::
 ``--games`` channels play at once, each its own coroutine, in turn L-game, Turing Machine,
 bOOleO, Digitalo and Rithmomachia; one table in three of each game is a person against
 the computer (a solo game in the Turing Machine), the others two people
-(``benchmarks/scripted_play.py``). Each table plays ``--moves`` saved moves, starting a
+(``tests/helpers/scripted_play.py``). Each table plays ``--moves`` saved moves, starting a
 rematch when a game ends. People move by pressing the buttons of the service's replies
 (hand, menu steps, the final step), a random legal move each time; the computer plays at
 the ``easy`` level (under a millisecond a move), timed as its own command ``ai_turn``, so
@@ -79,12 +79,6 @@ from benchmarks.load_processes import (  # noqa: E402
     run_processes,
 )
 from benchmarks.machine import CpuTrace, engine_yardstick  # noqa: E402
-from benchmarks.scripted_play import (  # noqa: E402
-    Table,
-    make_table,
-    play_table,
-    table_spec,
-)
 from benchmarks.service_latency import (  # noqa: E402
     CpuClock,
     bare_run,
@@ -101,6 +95,12 @@ from bot.runtime import (  # noqa: E402
 )
 from bot.service import Service  # noqa: E402
 from bot.store import MIGRATIONS, SQLiteStore, sql_statements  # noqa: E402
+from tests.helpers.scripted_play import (  # noqa: E402
+    Table,
+    make_table,
+    play_table,
+    table_spec,
+)
 
 PLATFORM = "load"
 LAG_PERIOD_S = 0.05

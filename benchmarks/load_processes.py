@@ -44,12 +44,12 @@ from typing import Any
 import asyncpg
 
 from benchmarks.machine import CpuTrace, machine_cpu, window_shares
-from benchmarks.scripted_play import ScriptedPlayer, make_table, play_table
 from benchmarks.timing import summary
 from bot.limits import Limits
 from bot.runtime import collect_garbage, prepare_interpreter, run_on_loop
 from bot.service import Service
 from bot.store.postgres import PostgresStore
+from tests.helpers.scripted_play import ScriptedPlayer, make_table, play_table
 
 PLATFORM = "load"
 SAMPLE_PERIOD_S = 0.05

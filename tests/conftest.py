@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 import random
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from bot.service import Service  # noqa: E402
 from bot.store import SQLiteStore, Store  # noqa: E402
 from engines.registry import register_game, unregister_game  # noqa: E402
 from renderers import register_renderer  # noqa: E402
-from tests.helpers.databases import DATABASES, STORE_SWITCH, open_test_store  # noqa: E402
+from tests.helpers.databases import DATABASES, open_test_store  # noqa: E402
 
 
 @pytest.fixture
@@ -24,33 +23,30 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "bot.sqlite3"
 
 
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    """SQLite at ``db_path``; PostgreSQL (a fresh schema) when LOGIC_BOT_TEST_STORE=postgres,
-    so the service and adapter tests run on either database."""
-    if os.environ.get(STORE_SWITCH, "sqlite") == "postgres":
-        async with open_test_store("postgres", db_path.parent) as postgres:
-            yield postgres
-        return
-    opened = await SQLiteStore.open(db_path)
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-async def sqlite_store(db_path: Path) -> AsyncIterator[SQLiteStore]:
-    """SQLite whatever the switch says, for tests of SQLite's own machinery (group commit,
-    query plans, the raw connection)."""
-    opened = await SQLiteStore.open(db_path)
-    yield opened
-    await opened.close()
-
-
 @pytest.fixture(params=DATABASES)
-async def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    """A fresh store on each database in turn: the store tests run on both."""
-    async with open_test_store(request.param, tmp_path) as opened:
+async def store(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[Store]:
+    """A fresh store on each database in turn, named in the test's id (``test_x[sqlite]``,
+    ``test_x[postgres]``): every test that takes it (the store, service and adapter tests)
+    runs on both. SQLite's file is ``db_path``; PostgreSQL is a schema of its own, and
+    without a server that half skips (fails under LOGIC_BOT_REQUIRE_POSTGRES=1, as in CI).
+    ``-k "not postgres"`` runs the SQLite half alone."""
+    async with open_test_store(request.param, db_path.parent) as opened:
         yield opened
+
+
+@pytest.fixture(params=["sqlite"])
+async def sqlite_store(db_path: Path) -> AsyncIterator[SQLiteStore]:
+    """SQLite alone, for tests of SQLite's own machinery (group commit, query plans, the raw
+    connection); named in the test's id too (``test_x[sqlite]``)."""
+    opened = await SQLiteStore.open(db_path)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def any_store(store: Store) -> Store:
+    """The ``store`` fixture under the name the store tests (tests/bot/test_store*.py) use."""
+    return store
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from engines.registry import game_names, get_game
+from tests.helpers.imports import imports_of, module_name
 from tests.helpers.paths import REPO_ROOT
 
 PACKAGES = ("engines", "renderers", "bot", "benchmarks")
@@ -32,34 +33,6 @@ FORBIDDEN_IN_PURE = ("bot", "asyncio", "aiosqlite", "asyncpg", "discord", "teleg
 # the registry and the command line sit above the games and may import any of them.
 SHARED_BELOW_GAMES = ("engines.base", "engines.cards", "engines.json_copy",
                       "engines.state_checks")
-
-
-def module_name(path: Path, root: Path) -> str:
-    parts = list(path.relative_to(root).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def imports_of(path: Path, module: str) -> set[str]:
-    """Every module ``path`` imports, absolute, wherever in the file the import stands."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join([*base, node.module] if node.module else base)
-            else:
-                target = node.module or ""
-            found.add(target)
-            # ``from engines import lgame`` imports the submodule engines.lgame.
-            found.update(f"{target}.{alias.name}" for alias in node.names)
-    return found
 
 
 def project_graph(root: Path = REPO_ROOT) -> dict[str, set[str]]:

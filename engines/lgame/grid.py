@@ -14,7 +14,7 @@ would rather point at the board: the path ``("G", ...)`` is a sequence of tapped
   ``sudden_death`` both neutrals may move, one after the other.
 
 Every move the grid makes is one of ``legal_actions`` and every legal move can be made on
-it (``tests/engines/test_lgame_grid.py`` walks both ways).
+it (``tests/engines/lgame/test_grid.py`` walks both ways).
 """
 
 from __future__ import annotations

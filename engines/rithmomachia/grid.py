@@ -14,7 +14,7 @@ menu's own tokens, which are cell names (``2c1``), and level switches ``v1`` to 
   otherwise; choosing a cell goes on to the next step at its own best level.
 
 Every move the grid makes is one of ``legal_actions`` and every legal move can be made on
-it (``tests/engines/test_rithmomachia_grid.py`` walks both ways).
+it (``tests/engines/rithmomachia/test_grid.py`` walks both ways).
 """
 
 from __future__ import annotations

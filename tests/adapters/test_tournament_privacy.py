@@ -18,7 +18,12 @@ from typing import Any
 import discord
 
 from bot.store import GameRecord
-from tests.adapters.test_privacy_sweep import (
+from tests.helpers import hostile
+from tests.helpers import telegram_cards as cards
+from tests.helpers.discord_cards import game_record, record_messages
+from tests.helpers.discord_text import visible_text
+from tests.helpers.discord_world import discord_world
+from tests.helpers.privacy import (
     CHAT,
     HOSTILE_NAMES,
     ONE,
@@ -30,11 +35,6 @@ from tests.adapters.test_privacy_sweep import (
     private_lines,
     telegram_move,
 )
-from tests.helpers import hostile
-from tests.helpers import telegram_cards as cards
-from tests.helpers.discord_cards import game_record, record_messages
-from tests.helpers.discord_text import visible_text
-from tests.helpers.discord_world import discord_world
 from tests.helpers.telegram_fake import Person
 from tests.helpers.telegram_world import telegram_world
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +14,8 @@ from bot.assignments import Answer, Assignments, Task, TaskError, describe, pars
 from bot.service import Opponent, Place, Service, User
 from bot.store import Store
 from engines.registry import get_game
-from tests.bot.test_service_turing import OPTIONS
-from tests.helpers.databases import DATABASES, open_test_store
 from tests.helpers.people import ALICE, BOB, CAROL
+from tests.helpers.turing_puzzles import OPTIONS
 
 CLASS = Place("test", "class-channel", emoji=False, server="class-7b")
 ALICE_ALONE = Place("test", "private-alice", emoji=False)
@@ -28,12 +25,6 @@ TODAY = dt.date(2026, 11, 26)
 def said(text: str) -> list[str]:
     """The words of a command as the adapters pass them."""
     return text.split()
-
-
-@pytest.fixture(params=DATABASES)
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    async with open_test_store(request.param, tmp_path) as opened:
-        yield opened
 
 
 def test_tasks_are_read_from_a_teachers_words() -> None:

@@ -9,11 +9,9 @@ import pytest
 
 from bot.service import Opponent, Reply, Service, User
 from engines.registry import get_game
-from engines.turing.puzzle import Puzzle, decode_puzzle
+from engines.turing.puzzle import decode_puzzle
 from tests.helpers.people import ALICE, BOB, CAROL, PLACE
-
-CHALLENGE_ONE = Puzzle("classic", ((4,), (9,), (11,), (14,)), ("4.1", "9.0", "11.0", "14.2"))
-OPTIONS = f"puzzle={CHALLENGE_ONE.share_code()}"
+from tests.helpers.turing_puzzles import OPTIONS
 
 
 def button(reply: Reply, label: str) -> str:

@@ -1,7 +1,7 @@
 """A move whose save does not happen (another process saved first, or the command was
 cancelled while its commit was on the way) must not stay in the process's copy of the
 game, which the engine already changed; and the record a save returns is the one the
-database reads back. Run on either database (``LOGIC_BOT_TEST_STORE``)."""
+database reads back. On both databases (the ``store`` fixture)."""
 
 from __future__ import annotations
 

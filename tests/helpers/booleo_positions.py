@@ -1,5 +1,5 @@
-"""bOOleO positions written out by hand, for the rules tests (``test_booleo_rules.py`` and
-``test_booleo_placement.py``).
+"""bOOleO positions written out by hand, for the rules tests in tests/engines/booleo/
+(``test_rules.py`` and ``test_placement.py``).
 
 ``position(...)`` builds a state dictionary (the start row as South reads it, both pyramids
 as ``{"row.slot": card}``, the hands), with every card not mentioned put in the draw pile, and

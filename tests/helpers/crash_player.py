@@ -1,7 +1,7 @@
 """The crash-safety test's player, run as ``python -m tests.helpers.crash_player DB [options]``.
 
 It plays scripted random games through the service on the database file ``DB``
-(``benchmarks/scripted_play.py``, several tables at once so that kills land with writes in
+(``tests/helpers/scripted_play.py``, several tables at once so that kills land with writes in
 flight) and writes one line per event to stdout, each flushed in one write so that a kill
 never leaves half a line that looks whole:
 
@@ -22,9 +22,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from benchmarks.scripted_play import ScriptedPlayer, Table, make_table
 from bot.service import Service
 from bot.store import SQLiteStore
+from tests.helpers.scripted_play import ScriptedPlayer, Table, make_table
 
 PLATFORM = "crash"
 

@@ -21,9 +21,9 @@ import pytest
 from bot.store import SQLiteStore, Store
 from bot.store.postgres import PostgresStore
 
+# The ``store`` fixture's parameters: each test that takes it runs once on each, and its id
+# names the database (``test_x[sqlite]``, ``test_x[postgres]``).
 DATABASES = ("sqlite", "postgres")
-# Which database the ``store`` fixture (service and adapter tests) uses.
-STORE_SWITCH = "LOGIC_BOT_TEST_STORE"
 
 
 def postgres_url() -> str:
@@ -76,20 +76,13 @@ async def open_test_store(database: str, tmp_path: Path) -> AsyncIterator[Store]
             await postgres.close()
 
 
-def switched_database() -> str:
-    """The database LOGIC_BOT_TEST_STORE names for service and adapter tests."""
-    return "postgres" if os.environ.get(STORE_SWITCH, "sqlite") == "postgres" else "sqlite"
-
-
 @asynccontextmanager
-async def reopenable_database(tmp_path: Path, database: str | None = None
+async def reopenable_database(tmp_path: Path, database: str
                               ) -> AsyncIterator[Callable[[], Awaitable[Store]]]:
     """A database that outlives its stores, for tests that restart the bot: yields a
-    function that opens a new store on the same database each time it is called (close
-    the previous one first, as a restart does). ``database`` defaults to the switch's.
-    The worlds of the adapter tests can open their stores with it to honour the switch."""
-    chosen = database or switched_database()
-    if chosen == "sqlite":
+    function that opens a new store on the same ``database`` ("sqlite" or "postgres") each
+    time it is called (close the previous one first, as a restart does)."""
+    if database == "sqlite":
         path = tmp_path / "bot.sqlite3"
 
         async def open_sqlite() -> Store:

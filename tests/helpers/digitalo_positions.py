@@ -1,5 +1,5 @@
-"""Digitalo positions written out by hand, for the rules tests (``test_digitalo_rules.py``,
-``test_digitalo_placement.py`` and ``test_digitalo_rounds.py``).
+"""Digitalo positions written out by hand, for the rules tests in tests/engines/digitalo/
+(``test_rules.py``, ``test_placement.py`` and ``test_rounds.py``).
 
 ``position(...)`` builds a state dictionary (the bit row as South reads it, both pyramids as
 ``{"position": card}``, the hands), with every card not mentioned put in the draw pile, and

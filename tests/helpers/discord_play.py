@@ -76,3 +76,10 @@ async def pick(actor: Any, message: Any, label: str) -> Any:
                 return await actor.select(message, [option["value"]],
                                           custom_id=component["custom_id"])
     raise AssertionError(f"no {label!r} on the message")
+
+
+def teacher(world: World) -> Any:
+    """A member of the world's server with a role that may manage messages: a moderator."""
+    role = world.guild.create_role("Helpers", permissions=discord.Permissions(
+        manage_messages=True))
+    return world.guild.add_member(world.env.create_user("teacher"), roles=[role])

@@ -1,5 +1,5 @@
-"""What the Rithmomachia rules tests (``test_rithmomachia_rules.py`` and
-``test_rithmomachia_captures.py``) read off a state: its pieces by the plain reference, the
+"""What the Rithmomachia rules tests in tests/engines/rithmomachia/ (``test_rules.py`` and
+``test_captures.py``) read off a state: its pieces by the plain reference, the
 captures among a move's events. A refusal that must leave the state as it was is
 ``tests.helpers.refusals``'s, as for the other games."""
 

@@ -17,7 +17,7 @@ from engines.base import GameModule
 from renderers import digitalo as render
 from renderers.common import PHONE_COLUMNS, code_widths, split_blocks
 from renderers.i18n import CATALOGUE
-from tests.engines.test_digitalo_rules import NORTH, SOUTH, ending
+from tests.helpers.digitalo_positions import NORTH, SOUTH, ending
 from tests.helpers.engine_checks import random_playout
 from tests.helpers.hands import shows_hand
 

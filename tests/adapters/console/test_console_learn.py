@@ -11,7 +11,7 @@ from bot.lessons import LessonPage, first_page, page_for
 from bot.store import SQLiteStore
 from engines.lessons import LESSON_GAMES, lesson
 from engines.registry import get_game
-from tests.adapters.console.test_console import Script, number_of, run_session
+from tests.helpers.console_script import Script, number_of, run_session
 from tests.helpers.lessons import accepted_path, wrong_path
 
 

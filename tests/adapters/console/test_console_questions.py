@@ -19,7 +19,7 @@ from bot.replies import Button, Hand, Reply
 from bot.service import Service
 from bot.store import SQLiteStore
 from engines.registry import get_game, make_agent
-from tests.adapters.console.test_console import Script, listed_options, number_of, run_session
+from tests.helpers.console_script import Script, listed_options, number_of, run_session
 
 
 async def running_options(store: SQLiteStore) -> dict[str, Any]:

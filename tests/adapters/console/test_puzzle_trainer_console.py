@@ -14,7 +14,7 @@ from bot.store import SQLiteStore
 from engines.puzzles import Puzzle, puzzle_games
 from engines.registry import get_game
 from renderers.i18n import localise
-from tests.adapters.console.test_console import Script, number_of, run_session
+from tests.helpers.console_script import Script, number_of, run_session
 from tests.helpers.puzzle_trainer import menu_tokens, right_action, wrong_action
 
 PLAYER = ("console", "player-1")

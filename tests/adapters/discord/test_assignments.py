@@ -8,7 +8,7 @@ import csv
 import io
 from pathlib import Path
 
-from tests.adapters.discord.test_class_board import teacher
+from tests.helpers.discord_play import teacher
 from tests.helpers.discord_world import discord_world
 
 

@@ -9,14 +9,8 @@ from typing import Any
 
 import discord
 
-from tests.helpers.discord_play import message_by_id, play_one_move
-from tests.helpers.discord_world import World, discord_world
-
-
-def teacher(world: World) -> Any:
-    role = world.guild.create_role("Helpers", permissions=discord.Permissions(
-        manage_messages=True))
-    return world.guild.add_member(world.env.create_user("teacher"), roles=[role])
+from tests.helpers.discord_play import message_by_id, play_one_move, teacher
+from tests.helpers.discord_world import discord_world
 
 
 def class_board(room: Any) -> discord.Message:

@@ -1,7 +1,7 @@
 """Digitalo's puzzles (``engines/digitalo/puzzles.py``), theme by theme: complete scores
 what the proof says, break answers with an inverter, survive has few answers. The rest is
-in ``test_card_puzzles.py`` (alike for both card games) and
-``test_card_puzzle_proofs.py`` (every proof replayed under every deal)."""
+in ``tests/engines/cards/test_puzzles.py`` (alike for both card games) and
+``tests/engines/cards/test_puzzle_proofs.py`` (every proof replayed under every deal)."""
 
 from __future__ import annotations
 

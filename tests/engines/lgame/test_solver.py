@@ -327,7 +327,7 @@ def test_every_agent_returns_legal_actions(sudden_death: bool) -> None:
 def test_perfect_always_chooses_a_best_move() -> None:
     """The table's level picks among the moves the table ranks best, in the preference the
     engine documents: leave the opponent lost soonest, else drawn, else lost latest.
-    (``strong`` is a level of its own below it: ``test_lgame_agents.py``.)"""
+    (``strong`` is a level of its own below it: ``test_agents.py``.)"""
 
     def rank(score: tuple[int, int]) -> tuple[int, int]:
         v, d = score

@@ -1,6 +1,6 @@
-"""Checks both card games' puzzle tests run (``test_booleo_puzzles.py``,
-``test_digitalo_puzzles.py``): a puzzle's round trips, its verdicts in three languages,
-and that nothing hidden from the solver shapes it."""
+"""Checks both card games' puzzle tests run (``test_puzzles.py`` in tests/engines/booleo/ and
+tests/engines/digitalo/): a puzzle's round trips, its verdicts in three languages, and that
+nothing hidden from the solver shapes it."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from types import ModuleType
 from engines.puzzles import Puzzle, decode_puzzle_code, puzzle_generator
 from engines.puzzles.core import LEVELS
 from renderers.i18n import CATALOGUE, LANGUAGES, localise
-from tests.engines.puzzles.card_checker import booleo_deals, digitalo_deals
 from tests.helpers.paths import REPO_ROOT
+from tests.helpers.puzzles.card_checker import booleo_deals, digitalo_deals
 
 
 def check_round_trips(puzzle: Puzzle) -> None:

@@ -1,7 +1,7 @@
 """bOOleO placement: placing and replacing gates (the seed's worked examples), the referee's
 lessons and the slot bit, NOT cards and their cancels, challenges and claims (referee=off),
 and the inactive variant. Set-up, the turn limit, menus, notation, views, serialisation, the
-agents and the count against the reference are in ``test_booleo_rules.py``.
+agents and the count against the reference are in ``test_rules.py``.
 
 The hand-written positions, with the NOT, challenge and claim scenes, are in
 ``tests/helpers/booleo_positions.py``.

@@ -18,7 +18,7 @@ from engines.booleo import puzzles as booleo_puzzles
 from engines.cards.puzzles import hand_classes
 from engines.digitalo import puzzles as digitalo_puzzles
 from engines.puzzles import Puzzle, generate_puzzle
-from tests.engines.puzzles.card_checker import check_all, hand_multisets, verify
+from tests.helpers.puzzles.card_checker import check_all, hand_multisets, verify
 
 GAMES = ("booleo", "digitalo")
 THEMES = ("complete", "survive", "break")

@@ -2,7 +2,7 @@
 notation, views, serialisation, the agents, and a count of legal actions against the plain
 reference generator in ``tests/helpers/booleo_reference.py``. Placing and replacing gates,
 the referee's lessons, NOTs, challenges and claims, and the inactive variant are in
-``test_booleo_placement.py``.
+``test_placement.py``.
 
 Positions are written out by hand with ``position(...)`` of
 ``tests/helpers/booleo_positions.py`` and loaded through ``BooleoState.from_dict``.

@@ -3,7 +3,7 @@
 any process), the seed picks a theme when none is asked, the puzzle round-trips and is
 judged in every language, nothing hidden from the solver shapes it, and the screening
 keeps what the full analysis accepts. Each game's own measures are tested in
-``test_booleo_puzzles.py`` and ``test_digitalo_puzzles.py``."""
+``tests/engines/booleo/test_puzzles.py`` and ``tests/engines/digitalo/test_puzzles.py``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from engines.booleo import puzzles as booleo_puzzles
 from engines.digitalo import puzzles as digitalo_puzzles
 from engines.puzzles import generate_puzzle
 from engines.puzzles.core import choose_theme
-from tests.engines.puzzles.card_cases import (
+from tests.helpers.puzzles.card_cases import (
     check_hidden_cards_do_not_matter,
     check_round_trips,
     check_verdicts,

@@ -1,10 +1,10 @@
 """Boolean Rithmomachia rules: the field and its steps, the set-ups, the ways a game ends and
 the victory labels, notation and refusals, the placement set-up, menus, views, corrupt states,
 and the agents. The seed's capture examples, pushes, the ``ops`` option and the perft counts
-are in ``test_rithmomachia_captures.py``.
+are in ``test_captures.py``.
 
 Small positions come from ``tests/helpers/rithmomachia_positions.py``, with the guard
-Pyramids that ``test_rithmomachia_captures.py`` describes; ``pieces_of``, ``captures`` and
+Pyramids that ``test_captures.py`` describes; ``pieces_of``, ``captures`` and
 ``refusal`` from ``tests/helpers/rithmomachia_checks.py``.
 """
 

@@ -1,6 +1,7 @@
 """bOOleO's puzzles (``engines/booleo/puzzles.py``), theme by theme: complete wins at once,
 break answers with a NOT, survive has few answers. The rest is in
-``test_card_puzzles.py`` (alike for both card games) and ``test_card_puzzle_proofs.py``
+``tests/engines/cards/test_puzzles.py`` (alike for both card games) and
+``tests/engines/cards/test_puzzle_proofs.py``
 (every proof replayed under every deal)."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Digitalo rules: the deck and the deal, the seat readings and the seed's position numbering,
 menus and notation, corrupt states, the agents, and a count of legal actions against the
 plain reference generator in ``tests/helpers/digitalo_reference.py``. Placing, inverters and
-discarding are in ``test_digitalo_placement.py``; the equal-moves ending, scoring, rounds and
-the match in ``test_digitalo_rounds.py``.
+discarding are in ``test_placement.py``; the equal-moves ending, scoring, rounds and
+the match in ``test_rounds.py``.
 
 Positions are written out by hand with ``position(...)`` of
 ``tests/helpers/digitalo_positions.py`` and loaded through ``DigitaloState.from_dict``.

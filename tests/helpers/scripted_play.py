@@ -2,8 +2,11 @@
 
 Shared by ``benchmarks/load.py`` (many games at once, every command timed) and the
 crash-safety test's player (``tests/helpers/crash_player.py``, which reports every acknowledged
-move). One ``Table`` is one channel; its games alternate between the five games, two
-people or one person against the computer at the ``easy`` level (see ``table_spec``).
+move). It lives in tests/helpers/ because both use it: the benchmarks import shared code
+from tests/helpers/, and nothing under tests/ imports a benchmark but the tests of the
+benchmarks (tests/benchmarks/). One ``Table`` is one channel; its games alternate between
+the five games, two people or one person against the computer at the ``easy`` level (see
+``table_spec``).
 
 A move is chosen by a random walk through the engine's ``menu`` on a *mirror* state that
 follows the service (read from the store after a start, a resume or a computer's move),
