@@ -18,17 +18,17 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.assignments import Assignments
 from bot.classroom import Classroom
+from bot.classroom.assignments import Assignments
 from bot.community import Community
 from bot.config import Settings
-from bot.daily import Clock, DailyChallenge, utc_now
+from bot.learn.replays import Replays
 from bot.limits import Limits
-from bot.replays import Replays
+from bot.puzzles.daily import Clock, DailyChallenge, utc_now
+from bot.puzzles.trainer import PuzzleTrainer
 from bot.service import Service
 from bot.store import Store
 from bot.tournaments import Tournaments
-from bot.trainer import PuzzleTrainer
 
 # How long the bot waits, as it exits, for its worker processes to be gone: a SIGTERM ends
 # one within milliseconds, and pebble kills one that ignores it after 3 s.

@@ -55,7 +55,7 @@ class Plan:
     # Warnings about files whose place is a decision: called with the tree's root.
     strays: Callable[[Path], list[str]] | None = None
     # Whether the text rules read a .py file's code too, not only its strings and comments.
-    # Off where an old module's path can also be a variable's attribute (``bot.daily`` of
+    # Off where an old module's path can also be a variable's attribute (``bot.puzzles.daily`` of
     # a ``bot: LogicBot``): code then changes only through its syntax tree.
     text_in_code: bool = True
     module_map: dict[str, str] = field(init=False)
@@ -342,8 +342,8 @@ class ImportRewriter:
         return found
 
     def rewrite_module_chains(self) -> None:
-        """``bot.trainer.puzzle_candidates`` in code, where ``bot`` is the package an
-        ``import bot.trainer`` bound (not a variable of that name in a function): the old
+        """``bot.puzzles.trainer.puzzle_candidates`` in code, where ``bot`` is the package an
+        ``import bot.puzzles.trainer`` bound (not a variable of that name in a function): the old
         module's part of the chain becomes the new module's path."""
         packages = {alias.name.partition(".")[0] for node in ast.walk(self.tree)
                     if isinstance(node, ast.Import) for alias in node.names

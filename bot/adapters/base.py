@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 from bot.adapters.common import AITurns, BackgroundWork, BoardVersions
 from bot.adapters.delivery import Drawn, Redelivery, Shown, ShownVersions
 from bot.app import App
-from bot.daily import PostOutcome
+from bot.puzzles.daily import PostOutcome
 from bot.service import Board, Place, Reply, place_of_record
 from bot.store import DailySchedule, GameRecord
 from bot.store.records import RUNNING

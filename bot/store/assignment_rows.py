@@ -1,4 +1,4 @@
-"""Assignments as the store keeps them (``bot.assignments``): one row each, its task as
+"""Assignments as the store keeps them (``bot.classroom.assignments``): one row each, its task as
 JSON. Shared by both databases' queries (``sqlite_assignments``, ``postgres_assignments``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Replays of finished games (``bot.replays``) and hints (``Service.hint``), through the
+"""Replays of finished games (``bot.learn.replays``) and hints (``Service.hint``), through the
 service and a real SQLite store, with the pool in threads."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from bot.community import Community
 from bot.hints import hint_refusal, hinted
-from bot.replays import Replays
+from bot.learn.replays import Replays
 from bot.service import Opponent, Place, Service, User
 from bot.store import GameRecord, SQLiteStore
 from engines.registry import get_game

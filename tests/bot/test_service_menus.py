@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot import drawing
 from bot.service import Opponent, Place, Service
+from bot.service import presenter as drawing
 from engines.lgame import LGameState
 from tests.helpers.people import ALICE, BOB, PLACE
 

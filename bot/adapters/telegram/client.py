@@ -93,8 +93,8 @@ from bot.adapters.telegram.pacing import ClickFriendlyRateLimiter, retry_server_
 from bot.adapters.telegram.updates import TolerantBot
 from bot.adapters.telegram.webhook import WebhookServer, start_worker
 from bot.app import App
-from bot.daily import PostOutcome
 from bot.names import clean_display_name
+from bot.puzzles.daily import PostOutcome
 from bot.service import Board, Hand, Opponent, Place, Reply, User
 from bot.store import DailySchedule, GameRecord
 from engines.registry import get_game

@@ -5,7 +5,7 @@ of the day per game with the day's leaderboard.
 Platform-neutral like the daily challenge and the lessons. A puzzle comes from the game's
 generator (``engines.puzzles``) in the worker pool and is kept as an attempt in the store
 (``bot/store/puzzle_rows.py``) with the player's first answer; its pages are drawn by
-``bot.trainer_pages``, with buttons that carry the attempt and the menu path, so a restart
+``bot.puzzles.pages``, with buttons that carry the attempt and the menu path, so a restart
 in the middle of a puzzle changes nothing and a stale or forged button is answered in words.
 
 Why not a game of its own kind in the ``games`` table: a channel holds one running game,
@@ -15,7 +15,7 @@ and on Discord the trainer lives in an ephemeral message, which the delivery pat
 board references cannot edit later. Pages drawn from an attempt need none of that, and
 reuse the games' own positions, menus and boards all the same.
 
-Ratings (``bot.puzzle_ratings``): the first answer to each puzzle moves the player's
+Ratings (``bot.puzzles.ratings``): the first answer to each puzzle moves the player's
 Glicko-2 rating in that game and the puzzle's own, once (the store writes both over the
 rows they were computed from, or nothing). Retries and "show me" change nothing, and
 puzzles never touch game ratings, results, ladders or tournaments.
@@ -31,10 +31,22 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from bot.daily import Clock, utc_now
 from bot.limits import WorkerCrashed, WorkersBusy
-from bot.puzzle_jobs import judge_puzzle, puzzle_candidates
-from bot.puzzle_ratings import Glicko, after_try, puzzle_start
+from bot.puzzles.daily import Clock, utc_now
+from bot.puzzles.jobs import judge_puzzle, puzzle_candidates
+from bot.puzzles.pages import (
+    ANY_THEME,
+    PuzzlePage,
+    answering_page,
+    choose,
+    parse_data,
+    rating_text,
+    refusal,
+    result_page,
+    solution_page,
+    theme_page,
+)
+from bot.puzzles.ratings import Glicko, after_try, puzzle_start
 from bot.replies import Place, User
 from bot.service import Service
 from bot.store import Store
@@ -48,18 +60,6 @@ from bot.store.puzzle_rows import (
     PuzzleRating,
 )
 from bot.store.records import now
-from bot.trainer_pages import (
-    ANY_THEME,
-    PuzzlePage,
-    answering_page,
-    choose,
-    parse_data,
-    rating_text,
-    refusal,
-    result_page,
-    solution_page,
-    theme_page,
-)
 from engines.base import GameError
 from engines.puzzles import Puzzle, puzzle_games, puzzle_generator
 from engines.registry import get_game, resolve_name

@@ -16,7 +16,7 @@ from bot.replies import (
     ai_player,
     human_player,
 )
-from bot.service_core import OPEN_SEAT, ServiceCore, needs_pool
+from bot.service.core import OPEN_SEAT, ServiceCore, needs_pool
 from bot.store import ChannelBusy, GameRecord, MoveRecord
 from bot.tables import room_of, seated_games
 from engines.base import (

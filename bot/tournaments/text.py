@@ -8,8 +8,8 @@ import math
 from typing import Any
 
 from bot.classroom import Classroom, TimerPolicy
-from bot.pairings import DRAW, FIRST_WINS, NO_RESULT, SECOND_WINS, SWISS, Bracket
 from bot.store.tournament_rows import TournamentRecord
+from bot.tournaments.pairings import DRAW, FIRST_WINS, NO_RESULT, SECOND_WINS, SWISS, Bracket
 from engines.registry import get_game
 from renderers.i18n import translate
 

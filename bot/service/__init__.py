@@ -47,9 +47,9 @@ from bot.replies import (
 from bot.replies import (
     place_of_record as place_of_record,
 )
-from bot.service_core import agent_seed as agent_seed
-from bot.service_games import GameOpening
-from bot.service_turns import ComputerAndTimers
+from bot.service.core import agent_seed as agent_seed
+from bot.service.openings import GameOpening
+from bot.service.turns import ComputerAndTimers
 from bot.store import GameRecord, MoveRecord
 from bot.tables import free_table, room_of, same_pairing, seated_games
 from engines.base import (

@@ -7,8 +7,8 @@ puzzle sites rate this way: a try at a puzzle is a game between the solver and t
 puzzle, which the solver wins by solving it, and both ratings move.
 
 Each first try is a rating period of its own, for the player and for the puzzle, so a
-rating changes after every puzzle. Retries and "show me" change nothing (``bot.trainer``).
-Puzzle ratings never touch the game ratings (Elo, ``bot.ratings``).
+rating changes after every puzzle. Retries and "show me" change nothing (``bot.puzzles.trainer``).
+Puzzle ratings never touch the game ratings (Elo, ``bot.community.ratings``).
 """
 
 from __future__ import annotations

@@ -29,10 +29,10 @@ from bot.adapters.tournament_host import (
     signup_data,
     signup_label,
 )
-from bot.pairings import FORMATS
 from bot.service import Place, User
 from bot.store.tournament_rows import TournamentRecord
 from bot.tournaments import AUTO, TournamentRefused
+from bot.tournaments.pairings import FORMATS
 from renderers.i18n import translate
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""``/assign`` and ``/progress`` on Telegram (``bot.assignments``).
+"""``/assign`` and ``/progress`` on Telegram (``bot.classroom.assignments``).
 
 Typed in a group: ``/assign win 3 lgame medium by 2026-12-01`` (admins), ``/assign`` or
 ``/assign list`` (anyone), ``/assign close 2`` (admins). New and closed work is answered

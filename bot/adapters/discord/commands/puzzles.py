@@ -1,11 +1,11 @@
-"""The puzzle trainer (``bot/trainer.py``) on Discord, in ephemeral messages: only the
+"""The puzzle trainer (``bot/puzzles/trainer.py``) on Discord, in ephemeral messages: only the
 solver sees a puzzle and only they can press its buttons (in a DM, the bot's messages).
 
 * ``/puzzle game:<game> [theme:<theme>]``: ``commands_games`` hands every game but the
   Turing Machine here; ``/puzzle`` without a game keeps its meaning.
 * ``/daily game:<game>``: the game's puzzle of the day, posted in the channel with the
   day's leaderboard so far and a Solve button (``lpd:<game>``) that opens it privately.
-* A page's buttons carry ``lp:<attempt>:<step>[:<argument>]`` (``bot.trainer_pages``); a
+* A page's buttons carry ``lp:<attempt>:<step>[:<argument>]`` (``bot.puzzles.pages``); a
   menu too long for buttons becomes select menus whose options carry the same data
   (``lps:<n>``). All are dynamic items, so they survive restarts. A press replaces the
   page; a refusal (someone else's puzzle, a limit) is a private answer beside it.
@@ -34,8 +34,8 @@ from bot.adapters.discord.layout import (
     rendered,
     shorten,
 )
-from bot.trainer import puzzle_game, puzzle_list, themes_of
-from bot.trainer_pages import PuzzlePage, theme_name
+from bot.puzzles.pages import PuzzlePage, theme_name
+from bot.puzzles.trainer import puzzle_game, puzzle_list, themes_of
 from renderers.i18n import translate
 
 if TYPE_CHECKING:

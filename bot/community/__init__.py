@@ -12,7 +12,7 @@ What counts:
 * Games against the computer are counted apart (``opponent='ai'``): ``/stats`` shows them
   on their own line, and they never change a rating or enter a leaderboard, so beating
   the easy level cannot climb a class ranking.
-* Only two-person games are rated (Elo, ``bot/ratings.py``); games of three or more count
+* Only two-person games are rated (Elo, ``bot/community/ratings.py``); games of three or more count
   wins, losses and draws only.
 """
 
@@ -25,8 +25,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.community.ratings import START, updated
 from bot.hints import hinted
-from bot.ratings import START, updated
 from bot.service import Place, Reply, Service, User
 from bot.store import FORMER_PLAYER, GameRecord, PlayerStats, ResultRow, Store
 from engines.base import GameError, GameState

@@ -1,6 +1,6 @@
-"""The puzzle trainer's pages (``bot.trainer``): text and buttons, for adapters to show.
+"""The puzzle trainer's pages (``bot.puzzles.trainer``): text and buttons, for adapters to show.
 
-Pure drawing, like the lessons' pages (``bot/lessons.py``): a page is prose with fenced
+Pure drawing, like the lessons' pages (``bot/learn/lessons.py``): a page is prose with fenced
 code blocks (the game's own board, as in a game, within 32 columns) and buttons whose
 data says everything the next page needs: ``<attempt>:<step>[:<argument>]``. So the
 buttons need no memory and survive restarts; each adapter adds its own prefix.
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.payloads import TOKEN_PATTERN
-from bot.puzzle_jobs import message_from_json
+from bot.puzzles.jobs import message_from_json
 from bot.replies import Button
 from bot.store.puzzle_rows import PuzzleAttempt, PuzzlePlayer
 from engines.base import Choice, GameError, GameState

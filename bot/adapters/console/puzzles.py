@@ -1,4 +1,4 @@
-"""The puzzle trainer (``bot/trainer.py``) in the console: each page is printed and its
+"""The puzzle trainer (``bot/puzzles/trainer.py``) in the console: each page is printed and its
 buttons become a numbered question, as in the lessons; an answer may also be typed in
 notation. The trainer is the chat platforms' own, page for page, and rates the console's
 player as it rates anyone (the console's player is one person)."""
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.adapters.console_setup import TYPED_MOVE, MenuItem, Question
+from bot.adapters.console.setup import TYPED_MOVE, MenuItem, Question
+from bot.puzzles.trainer import PuzzleTrainer
 from bot.replies import Place, User
-from bot.trainer import PuzzleTrainer
 from renderers.i18n import translate
 
 DONE = "done"

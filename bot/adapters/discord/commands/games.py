@@ -16,7 +16,7 @@ from bot.adapters.discord.commands import (
     complete_level,
     complete_options,
 )
-from bot.adapters.discord.commands_puzzles import complete_theme, start_puzzle
+from bot.adapters.discord.commands.puzzles import complete_theme, start_puzzle
 from bot.adapters.discord.layout import (
     Layout,
     fit_content,

@@ -13,7 +13,7 @@ from bot.replies import (
     Reply,
     ServiceError,
 )
-from bot.service_core import ServiceCore, agent_seed, quick_level
+from bot.service.core import ServiceCore, agent_seed, quick_level
 from bot.store import GameRecord, MoveRecord
 from engines.base import (
     GameState,

@@ -2,8 +2,8 @@
 locks, the workers, the rate limits) and the steps every change goes through: the game
 read under its lock, the version-guarded save, and the reply drawn after it.
 
-``bot.service.Service`` is built on it, with ``bot.service_games`` (starting, joining,
-rematches) and ``bot.service_turns`` (turn timers and the computer's moves).
+``bot.service.Service`` is built on it, with ``bot.service.openings`` (starting, joining,
+rematches) and ``bot.service.turns`` (turn timers and the computer's moves).
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.dangers import DangerMarks
-from bot.drawing import BoardDrawing
 from bot.limits import Limits, RateLimiter, Workers
 from bot.payloads import END_ACTIONS, Payload
 from bot.replies import (
@@ -28,6 +26,8 @@ from bot.replies import (
     ServiceError,
     User,
 )
+from bot.service.dangers import DangerMarks
+from bot.service.presenter import BoardDrawing
 from bot.store import GameRecord, GameUpdate, MoveRecord, Store
 from bot.tables import room_of
 from engines.base import (

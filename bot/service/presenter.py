@@ -10,10 +10,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.dangers import DangerMarks
 from bot.hints import hint_refusal
 from bot.payloads import END_ACTIONS, Kind, Payload
 from bot.replies import Board, Button, CardLine, Hand, Place, Reply
+from bot.service.dangers import DangerMarks
 from bot.store import GameRecord
 from engines.base import GRID_TOKEN, Choice, GameState
 from engines.registry import game_info, get_game
@@ -43,7 +43,7 @@ class BoardDrawing:
     # The menus and views built for the games moved last (``menu_at``); made by
     # ``Service.__init__``.
     _built: OrderedDict[int, Built]
-    dangers: DangerMarks  # the learner's danger marks drawn into the view (``bot.dangers``)
+    dangers: DangerMarks  # the learner's danger marks drawn into the view (``bot.service.dangers``)
 
     def _t(self, place: Place, key: str, default: str | None = None, **params: Any) -> str:
         return translate(place.language, key, default, **params)

@@ -1,4 +1,4 @@
-"""``/learn game:<choice>`` on Discord: a first-game lesson (``bot/lessons.py``) in an
+"""``/learn game:<choice>`` on Discord: a first-game lesson (``bot/learn/lessons.py``) in an
 ephemeral message, so only the learner sees it and only they can press its buttons.
 
 Each button carries the lesson page it leads to (``ll:<game>:<step>:<path>``); a menu too
@@ -30,7 +30,14 @@ from bot.adapters.discord.layout import (
     shorten,
 )
 from bot.adapters.discord.translator import text
-from bot.lessons import LessonPage, first_page, lesson_game, lesson_games, lesson_list, page_for
+from bot.learn.lessons import (
+    LessonPage,
+    first_page,
+    lesson_game,
+    lesson_games,
+    lesson_list,
+    page_for,
+)
 from engines.registry import get_game
 from renderers.i18n import translate
 

@@ -14,7 +14,7 @@ from bot.adapters.discord.commands import (
     CommandKit,
     complete_game,
 )
-from bot.adapters.discord.commands_puzzles import post_puzzle_of_the_day
+from bot.adapters.discord.commands.puzzles import post_puzzle_of_the_day
 from bot.adapters.discord.translator import text
 from engines.puzzles import puzzle_games
 from engines.registry import get_game

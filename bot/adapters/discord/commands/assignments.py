@@ -1,5 +1,5 @@
 """``/assign`` and ``/progress`` (issue 27): work a moderator sets for the server's class,
-and where each student stands (``bot.assignments``). A new or closed assignment is posted
+and where each student stands (``bot.classroom.assignments``). A new or closed assignment is posted
 in the channel for the class; everything else answers only the person who asked, so a
 student never sees another's progress."""
 
@@ -13,10 +13,10 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.commands import CommandKit, complete_game, complete_level
-from bot.adapters.discord.commands_puzzles import complete_theme
+from bot.adapters.discord.commands.puzzles import complete_theme
 from bot.adapters.discord.layout import Layout
 from bot.adapters.discord.translator import text
-from bot.assignments import BANDS, KINDS
+from bot.classroom.assignments import BANDS, KINDS
 from renderers.i18n import translate
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ A task is one of:
 * ``solve N turing [easy|standard|hard] [par]``: solve N Turing puzzles (of that band, in
   at most the machine's par when ``par`` is given);
 * ``solve N <game> [theme]``: solve N of the trainer's puzzles of another game (issue 41,
-  ``bot.trainer``), of that theme when given: N different puzzles, each solved at its
+  ``bot.puzzles.trainer``), of that theme when given: N different puzzles, each solved at its
   first try (a retry or "show me" is not the student's own solution);
 * ``daily``: solve the Turing daily challenge (N days, 1 by default).
 
@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.daily import Clock, utc_now
+from bot.puzzles.daily import Clock, utc_now
 from bot.replies import Place, User
 from bot.store import GameRecord
 from bot.store.assignment_rows import AssignmentRecord

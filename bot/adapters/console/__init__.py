@@ -1,7 +1,7 @@
 """The console adapter: play in a terminal by choosing numbered options.
 
 Every choice is a number, and Enter takes the marked default of a question (a move has
-none: ``bot.adapters.console_moves`` is its prompt); typed notation (``d4 S W a4>a1``)
+none: ``bot.adapters.console.moves`` is its prompt); typed notation (``d4 S W a4>a1``)
 works too, as do the words ``help``, ``rules`` and ``stats`` at every question, and
 ``board``, ``resign``, ``abandon`` and ``quit`` in a game. The game lives in the database
 like any chat game, so quitting (or Ctrl-C) and starting again resumes it.
@@ -22,17 +22,17 @@ import sys
 import textwrap
 from collections.abc import Awaitable, Callable
 
-from bot.adapters.console_io import LineReader, OutputClosed, TerminalWriter
-from bot.adapters.console_learn import run_lesson
-from bot.adapters.console_moves import (
+from bot.adapters.console.io import LineReader, OutputClosed, TerminalWriter
+from bot.adapters.console.learn import run_lesson
+from bot.adapters.console.moves import (
     LONGEST_LINE,
     QUIT_WORDS,
     MovePrompt,
     MoveStep,
     menu_number,
 )
-from bot.adapters.console_puzzles import run_puzzles
-from bot.adapters.console_setup import (
+from bot.adapters.console.puzzles import run_puzzles
+from bot.adapters.console.setup import (
     TYPED_MOVE,
     Question,
     after_game_question,
@@ -50,8 +50,8 @@ from bot.adapters.console_setup import (
 from bot.app import App
 from bot.community import Community
 from bot.hints import hinted
+from bot.puzzles.trainer import PuzzleTrainer
 from bot.service import Board, Hand, Opponent, Place, Reply, Service, User
-from bot.trainer import PuzzleTrainer
 from engines.base import GameError, GameModule, OptionSpec, parse_option_text
 from engines.registry import game_names, get_game
 from renderers.i18n import localise, normalise_language, translate

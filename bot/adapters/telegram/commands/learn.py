@@ -1,4 +1,4 @@
-"""``/learn <game>`` on Telegram: a first-game lesson (``bot/lessons.py``) in the learner's
+"""``/learn <game>`` on Telegram: a first-game lesson (``bot/learn/lessons.py``) in the learner's
 private chat, where only they can press its buttons.
 
 Asked in a group, the lesson goes to the asker's private chat and the group is told so (or
@@ -18,7 +18,7 @@ from bot.adapters.telegram.chats import callback_data_of, is_private
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
 from bot.adapters.telegram.layout import Key, Message, fit, keyboard, text_blocks
-from bot.lessons import (
+from bot.learn.lessons import (
     LessonPage,
     data,
     first_page,

@@ -1,5 +1,5 @@
 """Tournaments (issue 27): a moderator creates one for a game, players sign up, the bot
-pairs each round (``bot.pairings``), starts its games through the service, takes their
+pairs each round (``bot.tournaments.pairings``), starts its games through the service, takes their
 results as they end, and keeps one message of sign-ups and standings up to date.
 
 Everything lives in the store's ``tournaments`` row (settings, entrants, the bracket), saved
@@ -30,18 +30,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.classroom import TIMER_SETTING, Classroom, parse_policy
-from bot.pairings import (
-    DRAW,
-    FIRST_WINS,
-    FORMATS,
-    NO_RESULT,
-    ROUND_ROBIN,
-    ROUND_ROBIN_MAX_DEFAULT,
-    SECOND_WINS,
-    SWISS,
-    Bracket,
-    BracketError,
-)
 from bot.service import (
     Opponent,
     Place,
@@ -55,7 +43,19 @@ from bot.service import (
 from bot.store import FORMER_PLAYER, ChannelBusy, GameRecord
 from bot.store.tournament_rows import TournamentRecord
 from bot.tables import room_of
-from bot.tournament_text import standings_rows, tournament_text
+from bot.tournaments.pairings import (
+    DRAW,
+    FIRST_WINS,
+    FORMATS,
+    NO_RESULT,
+    ROUND_ROBIN,
+    ROUND_ROBIN_MAX_DEFAULT,
+    SECOND_WINS,
+    SWISS,
+    Bracket,
+    BracketError,
+)
+from bot.tournaments.text import standings_rows, tournament_text
 from engines.base import GameError, GameState
 from engines.registry import get_game, make_agent, resolve_name
 from renderers.i18n import translate

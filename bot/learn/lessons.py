@@ -1,6 +1,6 @@
 """First-game lessons, step by step, for adapters to show with the step's move buttons.
 
-Platform-neutral like the replays (``bot/replays.py``). A lesson (``engines.lessons``) is
+Platform-neutral like the replays (``bot/learn/replays.py``). A lesson (``engines.lessons``) is
 a list of scripted positions; each page shows the step's explanation, its board and the
 engine's move menu at that position, as buttons whose data says everything: the game, the
 step and the menu path so far (``<game>:<step>:<path>``). So a lesson needs no memory and

@@ -1,4 +1,4 @@
-"""A first-game lesson (``bot/lessons.py``) in the console: each page is printed and its
+"""A first-game lesson (``bot/learn/lessons.py``) in the console: each page is printed and its
 buttons become a numbered question, as everything else in the console is, and a move may
 be typed in notation, as the rules pages teach. The lesson is the chat platforms' lesson,
 page for page, told in the console's words (no slash commands, no buttons); like there,
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.adapters.console_setup import TYPED_MOVE, MenuItem, Question
-from bot.lessons import first_page, page_for, step_of, typed_move_page
+from bot.adapters.console.setup import TYPED_MOVE, MenuItem, Question
+from bot.learn.lessons import first_page, page_for, step_of, typed_move_page
 from engines.registry import get_game
 from renderers.i18n import translate
 

@@ -1,4 +1,4 @@
-"""The puzzle trainer (``bot/trainer.py``) on Telegram, in the solver's private chat.
+"""The puzzle trainer (``bot/puzzles/trainer.py``) on Telegram, in the solver's private chat.
 
 * ``/puzzle <game> [theme]``: a puzzle of that game; asked in a group, it goes to the
   asker's private chat (or the group is told how to open one), as lessons do. ``/puzzle``
@@ -7,7 +7,7 @@
 * ``/daily <game>``: in a group, the game's puzzle of the day with the day's leaderboard
   so far and a Solve link (``?start=pz-<game>-<group>``) into the private chat, where the
   puzzle opens; in a private chat, the puzzle itself. ``/daily`` alone keeps its meaning.
-* The pages' buttons carry ``z:<attempt>:<step>[:<argument>]`` (``bot.trainer_pages``),
+* The pages' buttons carry ``z:<attempt>:<step>[:<argument>]`` (``bot.puzzles.pages``),
   accepted only on the message that carries them; a press replaces the page, and a
   refusal (someone else's puzzle, a limit) is an alert that changes nothing.
 """
@@ -26,9 +26,9 @@ from bot.adapters.telegram.chats import callback_data_of, is_private
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands, Handler
 from bot.adapters.telegram.layout import Key, Message, fit, keyboard, text_blocks
+from bot.puzzles.pages import PuzzlePage
+from bot.puzzles.trainer import puzzle_game, puzzle_list
 from bot.replies import Button, Place, User
-from bot.trainer import puzzle_game, puzzle_list
-from bot.trainer_pages import PuzzlePage
 from engines.puzzles import puzzle_games
 from engines.registry import get_game
 from renderers.i18n import translate
