@@ -20,11 +20,12 @@ from dataclasses import dataclass
 
 from bot.classroom import Classroom
 from bot.classroom.assignments import Assignments
+from bot.clock import Clock, utc_now
 from bot.community import Community
 from bot.config import Settings
 from bot.learn.replays import Replays
 from bot.limits import Limits
-from bot.puzzles.daily import Clock, DailyChallenge, utc_now
+from bot.puzzles.daily import DailyChallenge
 from bot.puzzles.trainer import PuzzleTrainer
 from bot.service import Service
 from bot.store import Store

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.puzzles.daily import Clock, utc_now
+from bot.clock import Clock, utc_now
 from bot.service import Place, Reply, Service
 from bot.store import GameRecord, Store, TurnTimer
 from bot.tables import room_of

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.puzzles.daily import Clock, utc_now
+from bot.clock import Clock, utc_now
 from bot.replies import Place, User
 from bot.store import GameRecord
 from bot.store.assignment_rows import AssignmentRecord

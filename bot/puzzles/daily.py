@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.clock import Clock, utc_now
 from bot.service import Opponent, Place, Reply, Service, User
 from bot.store import DailyAttempt, DailySchedule, GameRecord, Store
 from engines.base import GameState
@@ -28,7 +29,6 @@ from renderers.turing import rounds_text, score_text, tests_text
 
 log = logging.getLogger(__name__)
 
-Clock = Callable[[], dt.datetime]
 _TIME_RE = re.compile(r"([01]?\d|2[0-3])[:.h]([0-5]\d)")
 LEADERBOARD_SIZE = 10
 # What a daily post came to; see DailyChallenge.post_due.
@@ -40,10 +40,6 @@ GONE_DAYS = 3
 # Longer than any post takes (a rate-limited send is retried for about a minute).
 POST_LEASE = dt.timedelta(minutes=5)
 GONE_SETTING = "daily_gone_days"
-
-
-def utc_now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 def parse_post_time(text: str) -> str | None:

@@ -31,8 +31,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from bot.clock import Clock, utc_now
 from bot.limits import WorkerCrashed, WorkersBusy
-from bot.puzzles.daily import Clock, utc_now
 from bot.puzzles.jobs import judge_puzzle, puzzle_candidates
 from bot.puzzles.pages import (
     ANY_THEME,
