@@ -2,8 +2,9 @@
 locks, the workers, the rate limits) and the steps every change goes through: the game
 read under its lock, the version-guarded save, and the reply drawn after it.
 
-``bot.service.Service`` is built on it, with ``bot.service.openings`` (starting, joining,
-rematches) and ``bot.service.turns`` (turn timers and the computer's moves).
+``Core`` is the collaborator the others (``openings``, ``turns``, ``moves``, ``endings``,
+``records``) work through; ``bot.service.Service`` holds them all and is what the
+adapters call.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import logging
 import os
 import secrets
 import socket
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -27,7 +27,7 @@ from bot.replies import (
     User,
 )
 from bot.service.dangers import DangerMarks
-from bot.service.presenter import BoardDrawing
+from bot.service.presenter import Presenter, hides_hands, player_names, t
 from bot.store import GameRecord, GameUpdate, MoveRecord, Store
 from bot.tables import room_of
 from engines.base import (
@@ -65,7 +65,45 @@ OPEN_SEAT: dict[str, Any] = {"kind": "open", "name": "…"}
 
 
 
-class ServiceCore(BoardDrawing):
+def seat_of(record: GameRecord, user: User) -> int | None:
+    for seat, player in enumerate(record.players):
+        if (player.get("kind") == "human" and player.get("platform") == user.platform
+                and player.get("id") == user.id):
+            return seat
+    return None
+
+
+def has_left(record: GameRecord, seat: int | None) -> bool:
+    return seat is not None and bool(record.players[seat].get("left"))
+
+
+def turn_began(saved: GameRecord, state: GameState,
+               waiting: set[int]) -> list[dict[str, Any]]:
+    """The people whose turn has just begun: seats newly to move (the one who started
+    or joined the game among them). A simultaneous round begins everyone's turn once,
+    when it opens."""
+    if saved.status != "active":
+        return []
+    return [saved.players[seat] for seat in state.to_move()
+            if seat not in waiting and saved.players[seat].get("kind") == "human"]
+
+
+def cued(saved: GameRecord, began: list[dict[str, Any]],
+         actor: int | None) -> list[dict[str, Any]]:
+    """Whom to cue of ``began``: not the one who acted, who is looking at the board,
+    and nobody in a game of one person."""
+    people = [p for p in saved.players if p.get("kind") == "human" and not p.get("left")]
+    if len(people) < 2:
+        return []
+    own = saved.players[actor] if actor is not None else None
+    return [p for p in began if p is not own]
+
+
+class Core:
+    """What every command of the service shares, and the path of every change: the
+    store, this process's copies of the running games and their locks, the workers, the
+    rate limits, the danger marks and the presenter that draws the replies."""
+
     def __init__(self, store: Store, seed_source: Callable[[], int] | None = None,
                  limits: Limits | None = None) -> None:
         """``limits`` default to none at all, for scripted play; the bot passes
@@ -75,22 +113,15 @@ class ServiceCore(BoardDrawing):
         self.rate = RateLimiter(self.limits.command_burst, self.limits.commands_per_second)
         self.workers = Workers(self.limits.cpu_workers, self.limits.queued_jobs,
                                processes=self.limits.cpu_processes)
-        self._seed_source = seed_source or (lambda: secrets.randbits(31))
+        self.seed_source = seed_source or (lambda: secrets.randbits(31))
         self.dangers = DangerMarks(self.workers)
-        self.dangers.arrived_late = self._drop_drawn
+        self.presenter = Presenter(self.dangers)
+        self.dangers.arrived_late = self.presenter.forget
         # Names this process in the database's computer-turn leases (several processes).
         self.process_id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[GameRecord, GameState]] = {}
-        self._channel_games: dict[tuple[str, str], int] = {}
-        # The texts last drawn per game: (seat or None for the board, language, emoji) ->
-        # (record, state, text). A menu step or a hand press changes neither the record nor
-        # the state object, so it reuses the text instead of rendering the whole board
-        # again; most presses are such steps. Any save makes a new record object, so a hit
-        # needs the very objects the text was drawn from.
-        self._texts: dict[int, dict[tuple[int | None, str, bool],
-                                    tuple[GameRecord, GameState, str]]] = {}
-        self._built = OrderedDict()  # see ``BoardDrawing.menu_at``
+        self.locks: dict[int, asyncio.Lock] = {}
+        self.cache: dict[int, tuple[GameRecord, GameState]] = {}
+        self.channel_games: dict[tuple[str, str], int] = {}
         # Called after a game is saved finished or abandoned, such as the daily challenge's
         # result keeping; a failing listener is logged and never undoes the move.
         self.finish_listeners: list[Callable[[GameRecord, GameState],
@@ -98,96 +129,88 @@ class ServiceCore(BoardDrawing):
 
     # ----------------------------------------------------------------- helpers
     @asynccontextmanager
-    async def _lock(self, game_id: int) -> AsyncIterator[None]:
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
         """The game's lock: this process's first (its waiters queue in order without
         holding a database connection), then every process's (``Store.game_lock``: an
         advisory lock on PostgreSQL). The version-guarded save stays the safety net."""
-        async with self._process_lock(game_id), self.store.game_lock(game_id):
+        async with self.process_lock(game_id), self.store.game_lock(game_id):
             yield
 
-    def _process_lock(self, game_id: int) -> asyncio.Lock:
+    def process_lock(self, game_id: int) -> asyncio.Lock:
         """This process's lock of the game alone: enough for a command that only reads,
         as a change in this process (which changes the cached state in place before its
         save) holds it too, while another process's change is seen by reading afresh."""
-        lock = self._locks.get(game_id)
+        lock = self.locks.get(game_id)
         if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
+            lock = self.locks[game_id] = asyncio.Lock()
         return lock
 
-    def _error_text(self, place: Place, error: GameError) -> str:
+    def error_text(self, place: Place, error: GameError) -> str:
         return translate(place.language, error.key, error.default, **error.params)
 
-    async def _load(self, record: GameRecord) -> GameState:
+    async def load(self, record: GameRecord) -> GameState:
         """The engine state of ``record``, from the cache when it is the same version."""
-        cached = self._cache.get(record.id)
+        cached = self.cache.get(record.id)
         if cached is not None and cached[0].version == record.version:
             return cached[1]
         module = get_game(record.game)
         state = module.State.from_dict(record.state)
-        self._cache[record.id] = (record, state)
+        self.cache[record.id] = (record, state)
         return state
 
-    async def _running(self, place: Place, *, cached: bool = True) -> GameRecord | None:
+    async def running(self, place: Place, *, cached: bool = True) -> GameRecord | None:
         """The channel's running game, from memory when this process already holds it
         (unless ``cached`` is False).
 
         Skipping the read is safe across processes: a record another process has moved on
         fails the version guard when saved, and that failure drops the memory copy.
         """
-        game_id = self._channel_games.get((place.platform, place.channel))
-        held = self._cache.get(game_id) if game_id is not None and cached else None
+        game_id = self.channel_games.get((place.platform, place.channel))
+        held = self.cache.get(game_id) if game_id is not None and cached else None
         if held is not None and held[0].running:
             return held[0]
         record = await self.store.running_game(place.platform, place.channel)
         if record is not None:
-            self._channel_games[(place.platform, place.channel)] = record.id
+            self.channel_games[(place.platform, place.channel)] = record.id
         return record
 
-    async def _current(self, place: Place) -> tuple[GameRecord, GameState]:
-        record = await self._running(place)
+    async def current(self, place: Place) -> tuple[GameRecord, GameState]:
+        record = await self.running(place)
         if record is None:
-            raise ServiceError(self._t(place, "error.no_game"))
-        return record, await self._load(record)
+            raise ServiceError(t(place, "error.no_game"))
+        return record, await self.load(record)
 
-    async def _reread(self, record: GameRecord) -> tuple[GameRecord, GameState]:
+    async def reread(self, record: GameRecord) -> tuple[GameRecord, GameState]:
         """The game as the database has it now, replacing this process's copy."""
         fresh = await self.store.get_game(record.id)
         if fresh is None:
             raise ServiceError(translate("en", "error.no_game"))
-        self._cache.pop(record.id, None)
-        return fresh, await self._load(fresh)
+        self.cache.pop(record.id, None)
+        return fresh, await self.load(fresh)
 
-    def _cached_record(self, record: GameRecord) -> GameRecord:
-        cached = self._cache.get(record.id)
+    def cached_record(self, record: GameRecord) -> GameRecord:
+        cached = self.cache.get(record.id)
         return cached[0] if cached is not None and cached[0].version >= record.version else record
 
-    async def _fresh(self, record: GameRecord) -> tuple[GameRecord, GameState]:
+    async def fresh(self, record: GameRecord) -> tuple[GameRecord, GameState]:
         """The newest record and state; call it holding the game's lock. With other
         processes on the same database (``Store.shared``) the database is asked, as one of
         them may have moved the game since this process's copy was read."""
-        record = self._cached_record(record)
+        record = self.cached_record(record)
         if self.store.shared:
             latest = await self.store.get_game(record.id)
             if latest is not None and latest.version != record.version:
-                self._cache.pop(record.id, None)
+                self.cache.pop(record.id, None)
                 record = latest
-        return record, await self._load(record)
+        return record, await self.load(record)
 
     @asynccontextmanager
-    async def _locked_game(self, place: Place) -> AsyncIterator[tuple[GameRecord, GameState]]:
+    async def locked_game(self, place: Place) -> AsyncIterator[tuple[GameRecord, GameState]]:
         """The channel's game under its lock, re-read after the lock is taken, because the
         command that held the lock before may have moved it on."""
-        record, _ = await self._current(place)
-        async with self._lock(record.id):
-            yield await self._fresh(record)
-
-    @staticmethod
-    def seat_of(record: GameRecord, user: User) -> int | None:
-        for seat, player in enumerate(record.players):
-            if (player.get("kind") == "human" and player.get("platform") == user.platform
-                    and player.get("id") == user.id):
-                return seat
-        return None
+        record, _ = await self.current(place)
+        async with self.lock(record.id):
+            yield await self.fresh(record)
 
     async def ended_game(self, origin: Place, payload: Payload | None) -> GameRecord | None:
         """The ended game an end-panel button (``e``) names, when it ended in ``origin``'s
@@ -201,19 +224,20 @@ class ServiceCore(BoardDrawing):
             return None  # (a game that ended at a table of a group: its panel is there)
         return record
 
-    async def _refusal(self, place: Place, error: ServiceError,
-                       user: User | None = None) -> Reply:
+    async def refusal(self, place: Place, error: ServiceError,
+                      user: User | None = None) -> Reply:
         """The notice, with the current board, and the current hand when ``user`` holds one,
         so that a refused click also refreshes whatever the user clicked on."""
         if error.record is not None and error.record.running:
-            record = self._cached_record(error.record)
+            record = self.cached_record(error.record)
             try:
-                state = await self._load(record)
-                reply = self._board_reply(place, record, state, notice=error.notice, ok=False)
+                state = await self.load(record)
+                reply = self.presenter.board_reply(place, record, state, notice=error.notice,
+                                                   ok=False)
                 reply.light = error.light
-                seat = self.seat_of(record, user) if user is not None else None
-                if seat is not None and self.hides_hands(record):
-                    reply.hand = self.render_hand(place, record, state, seat)
+                seat = seat_of(record, user) if user is not None else None
+                if seat is not None and hides_hands(record):
+                    reply.hand = self.presenter.render_hand(place, record, state, seat)
                 return reply
             except (StateError, GameError):
                 log.exception("could not render game %s", record.id)
@@ -227,9 +251,9 @@ class ServiceCore(BoardDrawing):
         wait = await self._rate_wait(actor)
         if not wait:
             return None
-        return self._t(place, "error.rate_limited",
-                       "⏳ That is a lot of commands at once. Try again in {seconds} s.",
-                       seconds=wait)
+        return t(place, "error.rate_limited",
+                 "⏳ That is a lot of commands at once. Try again in {seconds} s.",
+                 seconds=wait)
 
     async def _rate_wait(self, actor: User) -> int:
         """The seconds ``actor`` must wait, counting this command. With other processes on
@@ -246,8 +270,8 @@ class ServiceCore(BoardDrawing):
                             exc_info=True)
         return self.rate.wait_seconds(actor.platform, actor.id)
 
-    async def _guard(self, place: Place, work: Callable[[], Any],
-                     user: User | None = None, *, actor: User | None = None) -> Reply:
+    async def guard(self, place: Place, work: Callable[[], Any],
+                    user: User | None = None, *, actor: User | None = None) -> Reply:
         """Run a command; turn refusals into notices and crashes into a logged apology.
 
         ``actor`` is the person who sent the command, counted against their rate limit;
@@ -257,28 +281,27 @@ class ServiceCore(BoardDrawing):
         if actor is not None:
             notice = await self.rate_refusal(place, actor)
             if notice is not None:
-                return await self._refusal(place, ServiceError(notice,
-                                                               await self._running(place)),
-                                           user)
+                return await self.refusal(place, ServiceError(notice,
+                                                              await self.running(place)),
+                                          user)
         try:
             result: Reply = await work()
             return result
         except ServiceError as error:
-            return await self._refusal(place, error, user)
+            return await self.refusal(place, error, user)
         except GameError as error:
-            running = await self._running(place)
-            return await self._refusal(place, ServiceError(self._error_text(place, error),
-                                                           running), user)
+            running = await self.running(place)
+            return await self.refusal(place, ServiceError(self.error_text(place, error),
+                                                          running), user)
         except Exception:
             log.exception("command failed in %s:%s", place.platform, place.channel)
-            self._cache.clear()
-            self._channel_games.clear()
-            self._texts.clear()
-            self._built.clear()
-            return Reply(ok=False, notice=self._t(place, "error.internal"))
+            self.cache.clear()
+            self.channel_games.clear()
+            self.presenter.clear()
+            return Reply(ok=False, notice=t(place, "error.internal"))
 
-    async def _resign_seats(self, place: Place, record: GameRecord, state: GameState,
-                            seats: list[int], reason: str) -> Reply:
+    async def resign_seats(self, place: Place, record: GameRecord, state: GameState,
+                           seats: list[int], reason: str) -> Reply:
         """The engine's resignation for each of ``seats``, saved as one change. In a
         Turing game of three or more the others may play on: a seat that left is marked
         ``left``, so it no longer counts as one of its player's running games and its
@@ -291,54 +314,50 @@ class ServiceCore(BoardDrawing):
         if status == "active":
             for seat in seats:
                 players[seat]["left"] = True
-        saved = await self._save(place, record, state, players, status,
-                                 MoveRecord(seats[0], "resign", reason))
-        return await self._changed_reply(place, saved, state, None)
-
-    @staticmethod
-    def has_left(record: GameRecord, seat: int | None) -> bool:
-        return seat is not None and bool(record.players[seat].get("left"))
+        saved = await self.save(place, record, state, players, status,
+                                MoveRecord(seats[0], "resign", reason))
+        return await self.changed_reply(place, saved, state, None)
 
     # ---------------------------------------------------------------- internals
-    def _acting_seat(self, place: Place, record: GameRecord, state: GameState,
-                     user: User) -> int:
-        seat = self.seat_of(record, user)
+    def acting_seat(self, place: Place, record: GameRecord, state: GameState,
+                    user: User) -> int:
+        seat = seat_of(record, user)
         if seat is None:
-            raise ServiceError(self._t(place, "error.not_a_player"), light=True)
+            raise ServiceError(t(place, "error.not_a_player"), light=True)
         if record.status != "active":
-            raise ServiceError(self._t(place, "error.game_over"
-                                       if not record.running else "error.cannot_join"), record)
+            raise ServiceError(t(place, "error.game_over"
+                                 if not record.running else "error.cannot_join"), record)
         if seat not in state.to_move():
-            waiting = [self.names(record)[s] for s in state.to_move()]
-            raise ServiceError(self._t(place, "error.not_your_turn",
-                                       name=", ".join(waiting) or "?"), record, light=True)
+            waiting = [player_names(record)[s] for s in state.to_move()]
+            raise ServiceError(t(place, "error.not_your_turn",
+                                 name=", ".join(waiting) or "?"), record, light=True)
         return seat
 
-    async def _apply(self, place: Place, record: GameRecord, state: GameState, seat: int,
-                     action: str) -> Reply:
+    async def apply(self, place: Place, record: GameRecord, state: GameState, seat: int,
+                    action: str) -> Reply:
         waiting = set(state.to_move())
         state.apply(seat, action)  # raises, and changes nothing, when the move is refused
         status = "finished" if state.outcome() is not None else "active"
-        saved = await self._save(place, record, state, record.players, status,
-                                 MoveRecord(seat, "action", action))
-        return await self._changed_reply(place, saved, state, seat, waiting=waiting)
+        saved = await self.save(place, record, state, record.players, status,
+                                MoveRecord(seat, "action", action))
+        return await self.changed_reply(place, saved, state, seat, waiting=waiting)
 
-    async def _changed_reply(self, place: Place, saved: GameRecord, state: GameState,
+    async def changed_reply(self, place: Place, saved: GameRecord, state: GameState,
                        seat: int | None, waiting: set[int] | None = None) -> Reply:
         """After a saved change: the new board, and the actor's refreshed hand when the
         game hides hands (the move may have changed what they hold). ``waiting``: the
         seats that were to move before the change, so that those whose turn has just
         begun are cued (None: no cue)."""
-        reply = self._board_reply(place, saved, state)
+        reply = self.presenter.board_reply(place, saved, state)
         reply.moved = True
         if saved.status == "finished" and reply.board is not None:
             reply.board.prompt = await self._finale(place, saved)
         if waiting is not None:
-            reply.turn_began = self._turn_began(saved, state, waiting)
-            reply.turn_cue = self._cued(saved, reply.turn_began, seat)
+            reply.turn_began = turn_began(saved, state, waiting)
+            reply.turn_cue = cued(saved, reply.turn_began, seat)
         if (seat is not None and saved.players[seat].get("kind") == "human"
-                and self.hides_hands(saved)):
-            reply.hand = self.render_hand(place, saved, state, seat)
+                and hides_hands(saved)):
+            reply.hand = self.presenter.render_hand(place, saved, state, seat)
         return reply
 
     async def _finale(self, place: Place, saved: GameRecord) -> str:
@@ -358,56 +377,34 @@ class ServiceCore(BoardDrawing):
             mark = {"win": "🏆 ", "draw": "🤝 "}.get(row.outcome, "")
             if row.rating_before is None or row.rating_after is None:
                 if mark == "🏆 ":
-                    lines.append(self._t(place, "end.well_played", "🏆 Well played, {name}!",
-                                         name=row.name))
+                    lines.append(t(place, "end.well_played", "🏆 Well played, {name}!",
+                                   name=row.name))
                 continue
             change = round(row.rating_after) - round(row.rating_before)
-            lines.append(mark + self._t(place, "end.rating",
-                                        "{name}: rating {before} → {after} ({change})",
-                                        name=row.name, before=round(row.rating_before),
-                                        after=round(row.rating_after),
-                                        change=f"{change:+d}".replace("-", "−")))
+            lines.append(mark + t(place, "end.rating",
+                                  "{name}: rating {before} → {after} ({change})",
+                                  name=row.name, before=round(row.rating_before),
+                                  after=round(row.rating_after),
+                                  change=f"{change:+d}".replace("-", "−")))
         return "\n".join(lines)
 
-    @staticmethod
-    def _turn_began(saved: GameRecord, state: GameState,
-                    waiting: set[int]) -> list[dict[str, Any]]:
-        """The people whose turn has just begun: seats newly to move (the one who started
-        or joined the game among them). A simultaneous round begins everyone's turn once,
-        when it opens."""
-        if saved.status != "active":
-            return []
-        return [saved.players[seat] for seat in state.to_move()
-                if seat not in waiting and saved.players[seat].get("kind") == "human"]
-
-    @staticmethod
-    def _cued(saved: GameRecord, began: list[dict[str, Any]],
-              actor: int | None) -> list[dict[str, Any]]:
-        """Whom to cue of ``began``: not the one who acted, who is looking at the board,
-        and nobody in a game of one person."""
-        people = [p for p in saved.players if p.get("kind") == "human" and not p.get("left")]
-        if len(people) < 2:
-            return []
-        own = saved.players[actor] if actor is not None else None
-        return [p for p in began if p is not own]
-
-    async def _save(self, place: Place, record: GameRecord, state: GameState,
-                    players: list[dict[str, Any]], status: str, move: MoveRecord) -> GameRecord:
+    async def save(self, place: Place, record: GameRecord, state: GameState,
+                   players: list[dict[str, Any]], status: str, move: MoveRecord) -> GameRecord:
         try:
             saved = await self.store.save_game(record, GameUpdate(state.to_dict(), status,
                                                                   players, move))
         except BaseException:
             # Cancelled or failed, the change may not be saved, yet ``state`` (this
             # process's copy) already holds it: read the game again next time.
-            self._forget(record)
+            self.forget(record)
             raise
         if saved is None:
             # Another process wrote first: forget our copy, which already holds the move.
-            self._forget(record)
+            self.forget(record)
             fresh = await self.store.get_game(record.id)
-            raise ServiceError(self._t(place, "error.busy"), fresh)
+            raise ServiceError(t(place, "error.busy"), fresh)
         if saved.running:
-            self._cache[record.id] = (saved, state)
+            self.cache[record.id] = (saved, state)
             await self.dangers.refresh(saved, state)
         else:
             self.dangers.forget(saved.id)
@@ -418,18 +415,11 @@ class ServiceCore(BoardDrawing):
                     log.exception("finish listener failed for game %s", saved.id)
             # Finished games are read again only to show a final board; keeping them would
             # grow the cache with every game ever played.
-            self._forget(record)
-            self._locks.pop(record.id, None)
+            self.forget(record)
+            self.locks.pop(record.id, None)
         return saved
 
-    def _drop_drawn(self, game_id: int) -> None:
-        """Forget what was drawn of a game, so that its next board and hand are drawn
-        again (its danger marks came after them)."""
-        self._texts.pop(game_id, None)
-        self._built.pop(game_id, None)
-
-    def _forget(self, record: GameRecord) -> None:
-        self._cache.pop(record.id, None)
-        self._texts.pop(record.id, None)
-        self._built.pop(record.id, None)
-        self._channel_games.pop((record.platform, record.channel), None)
+    def forget(self, record: GameRecord) -> None:
+        self.cache.pop(record.id, None)
+        self.presenter.forget(record.id)
+        self.channel_games.pop((record.platform, record.channel), None)

@@ -1,5 +1,6 @@
 """Moves nobody typed: the turn timer's stand-ins and forfeits, and the computer's moves
-(claimed for a lease when several processes share the database)."""
+(claimed for a lease when several processes share the database): the service's
+``Turns``, which work through its core."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from bot.replies import (
     Reply,
     ServiceError,
 )
-from bot.service.core import ServiceCore, agent_seed, quick_level
+from bot.service.core import Core, agent_seed, quick_level
+from bot.service.presenter import ai_seat_to_move, player_names, t
 from bot.store import GameRecord, MoveRecord
 from engines.base import (
     GameState,
@@ -27,7 +29,13 @@ log = logging.getLogger(__name__)
 AI_LEASE_MARGIN_SECONDS = 15.0
 
 
-class ComputerAndTimers(ServiceCore):
+class Turns:
+    """Turn timers' forfeits and stand-ins, and the computer's moves."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.presenter = core.presenter
+
     async def timeout(self, place: Place, game_id: int, version: int, action: str) -> Reply:
         """A turn timer ran out on ``version`` of game ``game_id``: every human still to
         move (several in a simultaneous Turing round) forfeits (``action="forfeit"``, the
@@ -35,19 +43,19 @@ class ComputerAndTimers(ServiceCore):
         Refused (``ok=False``) when the game moved on since the timer was read, so a late
         timer never acts twice."""
         async def work() -> Reply:
-            record, _ = await self._current(place)
+            record, _ = await self.core.current(place)
             if record.id != game_id:
-                raise ServiceError(self._t(place, "error.stale"), record)
-            async with self._lock(record.id):
-                record, state = await self._fresh(record)
+                raise ServiceError(t(place, "error.stale"), record)
+            async with self.core.lock(record.id):
+                record, state = await self.core.fresh(record)
                 idle = [s for s in state.to_move() if record.players[s].get("kind") == "human"]
                 if record.version != version or record.status != "active" or not idle:
-                    raise ServiceError(self._t(place, "error.stale"), record)
-                names = [self.names(record)[seat] for seat in idle]
+                    raise ServiceError(t(place, "error.stale"), record)
+                names = [player_names(record)[seat] for seat in idle]
                 if action == "forfeit":
                     return await self._forfeit(place, record, state, idle, names)
                 return await self._stand_in(place, record, state, idle, names)
-        return await self._guard(place, work)
+        return await self.core.guard(place, work)
 
     async def _forfeit(self, place: Place, record: GameRecord, state: GameState,
                        idle: list[int], names: list[str]) -> Reply:
@@ -62,18 +70,18 @@ class ComputerAndTimers(ServiceCore):
         outcome = trial.outcome()
         if outcome is not None and set(outcome.winners) & set(idle):
             state.abandon()
-            saved = await self._save(place, record, state, record.players, "abandoned",
-                                     MoveRecord(None, "abandon", "timeout"))
-            reply = await self._changed_reply(place, saved, state, None)
-            reply.announcements.append(self._t(
+            saved = await self.core.save(place, record, state, record.players, "abandoned",
+                                         MoveRecord(None, "abandon", "timeout"))
+            reply = await self.core.changed_reply(place, saved, state, None)
+            reply.announcements.append(t(
                 place, "timer.everyone_out",
                 "⌛ {names} ran out of time; with nobody left playing, the game ends "
                 "without a result.", names=", ".join(names)))
             return reply
-        reply = await self._resign_seats(place, record, state, idle, "timeout")
-        reply.announcements += [self._t(place, "timer.forfeit",
-                                        "⌛ {name} ran out of time and loses the game.",
-                                        name=name) for name in names]
+        reply = await self.core.resign_seats(place, record, state, idle, "timeout")
+        reply.announcements += [t(place, "timer.forfeit",
+                                  "⌛ {name} ran out of time and loses the game.",
+                                  name=name) for name in names]
         return reply
 
     async def _stand_in(self, place: Place, record: GameRecord, state: GameState,
@@ -89,17 +97,17 @@ class ComputerAndTimers(ServiceCore):
             if reply.finished:
                 break
             if reply.moved:
-                record, state = await self._fresh(record)
+                record, state = await self.core.fresh(record)
                 if seat not in state.to_move():
                     continue
             chosen = await self._stand_in_move(record, state, seat)
-            reply = await self._apply(place, record, state, seat, chosen)
+            reply = await self.core.apply(place, record, state, seat, chosen)
             if hidden:
-                announcements.append(self._t(
+                announcements.append(t(
                     place, "timer.stand_in_hidden",
                     "⌛ {name} ran out of time; the computer moved for them.", name=name))
             else:
-                announcements.append(self._t(
+                announcements.append(t(
                     place, "timer.stand_in",
                     "⌛ {name} ran out of time; the computer played {move} for them.",
                     name=name, move=state.action_text(chosen)))
@@ -128,9 +136,9 @@ class ComputerAndTimers(ServiceCore):
         if quick_level(get_game(record.game), level):
             return computer_move(record.game, level, agent_seed(record), state.to_dict(),
                                  seat)
-        return await self.workers.run(computer_move, record.game, level, agent_seed(record),
-                                      state.to_dict(), seat,
-                                      timeout=self.limits.computer_move_seconds)
+        return await self.core.workers.run(computer_move, record.game, level, agent_seed(record),
+                                           state.to_dict(), seat,
+                                           timeout=self.core.limits.computer_move_seconds)
 
     async def play_ai_turn(self, place: Place) -> Reply:
         """Let the computer move if it is its turn; the agent runs in a worker thread.
@@ -138,24 +146,24 @@ class ComputerAndTimers(ServiceCore):
         (``Store.claim_computer_turn``): one process plays it, and another takes it over
         when the lease lapses because this one died."""
         async def work() -> Reply:
-            record, state = await self._current(place)
-            if self.store.shared:  # another process may have moved it: ask the database
-                record, state = await self._fresh(record)
-            seat = self._ai_seat_to_move(record, state)
+            record, state = await self.core.current(place)
+            if self.core.store.shared:  # another process may have moved it: ask the database
+                record, state = await self.core.fresh(record)
+            seat = ai_seat_to_move(record, state)
             if seat is None:
-                return self._board_reply(place, record, state)
-            if not self.store.shared:
+                return self.presenter.board_reply(place, record, state)
+            if not self.core.store.shared:
                 return await self._play_ai_seat(place, record, state, seat)
-            lease = self.limits.computer_move_seconds + AI_LEASE_MARGIN_SECONDS
-            if not await self.store.claim_computer_turn(record.id, record.version,
-                                                        self.process_id, lease):
+            lease = self.core.limits.computer_move_seconds + AI_LEASE_MARGIN_SECONDS
+            if not await self.core.store.claim_computer_turn(record.id, record.version,
+                                                             self.core.process_id, lease):
                 # Another process plays it and shows it: nothing to draw or wait for here.
                 return Reply(ok=True)
             try:
                 return await self._play_ai_seat(place, record, state, seat)
             finally:
-                await self.store.release_computer_turn(record.id, self.process_id)
-        return await self._guard(place, work)
+                await self.core.store.release_computer_turn(record.id, self.core.process_id)
+        return await self.core.guard(place, work)
 
     async def _play_ai_seat(self, place: Place, record: GameRecord, state: GameState,
                             seat: int) -> Reply:
@@ -169,16 +177,16 @@ class ComputerAndTimers(ServiceCore):
             log.warning("AI %s failed in game %s (%r); playing a random move",
                         level, record.id, error)
             action = random.Random(record.version).choice(state.legal_actions(seat))
-            fallback = (self._t(place, "ai.fallback.timeout", "🎲 The computer ran out "
-                                "of thinking time and played a random move.")
+            fallback = (t(place, "ai.fallback.timeout", "🎲 The computer ran out "
+                          "of thinking time and played a random move.")
                         if isinstance(error, TimeoutError) else
-                        self._t(place, "ai.fallback.crashed", "🎲 The computer's "
-                                "thinking broke down, so it played a random move."))
-        async with self._lock(record.id):
-            current, state = await self._fresh(record)
+                        t(place, "ai.fallback.crashed", "🎲 The computer's "
+                          "thinking broke down, so it played a random move."))
+        async with self.core.lock(record.id):
+            current, state = await self.core.fresh(record)
             if current.version != record.version:
-                return self._board_reply(place, current, state)
-            reply = await self._apply(place, current, state, seat, action)
+                return self.presenter.board_reply(place, current, state)
+            reply = await self.core.apply(place, current, state, seat, action)
             if fallback is not None:
                 reply.announcements.append(fallback)
             return reply
@@ -186,12 +194,12 @@ class ComputerAndTimers(ServiceCore):
     async def pending_ai_places(self) -> list[GameRecord]:
         """Active games where the computer should move: resumed after a restart."""
         pending = []
-        for record in await self.store.games_with_status("active"):
+        for record in await self.core.store.games_with_status("active"):
             try:
-                state = await self._load(record)
+                state = await self.core.load(record)
             except StateError:
                 log.exception("game %s does not load", record.id)
                 continue
-            if self._ai_seat_to_move(record, state) is not None:
+            if ai_seat_to_move(record, state) is not None:
                 pending.append(record)
         return pending
