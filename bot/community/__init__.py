@@ -1,8 +1,9 @@
 """Results, ratings, leaderboards, the list of running games, and forgetting a person.
 
-Platform-neutral like the service and the daily challenge. Results are recorded by a
-service finish listener, once per finished game (the store's primary key makes a second
-count an integrity error, so restarts and a second process cannot double it).
+Platform-neutral like the service and the daily challenge. Results are recorded when the
+service publishes ``GameFinished`` (``App.build`` subscribes ``game_finished``), once per
+finished game (the store's primary key makes a second count an integrity error, so
+restarts and a second process cannot double it).
 
 What counts:
 
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.community.ratings import START, updated
+from bot.events import GameFinished, PlayerForgotten
 from bot.hints import hinted
 from bot.service import Place, Reply, Service, User
 from bot.store import FORMER_PLAYER, GameRecord, PlayerStats, ResultRow, Store
@@ -91,16 +93,14 @@ class Community:
         # game of the same players finishing in this process. (Across processes the
         # last writer wins; a class bot runs one process.)
         self._rating_lock = asyncio.Lock()
-        service.finish_listeners.append(self._game_finished)
-        # What else keeps people's names and ids (tournaments) forgets them with /forget-me:
-        # called with the platform and user id (``App.build`` adds them).
-        self.forget_listeners: list[Callable[[str, str], Awaitable[None]]] = []
         # More lines for /stats (the puzzle trainer's ratings, ``App.build`` adds it):
         # called with the language, platform, user id and the game asked for, if any.
         self.stats_sources: list[Callable[[str, str, str, str | None],
                                           Awaitable[list[str]]]] = []
 
-    async def _game_finished(self, record: GameRecord, state: GameState) -> None:
+    async def game_finished(self, event: GameFinished) -> None:
+        """The game's results and new ratings, recorded once."""
+        record, state = event.record, event.state
         if record.status != "finished":
             return
         humans = [p for p in record.players if p.get("kind") == "human"]
@@ -256,8 +256,8 @@ class Community:
             if reply.ok:
                 ended.append((game_place, reply))
         forgotten = await self.store.forget_user(user.platform, user.id)
-        for listener in self.forget_listeners:
-            await listener(user.platform, user.id)
+        # What else keeps people's names and ids (tournaments, the trainer) forgets them.
+        await self.service.events.publish(PlayerForgotten(user.platform, user.id))
         lines = []
         if ended:
             lines.append(_t(language, "forget.abandoned",

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.clock import Clock, utc_now
+from bot.events import GameFinished
 from bot.service import Opponent, Place, Reply, Service, User
-from bot.store import DailyAttempt, DailySchedule, GameRecord, Store
-from engines.base import GameState
+from bot.store import DailyAttempt, DailySchedule, Store
 from engines.turing.daily import daily_settings
 from renderers.i18n import translate
 from renderers.turing import rounds_text, score_text, tests_text
@@ -132,7 +132,6 @@ class DailyChallenge:
         self.service = service
         self.store: Store = service.store
         self.clock = clock
-        service.finish_listeners.append(self._game_finished)
         # Per (platform, channel): when a failed post may be tried again, and its tries.
         self._retry_at: dict[tuple[str, str], tuple[dt.datetime, int]] = {}
 
@@ -360,7 +359,9 @@ class DailyChallenge:
                         reply.notice)
         await self.store.withdraw_daily_attempt(stamp, user.platform, user.id, game_id)
 
-    async def _game_finished(self, record: GameRecord, state: GameState) -> None:
+    async def game_finished(self, event: GameFinished) -> None:
+        """A daily attempt's game ended: its result is the attempt's."""
+        record, state = event.record, event.state
         daily = record.options.get("daily")
         if record.game != "turing" or not daily:
             return

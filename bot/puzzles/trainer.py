@@ -10,7 +10,7 @@ in the middle of a puzzle changes nothing and a stale or forged button is answer
 
 Why not a game of its own kind in the ``games`` table: a channel holds one running game,
 which a puzzle would take from the Telegram private chat and the console; puzzles would
-count toward a person's running games and every finish listener would have to skip them;
+count toward a person's running games and every ``GameFinished`` subscriber would have to skip them;
 and on Discord the trainer lives in an ephemeral message, which the delivery path's stored
 board references cannot edit later. Pages drawn from an attempt need none of that, and
 reuse the games' own positions, menus and boards all the same.
@@ -32,6 +32,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.clock import Clock, utc_now
+from bot.events import PlayerForgotten
 from bot.limits import WorkerCrashed, WorkersBusy
 from bot.puzzles.jobs import judge_puzzle, puzzle_candidates
 from bot.puzzles.pages import (
@@ -153,9 +154,9 @@ class PuzzleTrainer:
     def today(self) -> dt.date:
         return self.clock().astimezone(dt.UTC).date()
 
-    async def forget(self, platform: str, user_id: str) -> None:
+    async def player_forgotten(self, event: PlayerForgotten) -> None:
         """``/forget-me``: the person's attempts and puzzle ratings go."""
-        await self.store.forget_puzzle_player(platform, user_id)
+        await self.store.forget_puzzle_player(event.platform, event.user_id)
 
     # --------------------------------------------------------------- starting
     async def start(self, place: Place, user: User, game: str,

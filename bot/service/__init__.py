@@ -11,8 +11,8 @@ package with a name:
 
 * ``core`` (``Core``): what every command shares (the store, this process's copies of the
   running games and their locks, the workers, the rate limits, the danger marks) and the
-  path every change takes: read under the lock, apply, the version-guarded save (and
-  the finish listeners after it), the reply drawn after it;
+  path every change takes: read under the lock, apply, the version-guarded save (which
+  publishes ``GameFinished``, ``bot.events``), the reply drawn after it;
 * ``presenter`` (``Presenter``): the drawing of boards, hands, menus, payloads and end
   panels, and the help and rules texts;
 * ``openings`` (``Openings``): new games and their limits, rematches, joining, lobbies;
@@ -27,9 +27,10 @@ The collaborators work through the core and never import this module; the featur
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
+from bot.events import Events
 from bot.limits import Limits, RateLimiter, Workers
 from bot.payloads import Kind, Payload
 from bot.replies import (
@@ -67,10 +68,12 @@ class Service:
     """Every command of the game service (see the module's docstring)."""
 
     def __init__(self, store: Store, seed_source: Callable[[], int] | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, events: Events | None = None) -> None:
         """``limits`` default to none at all, for scripted play; the bot passes
-        ``Limits()``. ``seed_source`` gives new games their seeds (tests: fixed ones)."""
-        self.core = Core(store, seed_source, limits)
+        ``Limits()``. ``seed_source`` gives new games their seeds (tests: fixed ones).
+        ``events`` is the hub the service publishes to (``App.build``'s; without one the
+        service has its own, which nothing hears until something subscribes)."""
+        self.core = Core(store, seed_source, limits, events)
         self.presenter = self.core.presenter
         self.openings = Openings(self.core)
         self.turns = Turns(self.core)
@@ -116,8 +119,10 @@ class Service:
         return self.core.process_id
 
     @property
-    def finish_listeners(self) -> list[Callable[[GameRecord, GameState], Awaitable[None]]]:
-        return self.core.finish_listeners
+    def events(self) -> Events:
+        """The hub the service publishes ``GameFinished`` to, and the features publish
+        and hear their own events through."""
+        return self.core.events
 
     # ------------------------------------------------------------- new games
     def check_start(self, place: Place, user: User, game: str, opponent: Opponent,

@@ -14,10 +14,11 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from bot.events import Events, GameFinished
 from bot.limits import Limits, RateLimiter, Workers
 from bot.payloads import END_ACTIONS, Payload
 from bot.replies import (
@@ -105,10 +106,12 @@ class Core:
     rate limits, the danger marks and the presenter that draws the replies."""
 
     def __init__(self, store: Store, seed_source: Callable[[], int] | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, events: Events | None = None) -> None:
         """``limits`` default to none at all, for scripted play; the bot passes
-        ``Limits()``."""
+        ``Limits()``. ``events``: the hub the save publishes ``GameFinished`` to
+        (``App.build``'s, which the features subscribe to; a bare service has its own)."""
         self.store = store
+        self.events = events or Events()
         self.limits = limits or Limits.unlimited()
         self.rate = RateLimiter(self.limits.command_burst, self.limits.commands_per_second)
         self.workers = Workers(self.limits.cpu_workers, self.limits.queued_jobs,
@@ -122,10 +125,6 @@ class Core:
         self.locks: dict[int, asyncio.Lock] = {}
         self.cache: dict[int, tuple[GameRecord, GameState]] = {}
         self.channel_games: dict[tuple[str, str], int] = {}
-        # Called after a game is saved finished or abandoned, such as the daily challenge's
-        # result keeping; a failing listener is logged and never undoes the move.
-        self.finish_listeners: list[Callable[[GameRecord, GameState],
-                                             Awaitable[None]]] = []
 
     # ----------------------------------------------------------------- helpers
     @asynccontextmanager
@@ -363,7 +362,7 @@ class Core:
     async def _finale(self, place: Place, saved: GameRecord) -> str:
         """The end panel's line under a finished board: each person's rating change (a
         🏆 for the winners), or a 🏆 for the winners of an unrated game. The results were
-        written by the finish listeners inside ``_save``, before this runs."""
+        written by the subscribers of ``GameFinished`` inside ``save``, before this runs."""
         try:
             rows = {row.user_id: row for row in await self.store.game_results(saved.id)}
         except Exception:  # the board matters more than its rating line
@@ -408,11 +407,9 @@ class Core:
             await self.dangers.refresh(saved, state)
         else:
             self.dangers.forget(saved.id)
-            for listener in self.finish_listeners:
-                try:
-                    await listener(saved, state)
-                except Exception:
-                    log.exception("finish listener failed for game %s", saved.id)
+            # The results, ratings, daily attempts and tournaments hear it here, before the
+            # reply is drawn; a failing subscriber is logged and never undoes the move.
+            await self.events.publish(GameFinished(saved, state))
             # Finished games are read again only to show a final board; keeping them would
             # grow the cache with every game ever played.
             self.forget(record)

@@ -6,7 +6,8 @@ Everything lives in the store's ``tournaments`` row (settings, entrants, the bra
 under its version like a game, so a restart loses nothing and two processes cannot both
 pair a round: the one whose save wins starts that round's games. A game of a tournament
 carries the mark ``tournament=<id>/<round>/<board>`` in its stored options (the mark
-``bot.hints`` already refuses hints for); the service's finish listener reads it. A result
+``bot.hints`` already refuses hints for); ``game_finished``, subscribed to the service's
+``GameFinished``, reads it. A result
 lost to a crash between the game's save and the tournament's is found again by
 ``resume_all``, which adapters call on start.
 
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.classroom import TIMER_SETTING, Classroom, parse_policy
+from bot.events import GameFinished, PlayerForgotten
 from bot.service import (
     Opponent,
     Place,
@@ -146,7 +148,6 @@ class Tournaments:
         self.hosts: dict[str, TournamentHost] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._work: set[asyncio.Task[None]] = set()
-        service.finish_listeners.append(self._game_ended)
 
     def attach(self, platform: str, host: TournamentHost) -> None:
         self.hosts[platform] = host
@@ -348,9 +349,10 @@ class Tournaments:
         return self._t(language, "tournament.ended", "The tournament has ended.")
 
     # ------------------------------------------------------------- results
-    async def _game_ended(self, record: GameRecord, state: GameState) -> None:
-        """The service's finish listener: a tournament game's result is taken and the
+    async def game_finished(self, event: GameFinished) -> None:
+        """A game ended (``GameFinished``): a tournament game's result is taken and the
         next round paired in the background, after the game's own reply."""
+        record, state = event.record, event.state
         mark = GameMark.of(record)
         if mark is None:
             return
@@ -602,10 +604,11 @@ class Tournaments:
                 await host.show_tournament(record)
 
     # ------------------------------------------------------------ /forget-me
-    async def forget(self, platform: str, user_id: str) -> None:
+    async def player_forgotten(self, event: PlayerForgotten) -> None:
         """``/forget-me``: off every sign-up list, and in each tournament they played
         "a former player" under a random token (one per tournament, so tournaments cannot
         be linked). Their running games were abandoned first, which counts for nobody."""
+        platform, user_id = event.platform, event.user_id
         for record in await self.store.tournaments(platform):
             token = "former-" + secrets.token_hex(8)
 

@@ -49,6 +49,7 @@ from bot.adapters.console.setup import (
 )
 from bot.app import App
 from bot.community import Community
+from bot.events import GameFinished
 from bot.hints import hinted
 from bot.puzzles.trainer import PuzzleTrainer
 from bot.service import Board, Hand, Opponent, Place, Reply, Service, User
@@ -108,6 +109,7 @@ class ConsoleSession(MovePrompt):
         # ratings its own community's ``stats`` shows.
         self.trainer = trainer or PuzzleTrainer(service)
         if community is None:
+            service.events.subscribe(GameFinished, self.community.game_finished)
             self.community.stats_sources.append(self.trainer.stats_lines)
 
     def t(self, key: str, **params: object) -> str:
