@@ -19,15 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import csv
 import datetime as dt
-import io
 import logging
 import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.classroom import TIMER_SETTING, Classroom, parse_policy
@@ -42,29 +39,26 @@ from bot.service import (
     human_player,
     place_of_record,
 )
-from bot.store import FORMER_PLAYER, ChannelBusy, GameRecord
+from bot.store import FORMER_PLAYER, ChannelBusy
 from bot.store.tournament_rows import TournamentRecord
 from bot.tables import room_of
+from bot.tournaments.games import MARK, GameMark, bracket_of, game_result
 from bot.tournaments.pairings import (
-    DRAW,
-    FIRST_WINS,
     FORMATS,
     NO_RESULT,
     ROUND_ROBIN,
     ROUND_ROBIN_MAX_DEFAULT,
-    SECOND_WINS,
     SWISS,
     Bracket,
     BracketError,
 )
-from bot.tournaments.text import standings_rows, tournament_text
-from engines.base import GameError, GameState
+from bot.tournaments.text import export_csv, tournament_text
+from engines.base import GameError
 from engines.registry import get_game, make_agent, resolve_name
 from renderers.i18n import translate
 
 log = logging.getLogger(__name__)
 
-MARK = "tournament"  # the stored option of a tournament's games (``bot.hints``)
 AUTO = "auto"  # round-robin up to ROUND_ROBIN_MAX_DEFAULT players, Swiss above
 MAX_ENTRANTS = 64
 MAX_ROUNDS = 20
@@ -101,44 +95,6 @@ class TournamentHost(Protocol):
     async def show_tournament(self, tournament: TournamentRecord) -> None:
         """Draw the tournament's message, or redraw it in place."""
         ...
-
-
-@dataclass(frozen=True)
-class GameMark:
-    tournament: int
-    round: int
-    board: int
-
-    def dump(self) -> str:
-        return f"{self.tournament}/{self.round}/{self.board}"
-
-    @classmethod
-    def of(cls, record: GameRecord) -> GameMark | None:
-        try:
-            tournament, round_, board = str(record.options.get(MARK) or "").split("/")
-            return cls(int(tournament), int(round_), int(board))
-        except ValueError:
-            return None
-
-
-def bracket_of(record: TournamentRecord) -> Bracket | None:
-    data = record.state.get("bracket")
-    return Bracket.from_dict(data) if isinstance(data, dict) else None
-
-
-def game_result(record: GameRecord, state: GameState | None = None) -> str | None:
-    """A tournament result of an ended game, from its first seat's side: None while it
-    runs; no result for an abandoned one (everyone ran out of time, or it was stopped)."""
-    if record.running:
-        return None
-    if record.status != "finished":
-        return NO_RESULT
-    if state is None:
-        state = get_game(record.game).State.from_dict(record.state)
-    outcome = state.outcome()
-    if outcome is None or outcome.is_draw or set(outcome.winners) == {0, 1}:
-        return DRAW
-    return FIRST_WINS if 0 in outcome.winners else SECOND_WINS
 
 
 class Tournaments:
@@ -638,17 +594,8 @@ class Tournaments:
     async def standings_csv(self, platform: str, server: str) -> str | None:
         """The standings of the server's finished and ended tournaments, as CSV (names,
         no user ids); None when there is none."""
-        rows = [row for record in await self.store.tournaments(
-                    platform, server=server, statuses=("finished", "ended"))
-                for row in standings_rows(record, bracket_of(record))]
-        if not rows:
-            return None
-        buffer = io.StringIO()
-        writer = csv.writer(buffer)
-        writer.writerow(("tournament", "date", "game", "format", "status", "rank", "player",
-                         "score", "tiebreak", "tiebreak_score", "wins", "games"))
-        writer.writerows(rows)
-        return buffer.getvalue()
+        return export_csv(await self.store.tournaments(platform, server=server,
+                                                       statuses=("finished", "ended")))
 
     @staticmethod
     def export_name(server: str, day: dt.date) -> str:

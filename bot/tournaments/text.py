@@ -4,11 +4,15 @@ so nothing a hidden hand holds can show."""
 
 from __future__ import annotations
 
+import csv
+import io
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from bot.classroom import Classroom, TimerPolicy
 from bot.store.tournament_rows import TournamentRecord
+from bot.tournaments.games import bracket_of
 from bot.tournaments.pairings import DRAW, FIRST_WINS, NO_RESULT, SECOND_WINS, SWISS, Bracket
 from engines.registry import get_game
 from renderers.i18n import translate
@@ -142,3 +146,17 @@ def standings_rows(record: TournamentRecord, bracket: Bracket | None) -> list[tu
 def _spreadsheet_safe(name: str) -> str:
     # A name starting with = + - @ would run as a formula in a spreadsheet.
     return "'" + name if name[:1] in ("=", "+", "-", "@") else name
+
+
+def export_csv(records: Iterable[TournamentRecord]) -> str | None:
+    """The standings of ``records`` (finished and ended tournaments), as CSV: names, no
+    user ids; None when there is none."""
+    rows = [row for record in records for row in standings_rows(record, bracket_of(record))]
+    if not rows:
+        return None
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(("tournament", "date", "game", "format", "status", "rank", "player",
+                     "score", "tiebreak", "tiebreak_score", "wins", "games"))
+    writer.writerows(rows)
+    return buffer.getvalue()
