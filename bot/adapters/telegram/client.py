@@ -138,7 +138,7 @@ MODERATOR_COMMANDS = {
 # The 🎉 confetti message effect, from the effect ids Telegram's own clients send (Bot API
 # 7.4, ``message_effect_id``; private chats only). Refused ids fall back to no effect.
 CELEBRATION_EFFECT = "5046509860389126442"
-# The end panel marks a winner's line with it (``Service._finale``).
+# The end panel marks a winner's line with it (``Core._finale``).
 WINNER_MARK = "🏆"
 # Tries of Telegram's start-up calls (getMe, deleteWebhook, setWebhook), 1, 2, 4… s apart.
 STARTUP_TRIES = 5
