@@ -3,7 +3,7 @@
 ``benchmarks/load.py`` times each command from the call to the returned ``Reply``; this
 splits that time for every command that saves or creates a game, without a profiler and
 without changing the bot: the benchmark wraps, on its own instances only, the game locks
-of its ``Service``, ``Service._apply`` and ``_save``, the store's ``save_game`` and
+of its ``Service``, its core's ``apply`` and ``save``, the store's ``save_game`` and
 ``_save_rows`` and the aiosqlite connection's ``_execute`` (the one door into the database
 thread). The stages of a saved move, in the order they happen:
 
@@ -55,7 +55,7 @@ class Trace:
     lock: float = 0.0
     other_db: float = 0.0
     workers: float = 0.0
-    applying: float | None = None  # Service._apply called: lock held, checks done
+    applying: float | None = None  # Core.apply called: lock held, checks done
     saving: float | None = None  # store.save_game called: engine done
     batch_called: float | None = None  # the batch holding this save went to the database
     batch_ran: tuple[float, float] | None = None  # the statement in the database thread
@@ -93,7 +93,7 @@ CURRENT: contextvars.ContextVar[Trace | None] = contextvars.ContextVar("trace", 
 
 
 class _TimedLock:
-    """A game lock (``Service._lock``'s context manager) that adds the time spent waiting
+    """A game lock (``Core.lock``'s context manager) that adds the time spent waiting
     for it to the current trace."""
 
     def __init__(self, lock: Any) -> None:
@@ -126,8 +126,8 @@ class Breakdown:
         self._install(service, store)
 
     def _install(self, service: Service, store: SQLiteStore) -> None:
-        lock_of = service._lock
-        service._lock = lambda game_id: _TimedLock(lock_of(game_id))  # type: ignore[method-assign,assignment,return-value]
+        lock_of = service.core.lock
+        service.core.lock = lambda game_id: _TimedLock(lock_of(game_id))  # type: ignore[method-assign,assignment,return-value]
 
         run_job = service.workers.run
 
@@ -142,7 +142,7 @@ class Breakdown:
 
         service.workers.run = timed_job  # type: ignore[method-assign]
 
-        apply = service._apply
+        apply = service.core.apply
 
         async def timed_apply(*args: Any, **kwargs: Any) -> Reply:
             trace = CURRENT.get()
@@ -150,7 +150,7 @@ class Breakdown:
                 trace.applying = time.perf_counter()
             return await apply(*args, **kwargs)
 
-        service._apply = timed_apply  # type: ignore[method-assign]
+        service.core.apply = timed_apply  # type: ignore[method-assign]
 
         save_game = store.save_game
 

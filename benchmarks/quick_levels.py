@@ -5,7 +5,7 @@ Run from the repository root::
     python benchmarks/quick_levels.py [--games 10] [--seed 0]
 
 The bot plays these levels on its event loop instead of in a worker process
-(``bot.service_core.quick_level``), which is only right while a move costs about a millisecond.
+(``bot.service.core.quick_level``), which is only right while a move costs about a millisecond.
 Each game is played ``--games`` times from its default options to the end (or 200 moves),
 every move chosen by the quick level as the service does it (``bot.jobs.computer_move``,
 state copied through its dict), and every choice timed. Prints p50/p99/max per game, a row

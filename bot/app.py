@@ -3,12 +3,16 @@
 ``python -m bot``, the console and the test worlds build one :class:`App` and hand it to
 every adapter they run (as discord.py's ``advanced_startup`` example injects its database
 pool into the client). Everything that must exist once per process lives here: the
-settings, the store, the service, and the classroom parts that listen to the service
-(``Community`` records each finished game's result and ratings, ``DailyChallenge`` its
-daily attempts, ``Tournaments`` its games' results), the replays' cache and the puzzle
-trainer. Built twice,
-those listeners would score every game twice; built here, both platforms in one process
-share them.
+settings, the store, the event hub, the service, and the features around it: the
+community, the daily challenge, the classroom, the replays' cache, tournaments,
+assignments and the puzzle trainer.
+
+The features hear the service and each other through the hub (``bot.events``), and
+``build`` says who hears what, one line per subscriber: ``GameFinished`` is the results
+and ratings (``Community``), the daily attempts (``DailyChallenge``) and the tournaments'
+results; ``PlayerForgotten`` is the tournaments and the puzzle trainer forgetting a person
+after ``/forget-me``. No constructor subscribes itself: built twice, a feature would hear
+every game twice; built here, both platforms in one process share one of each.
 """
 
 from __future__ import annotations
@@ -18,17 +22,19 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.assignments import Assignments
 from bot.classroom import Classroom
+from bot.classroom.assignments import Assignments
+from bot.clock import Clock, utc_now
 from bot.community import Community
 from bot.config import Settings
-from bot.daily import Clock, DailyChallenge, utc_now
+from bot.events import Events, GameFinished, PlayerForgotten
+from bot.learn.replays import Replays
 from bot.limits import Limits
-from bot.replays import Replays
+from bot.puzzles.daily import DailyChallenge
+from bot.puzzles.trainer import PuzzleTrainer
 from bot.service import Service
 from bot.store import Store
 from bot.tournaments import Tournaments
-from bot.trainer import PuzzleTrainer
 
 # How long the bot waits, as it exits, for its worker processes to be gone: a SIGTERM ends
 # one within milliseconds, and pebble kills one that ignores it after 3 s.
@@ -47,6 +53,7 @@ class App:
     tournaments: Tournaments
     assignments: Assignments
     trainer: PuzzleTrainer
+    events: Events
 
     @classmethod
     def build(cls, settings: Settings, store: Store, *, clock: Clock = utc_now,
@@ -54,18 +61,23 @@ class App:
               limits: Limits | None = None) -> App:
         """Assemble the bot around an open store. ``clock`` and ``seed_source`` are for
         tests: a clock they move by hand, and games that depend only on their seed."""
+        events = Events()
         service = Service(store, seed_source=seed_source,
                           limits=limits or Limits.for_settings(settings.games_per_user,
-                                                               settings.games_per_server))
+                                                               settings.games_per_server),
+                          events=events)
         community, tournaments = Community(service), Tournaments(service)
-        trainer = PuzzleTrainer(service, clock)
-        community.forget_listeners.append(tournaments.forget)
-        community.forget_listeners.append(trainer.forget)
-        community.stats_sources.append(trainer.stats_lines)
-        return cls(settings, store, service, community,
-                   DailyChallenge(service, clock), Classroom(service, clock),
+        daily, trainer = DailyChallenge(service, clock), PuzzleTrainer(service, clock)
+        # Who hears what: one line per subscriber, heard in this order.
+        events.subscribe(GameFinished, community.game_finished)  # results and ratings
+        events.subscribe(GameFinished, tournaments.game_finished)  # results, next rounds
+        events.subscribe(GameFinished, daily.game_finished)  # the daily attempts
+        events.subscribe(PlayerForgotten, tournaments.player_forgotten)
+        events.subscribe(PlayerForgotten, trainer.player_forgotten)
+        community.stats_sources.append(trainer.stats_lines)  # /stats asks it for lines
+        return cls(settings, store, service, community, daily, Classroom(service, clock),
                    Replays(service, today=lambda: clock().astimezone(dt.UTC).date()),
-                   tournaments, Assignments(store, clock), trainer)
+                   tournaments, Assignments(store, clock), trainer, events)
 
     def start(self) -> None:
         """Start what works in the background for every adapter: the computer's workers."""

@@ -4,7 +4,7 @@ A hint changes what a game means: a result reached with the computer's help is n
 player's own. So hints are only for practice, games against the computer and solo puzzles,
 never between people (rated), in the daily challenge, a tournament or an assignment. A
 seat that took a hint carries a count (``hints``) in the stored players list, which
-``bot.community`` reads to leave the game's result uncounted, and ``bot.assignments`` to
+``bot.community`` reads to leave the game's result uncounted, and ``bot.classroom.assignments`` to
 leave the game out of every assignment.
 
 Since a hint voids a result that counts, the first hint of a game is a question

@@ -76,7 +76,7 @@ def _threatened(view: View) -> set[str]:
 def _level_rows(view: View, level: int, empty: str) -> list[str]:
     """The level's ranks 4 to 1 (rank 4 at the top, as on a chess diagram), each cell a piece
     with a trailing mark: ``!`` when the opponent could take it next move (danger marks,
-    ``bot.dangers``), else ``*`` when the last move put it there."""
+    ``bot.service.dangers``), else ``*`` when the last move put it there."""
     cells, moved, threatened = _cells(view), _moved_to(view), _threatened(view)
     rows = []
     for rank in range(4, 0, -1):

@@ -375,7 +375,7 @@ def runtime_messages() -> Iterator[tuple[str, str, str]]:
     yield "turing.guess.right", "{code} (right)", where
     yield "turing.guess.wrong", "{code} (wrong)", where
     for index, (label, _) in enumerate(PUZZLE_PRESETS):
-        yield f"turing.preset.{index}", label, "bot/adapters/telegram/commands.py"
+        yield f"turing.preset.{index}", label, "bot/adapters/telegram/commands/__init__.py"
     where = "renderers/rithmomachia.py"
     for kind in VICTORIES:
         yield f"rithmo.victory.{kind}", kind.capitalize(), where

@@ -37,18 +37,29 @@ What it does, from the explicit tables below and nothing else:
 Running it twice changes nothing the second time. Files it does not know (another branch's
 ``engines/puzzles/``) are rewritten like any other; an old game-prefixed module that is not
 in ``MOVES`` is reported, not moved.
+
+The machinery (moves, import and text rewrites, the command line) is shared with
+``scripts/restructure_bot.py``: ``scripts/restructure_common.py``; what is the games' own
+(the faces' names, ``booleo.deck_cards`` through a face) is ``EngineImportRewriter`` here.
 """
 
 from __future__ import annotations
 
-import argparse
 import ast
-import re
-import subprocess
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared part, beside this
+from restructure_common import (
+    Edit,
+    ImportRewriter,
+    Plan,
+    Report,
+    module_binds,
+    module_of,
+)
+from restructure_common import main as run_main
+from restructure_common import restructure as run_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 SCAN_DIRS = ("engines", "renderers", "bot", "tests", "benchmarks", "scripts", "docs")
@@ -204,14 +215,6 @@ INSIDE_NAMES: dict[str, dict[str, str]] = {
 }
 
 
-def module_of(path: str) -> str:
-    """``engines/booleo/__init__.py`` → ``engines.booleo``."""
-    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-
-
-MODULE_MAP: dict[str, str] = {module_of(old): module_of(new) for old, new in MOVES
-                              if module_of(old) != module_of(new)}
-PATH_MAP: dict[str, str] = {old: new for old, new in MOVES}
 FACES = tuple(f"engines.{game}" for game in GAMES)
 
 
@@ -224,107 +227,26 @@ def _check_tables() -> None:
                 raise SystemExit(f"{face}.{name} is both a name and a module")
 
 
-# --------------------------------------------------------------------------- the tree
-
-@dataclass
-class Report:
-    moved: list[tuple[str, str]] = field(default_factory=list)
-    created: list[str] = field(default_factory=list)
-    rewritten: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.moved or self.created or self.rewritten)
-
-
-def is_git(root: Path) -> bool:
-    return subprocess.run(["git", "-C", str(root), "rev-parse", "--git-dir"],
-                          capture_output=True).returncode == 0
-
-
-def move_files(root: Path, report: Report, dry_run: bool, git: bool) -> None:
-    for old, new in MOVES:
-        source, target = root / old, root / new
-        if not source.exists():
-            continue
-        if target.exists():
-            report.warnings.append(f"{old} and {new} both exist: merge them by hand")
-            continue
-        report.moved.append((old, new))
-        if dry_run:
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if git:
-            subprocess.run(["git", "-C", str(root), "mv", old, new], check=True)
-        else:
-            source.rename(target)
-    for path, text in NEW_PACKAGES.items():
-        package = root / path
-        if package.parent.is_dir() and not package.exists():
-            report.created.append(path)
-            if not dry_run:
-                package.write_text(text, encoding="utf-8")
-                if git:
-                    subprocess.run(["git", "-C", str(root), "add", path], check=True)
-    # Another branch's new module with an old game prefix: where it goes is a decision.
+def stray_modules(root: Path) -> list[str]:
+    """Another branch's new module with an old game prefix: where it goes is a decision."""
+    warnings = []
     for flat in sorted((root / "engines").glob("*.py")):
         relative = flat.relative_to(root).as_posix()
         if any(flat.stem.startswith(f"{game}_") or flat.stem == game for game in GAMES) \
                 and relative not in PATH_MAP:
-            report.warnings.append(f"{relative} is not in MOVES: add it to the table")
+            warnings.append(f"{relative} is not in MOVES: add it to the table")
+    return warnings
 
 
 # Files that hold the old names on purpose: this tool and its test.
 KEEP_OLD_NAMES = ("scripts/restructure_engines.py", "tests/test_restructure_engines.py")
 
-
-def scanned_files(root: Path) -> Iterator[Path]:
-    for folder in SCAN_DIRS:
-        base = root / folder
-        if not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*")):
-            if path.suffix not in (".py", ".md") or not path.is_file():
-                continue
-            if ".venv" in path.parts or "__pycache__" in path.parts \
-                    or path.relative_to(root).as_posix() in KEEP_OLD_NAMES:
-                continue
-            yield path
+PLAN = Plan(MOVES, SCAN_DIRS, KEEP_OLD_NAMES, NEW_PACKAGES, FACE_NAMES, stray_modules)
+MODULE_MAP = PLAN.module_map
+PATH_MAP = PLAN.path_map
 
 
 # ------------------------------------------------------------------------ the imports
-
-@dataclass
-class Edit:
-    start: int  # byte offsets into the file
-    end: int
-    text: bytes
-
-
-class Source:
-    """A file's bytes with the offsets of its lines: ``ast`` counts columns in bytes."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.starts = [0]
-        for index, byte in enumerate(data):
-            if byte == 0x0A:
-                self.starts.append(index + 1)
-
-    def offset(self, line: int, column: int) -> int:
-        return self.starts[line - 1] + column
-
-    def line(self, number: int) -> bytes:
-        end = self.starts[number] if number < len(self.starts) else len(self.data)
-        return self.data[self.starts[number - 1]:end].rstrip(b"\r\n")
-
-    def comment_after(self, line: int, column: int) -> str:
-        """The ``# comment`` on ``line`` after ``column``, or ''."""
-        rest = self.line(line)[column:].decode("utf-8")
-        mark = rest.find("#")
-        return rest[mark:].rstrip() if mark >= 0 else ""
-
 
 def package_of(path: Path, root: Path) -> str:
     """The game package a file belongs to (``engines.lgame``), or ''; its __init__ is its
@@ -342,76 +264,21 @@ def is_face_file(path: Path, root: Path) -> bool:
         and f"engines.{parts[1]}" in FACES
 
 
-def module_file(root: Path, module: str) -> Path | None:
-    base = root.joinpath(*module.split("."))
-    for path in (base.with_suffix(".py"), base / "__init__.py"):
-        if path.is_file():
-            return path
-    return None
-
-
-_BOUND: dict[Path, set[str]] = {}
-
-
-def module_binds(root: Path, module: str, name: str) -> bool:
-    """Whether ``module`` exists and binds ``name`` at its top level (defines or imports
-    it): only then is ``name`` imported from there."""
-    path = module_file(root, module)
-    if path is None:
-        return False
-    if path not in _BOUND:
-        names: set[str] = set()
-        statements = list(ast.parse(path.read_bytes()).body)
-        while statements:
-            node = statements.pop()
-            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                names.update(n.id for t in targets for n in ast.walk(t)
-                             if isinstance(n, ast.Name))
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                names.add(node.name)
-            elif isinstance(node, ast.Import | ast.ImportFrom):
-                names.update(a.asname or a.name.partition(".")[0] for a in node.names)
-            elif isinstance(node, ast.If | ast.Try):
-                statements.extend([*node.body, *node.orelse])
-        _BOUND[path] = names
-    return name in _BOUND[path]
-
-
 def alias_for(module: str) -> str:
     """The name a module gets where the tool imports it: ``engines.booleo.cards`` →
     ``booleo_cards``, read like the old flat module names."""
     return "_".join(module.split(".")[1:])
 
 
-def render_from(indent: str, module: str, names: list[tuple[str, str | None, str]],
-                comment: str) -> str:
-    """``from module import names`` as ruff's isort would lay it out (it sorts afterwards);
-    per-name comments keep their names, one per line."""
-    parts = [f"{name} as {asname}" if asname is not None else name for name, asname, _ in names]
-    one = f"{indent}from {module} import {', '.join(parts)}"
-    trailing = f"  {comment}" if comment else ""
-    if not any(c for _, _, c in names) and len(one + trailing) <= 100:
-        return one + trailing
-    lines = [f"{indent}from {module} import ({trailing}"]
-    for part, (_, _, name_comment) in zip(parts, names, strict=True):
-        lines.append(f"{indent}    {part},{'  ' + name_comment if name_comment else ''}")
-    lines.append(f"{indent})")
-    return "\n".join(lines)
+class EngineImportRewriter(ImportRewriter):
+    """The shared rewrites, plus the game packages' faces: a game's own modules import
+    its public names from their modules, and ``booleo.deck_cards`` through a face
+    binding becomes the name imported from its module."""
 
-
-class ImportRewriter:
-    def __init__(self, root: Path, path: Path, data: bytes) -> None:
-        self.root = root
-        self.path = path
-        self.source = Source(data)
-        self.tree = ast.parse(data, str(path))
+    def __init__(self, plan: Plan, root: Path, path: Path, data: bytes) -> None:
+        super().__init__(plan, root, path, data)
         self.inside = package_of(path, root)
         self.face_file = is_face_file(path, root)
-        self.module = module_of(path.relative_to(root).as_posix())
-        self.edits: list[Edit] = []
-        self.appended: dict[int, list[str]] = {}  # statement id → import lines after it
-        self.replaced: dict[int, str] = {}
 
     def _home(self, face: str, name: str) -> str | None:
         """Where ``face``'s ``name`` is to be imported from in this file, if not the face."""
@@ -422,80 +289,8 @@ class ImportRewriter:
             home = INSIDE_NAMES.get(face, {}).get(name)
         return home if home is not None and module_binds(self.root, home, name) else None
 
-    def _statement_span(self, node: ast.stmt) -> tuple[int, int, str, str]:
-        """Byte span of a whole statement line range, its indentation and trailing comment."""
-        assert node.end_lineno is not None and node.end_col_offset is not None
-        start = self.source.offset(node.lineno, 0)
-        end_line = self.source.line(node.end_lineno)
-        end = self.source.starts[node.end_lineno - 1] + len(end_line)
-        indent = self.source.line(node.lineno)[:node.col_offset].decode("utf-8")
-        comment = self.source.comment_after(node.end_lineno, node.end_col_offset)
-        return start, end, indent, comment
-
-    def _name_comment(self, node: ast.ImportFrom, alias: ast.alias) -> str:
-        if node.lineno == node.end_lineno or alias.end_lineno is None:
-            return ""
-        assert alias.end_col_offset is not None
-        return self.source.comment_after(alias.end_lineno, alias.end_col_offset)
-
-    def rewrite_from(self, node: ast.ImportFrom) -> None:
-        if node.level or node.module is None:
-            return
-        module = MODULE_MAP.get(node.module, node.module)
-        groups: dict[str, list[tuple[str, str | None, str]]] = {}
-        for alias in node.names:
-            comment = self._name_comment(node, alias)
-            target, name, asname = module, alias.name, alias.asname
-            moved = MODULE_MAP.get(f"{module}.{name}")
-            if moved is not None:
-                # from engines import booleo_agents → from engines.booleo import agents as …
-                target, _, leaf = moved.rpartition(".")
-                asname = asname or name
-                name = leaf
-                if asname == leaf:
-                    asname = None
-            elif module in FACE_NAMES:
-                home = self._home(module, name)
-                if home is not None:
-                    target = home
-            groups.setdefault(target, []).append((name, asname, comment))
-        if list(groups) == [node.module] and all(
-                (a.name, a.asname) == (n, s)
-                for a, (n, s, _) in zip(node.names, groups[node.module], strict=True)):
-            return  # nothing to change
-        start, end, indent, comment = self._statement_span(node)
-        if list(groups) == [module] and module != node.module and all(
-                (a.name, a.asname) == (n, s)
-                for a, (n, s, _) in zip(node.names, groups[module], strict=True)):
-            # Only the module moved: change its name and keep the statement's layout.
-            text = self.source.data[start:end].decode("utf-8")
-            text = text.replace(f"from {node.module} ", f"from {module} ", 1)
-            self.replaced[id(node)] = text
-            self.edits.append(Edit(start, end, text.encode("utf-8")))
-            return
-        lines = [render_from(indent, target, names, comment if i == 0 else "")
-                 for i, (target, names) in enumerate(groups.items())]
-        text = "\n".join(lines)
-        self.replaced[id(node)] = text
-        self.edits.append(Edit(start, end, text.encode("utf-8")))
-
-    def rewrite_import(self, node: ast.Import) -> None:
-        changed = False
-        parts = []
-        for alias in node.names:
-            name = alias.name
-            for old, new in sorted(MODULE_MAP.items(), key=lambda item: -len(item[0])):
-                if name == old or name.startswith(old + "."):
-                    name = new + name[len(old):]
-                    changed = True
-                    break
-            parts.append(f"{name} as {alias.asname}" if alias.asname else name)
-        if not changed:
-            return
-        start, end, indent, comment = self._statement_span(node)
-        text = f"{indent}import {', '.join(parts)}" + (f"  {comment}" if comment else "")
-        self.replaced[id(node)] = text
-        self.edits.append(Edit(start, end, text.encode("utf-8")))
+    def extra(self) -> None:
+        self.rewrite_attributes()
 
     def face_bindings(self) -> dict[str, list[tuple[str, ast.stmt]]]:
         """Names bound to a game's package: ``from engines import booleo [as b]``,
@@ -537,24 +332,6 @@ class ImportRewriter:
             if node in self.tree.body:
                 top.update(pairs)
         return top, anywhere
-
-    def local_names(self) -> dict[int, set[str]]:
-        """For every node inside a function, the names its enclosing functions bind: a
-        top-level name is not reused where one of them shadows it."""
-        found: dict[int, set[str]] = {}
-
-        def visit(node: ast.AST, names: frozenset[str]) -> None:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-                own = {n.id for n in ast.walk(node)
-                       if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-                own |= {a.arg for a in ast.walk(node) if isinstance(a, ast.arg)}
-                names = names | own
-            found[id(node)] = set(names)
-            for child in ast.iter_child_nodes(node):
-                visit(child, names)
-
-        visit(self.tree, frozenset())
-        return found
 
     def rewrite_attributes(self) -> None:
         """``booleo.deck_cards`` → ``deck_cards`` imported from its module, or, where that
@@ -622,99 +399,17 @@ class ImportRewriter:
                 after.extend(indent + line + noqa for line in lines
                              if indent + line + noqa not in after)
 
-    def run(self) -> bytes:
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.ImportFrom):
-                self.rewrite_from(node)
-            elif isinstance(node, ast.Import):
-                self.rewrite_import(node)
-        self.rewrite_attributes()
-        for node in ast.walk(self.tree):
-            if id(node) in self.appended and isinstance(node, ast.stmt):
-                start, end, _, _ = self._statement_span(node)
-                text = self.replaced.get(id(node)) or self.source.data[start:end].decode()
-                self.edits = [e for e in self.edits if (e.start, e.end) != (start, end)]
-                self.edits.append(Edit(start, end, "\n".join(
-                    [text, *self.appended[id(node)]]).encode("utf-8")))
-        data = self.source.data
-        for edit in sorted(self.edits, key=lambda e: e.start, reverse=True):
-            data = data[:edit.start] + edit.text + data[edit.end:]
-        return data
-
-
-# --------------------------------------------------------------------------- the text
-
-def text_rules() -> list[tuple[re.Pattern[str], str, str | None]]:
-    """(pattern, replacement, ``module:name`` the replacement needs to exist, or None)."""
-    rules: list[tuple[re.Pattern[str], str, str | None]] = []
-    for old, new in sorted(MODULE_MAP.items(), key=lambda item: -len(item[0])):
-        rules.append((re.compile(rf"(?<![\w.]){re.escape(old)}(?!\w)"), new, None))
-    for old, new in PATH_MAP.items():
-        rules.append((re.compile(rf"(?<![\w/.]){re.escape(old)}(?!\w)"), new, None))
-    for face, table in FACE_NAMES.items():
-        for name, home in table.items():
-            pattern = re.compile(rf"(?<![\w.]){re.escape(face)}\.{re.escape(name)}(?!\w)")
-            rules.append((pattern, f"{home}.{name}", f"{home}:{name}"))
-    return rules
-
-
-def rewrite_text(text: str, rules: list[tuple[re.Pattern[str], str, str | None]],
-                 root: Path) -> str:
-    for pattern, replacement, needs in rules:
-        if needs is None or module_binds(root, *needs.split(":")):
-            text = pattern.sub(replacement, text)
-    return text
-
 
 # ---------------------------------------------------------------------------- running
 
 def restructure(root: Path, dry_run: bool = False, git: bool | None = None,
                 ruff: bool = True) -> Report:
     _check_tables()
-    _BOUND.clear()  # what each module binds, read afresh for this tree
-    report = Report()
-    move_files(root, report, dry_run, is_git(root) if git is None else git)
-    rules = text_rules()
-    changed_python: list[Path] = []
-    for path in scanned_files(root):
-        before = path.read_bytes()
-        after = ImportRewriter(root, path, before).run() if path.suffix == ".py" else before
-        text = rewrite_text(after.decode("utf-8"), rules, root)
-        after = text.encode("utf-8")
-        if after != before:
-            report.rewritten.append(path.relative_to(root).as_posix())
-            if not dry_run:
-                path.write_bytes(after)
-                if path.suffix == ".py":
-                    changed_python.append(path)
-    if ruff and changed_python and not dry_run:
-        subprocess.run([sys.executable, "-m", "ruff", "check", "--quiet", "--fix",
-                        "--select", "I001,F401", *map(str, changed_python)], cwd=root)
-    return report
+    return run_plan(PLAN, root, dry_run, git, ruff, EngineImportRewriter)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--root", type=Path, default=ROOT, help="the tree (default: this one)")
-    parser.add_argument("--check", action="store_true",
-                        help="change nothing; exit 1 when something is left to move or rewrite")
-    parser.add_argument("--no-git", action="store_true", help="move with rename, not git mv")
-    parser.add_argument("--no-ruff", action="store_true",
-                        help="do not sort the changed files' imports with ruff")
-    args = parser.parse_args(argv)
-    report = restructure(args.root.resolve(), dry_run=args.check,
-                         git=False if args.no_git else None, ruff=not args.no_ruff)
-    for old, new in report.moved:
-        print(f"move {old} -> {new}")
-    for path in report.created:
-        print(f"create {path}")
-    for path in report.rewritten:
-        print(f"rewrite {path}")
-    for warning in report.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    if not report.changed:
-        print("nothing to do")
-    return 1 if args.check and (report.changed or report.warnings) else 0
+    return run_main(restructure, ROOT, __doc__.splitlines()[0] if __doc__ else None, argv)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,15 @@ shared parts the games build on (``SHARED_BELOW_GAMES``) import no game, and a g
 modules import nothing from its package's ``__init__`` but its submodules (the
 ``__init__`` is the game's face for the others, and imports them).
 
+Inside ``bot/``, one package per feature (issue 39): the frame (its flat modules and the
+store) imports neither the service nor a feature; the service (``bot/service/``) imports
+no feature; a feature imports no other feature (but where ``FEATURE_USES`` says why), and
+reaches the service only through its face, ``bot.service`` (the ``Service`` façade and the
+reply types), never a module inside it; the adapters too. The features hear the service
+through its events (``bot.events``), wired in ``App.build``, which with ``python -m bot``
+may import anything. A module of the service or of a feature imports nothing from its own
+package's ``__init__`` but its submodules.
+
 Every import counts, also one inside a function: a lazy import still ties two modules
 together, and hiding a cycle in a function only moves it."""
 
@@ -33,6 +42,16 @@ FORBIDDEN_IN_PURE = ("bot", "asyncio", "aiosqlite", "asyncpg", "discord", "teleg
 # the registry and the command line sit above the games and may import any of them.
 SHARED_BELOW_GAMES = ("engines.base", "engines.cards", "engines.json_copy",
                       "engines.state_checks")
+# bot/: the service, and the packages that are neither it nor a feature.
+SERVICE = "bot.service"
+NOT_FEATURES = ("service", "store", "adapters")
+# The composition root and the entry point assemble everything: no rule of bot/ binds them.
+COMPOSITION = ("bot.app", "bot.__main__")
+# A feature that uses another feature's face, and why.
+FEATURE_USES: dict[str, set[str]] = {
+    # a tournament's time control is the classroom's turn timer policy
+    "bot.tournaments": {"bot.classroom"},
+}
 
 
 def project_graph(root: Path = REPO_ROOT) -> dict[str, set[str]]:
@@ -172,6 +191,52 @@ def own_face_imports(games: Iterable[str], root: Path = REPO_ROOT) -> list[str]:
     return sorted(problems)
 
 
+def feature_packages(root: Path = REPO_ROOT) -> tuple[str, ...]:
+    """bot/'s packages that are features: every one but the service, the store and the
+    adapters (a new package is a feature unless said otherwise)."""
+    return tuple(sorted(f"bot.{path.parent.name}" for path in (root / "bot").glob("*/__init__.py")
+                        if path.parent.name not in NOT_FEATURES))
+
+
+def bot_part(module: str, features: Iterable[str]) -> str | None:
+    """Which part of bot/ ``module`` is: ``SERVICE``, its feature's package, "frame" (the
+    flat modules and the store), "adapters", or None (the composition, outside bot/)."""
+    if not _within(module, "bot") or any(_within(module, c) for c in COMPOSITION):
+        return None
+    if _within(module, SERVICE):
+        return SERVICE
+    if _within(module, "bot.adapters"):
+        return "adapters"
+    return next((feature for feature in features if _within(module, feature)), "frame")
+
+
+def bot_part_imports(graph: Mapping[str, Iterable[str]], features: Iterable[str]) -> list[str]:
+    """An import between parts of bot/ that the rules of issue 39 forbid (the module
+    docstring). Only imports of modules count: ``from bot.service import Reply`` adds
+    ``bot.service.Reply`` to the graph, a name, not a module inside the service."""
+    features = tuple(features)
+    problems = []
+    for module, targets in graph.items():
+        own = bot_part(module, features)
+        for target in sorted(targets):
+            theirs = bot_part(target, features)
+            if own is None or theirs is None or own == theirs or target not in graph:
+                continue
+            if own == "frame" and theirs != "frame":
+                problems.append(f"{module} imports {target}: the frame imports no "
+                                + ("service" if theirs == SERVICE else "feature"))
+            elif own == SERVICE and theirs in features:
+                problems.append(f"{module} imports {target}: the service imports no feature")
+            elif own in features and theirs in features \
+                    and theirs not in FEATURE_USES.get(own, set()):
+                problems.append(f"{module} imports {target}: a feature imports no other "
+                                "feature (it hears it through bot.events)")
+            elif own in (*features, "adapters") and theirs == SERVICE and target != SERVICE:
+                problems.append(f"{module} imports {target}: only the service's face "
+                                f"({SERVICE}) is for others")
+    return sorted(problems)
+
+
 @pytest.fixture(scope="module")
 def graph() -> dict[str, set[str]]:
     return package_edges(project_graph())
@@ -217,6 +282,85 @@ def test_no_game_imports_another_game(graph: dict[str, set[str]]) -> None:
 
 def test_a_game_imports_its_own_names_from_their_modules() -> None:
     assert own_face_imports(game_packages()) == []
+
+
+def test_bot_is_the_frame_the_service_and_one_package_per_feature() -> None:
+    """``ls bot/``: the frame's flat modules, the store, the service, the adapters, and
+    the features, each a package."""
+    assert feature_packages() == ("bot.classroom", "bot.community", "bot.learn",
+                                  "bot.puzzles", "bot.tournaments")
+
+
+def test_the_service_the_features_and_the_frame_keep_apart(graph: dict[str, set[str]]) -> None:
+    assert bot_part_imports(graph, feature_packages()) == []
+
+
+def test_the_service_and_the_features_import_their_own_names_from_their_modules() -> None:
+    assert own_face_imports((SERVICE, *feature_packages())) == []
+
+
+def test_the_rules_of_bot_catch_a_planted_violation(tmp_path: Path) -> None:
+    """The bot/ checks can fail: a planted tree where the frame imports the service, the
+    service a feature and its own face, a feature another feature and the service's
+    inside, and an adapter the service's inside; what the rules allow (the service's face,
+    the events, the store, the classroom from tournaments, anything from App) is not
+    reported."""
+    files = {
+        "bot/__init__.py": "",
+        "bot/events.py": "from bot.store import GameRecord\n",
+        "bot/tables.py": "from bot.service import Place\n",
+        "bot/store/__init__.py": "GameRecord = 1\n",
+        "bot/service/__init__.py": "from bot.service.core import Core\nPlace = Service = 1\n",
+        "bot/service/core.py": "from bot.events import GameFinished\n"
+                               "from bot.service import Place\n"
+                               "def later() -> None:\n    from bot.community import Community\n",
+        "bot/community/__init__.py": "from bot.service.core import Core\n"
+                                     "from bot.puzzles.trainer import Trainer\n",
+        "bot/community/ratings.py": "from bot.community import Community\n",
+        "bot/puzzles/__init__.py": "",
+        "bot/puzzles/trainer.py": "from bot.events import PlayerForgotten\n"
+                                  "from bot.service import Service\nfrom bot.store import "
+                                  "GameRecord\nTrainer = 1\n",
+        "bot/classroom/__init__.py": "",
+        "bot/tournaments/__init__.py": "from bot.classroom import Classroom\n",
+        "bot/app.py": "from bot.community import Community\nfrom bot.service.core import Core\n",
+        "bot/adapters/__init__.py": "",
+        "bot/adapters/base.py": "from bot.service import Place\nfrom bot.service.core import Core\n"
+                                "from bot.community import Community\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    features = feature_packages(tmp_path)
+    assert features == ("bot.classroom", "bot.community", "bot.puzzles", "bot.tournaments")
+    planted = package_edges(project_graph(tmp_path))
+    assert bot_part_imports(planted, features) == [
+        "bot.adapters.base imports bot.service.core: only the service's face (bot.service) "
+        "is for others",
+        "bot.community imports bot.puzzles.trainer: a feature imports no other feature (it "
+        "hears it through bot.events)",
+        "bot.community imports bot.service.core: only the service's face (bot.service) is for "
+        "others",
+        "bot.service.core imports bot.community: the service imports no feature",
+        "bot.tables imports bot.service: the frame imports no service",
+    ]
+    assert own_face_imports((SERVICE, *features), tmp_path) == [
+        "bot.community.ratings imports Community from bot.community",
+        "bot.service.core imports Place from bot.service",
+    ]
+    # The checks pass on the tree once the planted imports are gone.
+    for name in ("bot/tables.py", "bot/community/ratings.py"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    (tmp_path / "bot/service/core.py").write_text("from bot.events import GameFinished\n",
+                                                  encoding="utf-8")
+    (tmp_path / "bot/community/__init__.py").write_text(
+        "from bot.events import GameFinished\nfrom bot.service import Service\n",
+        encoding="utf-8")
+    (tmp_path / "bot/adapters/base.py").write_text(
+        "from bot.service import Place\nfrom bot.community import Community\n",
+        encoding="utf-8")
+    assert bot_part_imports(package_edges(project_graph(tmp_path)), features) == []
+    assert own_face_imports((SERVICE, *features), tmp_path) == []
 
 
 def test_the_game_rules_catch_a_planted_violation(tmp_path: Path) -> None:

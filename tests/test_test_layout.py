@@ -155,7 +155,7 @@ def test_the_layout_checks_catch_planted_violations(tmp_path: Path) -> None:
         "engines/digitalo/__init__.py": "",
         "bot/__init__.py": "",
         "bot/adapters/__init__.py": "",
-        "bot/adapters/console.py": "",
+        "bot/adapters/console/__init__.py": "",
         "benchmarks/load.py": "from tests.helpers.scripted_play import Table\n"
                               "from tests.engines.booleo.test_rules import deal\n",
         "tests/__init__.py": "",

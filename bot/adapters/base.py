@@ -43,7 +43,7 @@ from bot.adapters.delivery import (
     ShownVersions,
 )
 from bot.app import App
-from bot.daily import PostOutcome
+from bot.puzzles.daily import PostOutcome
 from bot.service import Board, Place, Reply, place_of_record
 from bot.store import DailySchedule, GameRecord
 from bot.store.records import RUNNING

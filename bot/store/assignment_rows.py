@@ -1,5 +1,5 @@
-"""Assignments as the store keeps them (``bot.assignments``): one row each, its task as
-JSON. Read and written by the shared queries (``queries_classes``)."""
+"""Assignments as the store keeps them (``bot.classroom.assignments``): one row each, its
+task as JSON. Read and written by the shared queries (``queries_classes``)."""
 
 from __future__ import annotations
 

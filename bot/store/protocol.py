@@ -103,7 +103,7 @@ class ResultStore(Protocol):
 
 
 class DailyStore(Protocol):
-    """The daily challenge (``bot.daily``): schedules, the post's claim, the attempts."""
+    """The daily challenge (``bot.puzzles.daily``): schedules, the post's claim, the attempts."""
 
     async def set_daily_schedule(self, schedule: DailySchedule) -> None: ...
 
@@ -286,7 +286,7 @@ class ForCommunity(GameStore, ResultStore, Protocol):
 
 
 class ForDailyChallenge(GameStore, SettingsStore, DailyStore, Protocol):
-    """``bot.daily``: schedules and attempts, the channel's settings, the attempt's game."""
+    """``bot.puzzles.daily``: schedules and attempts, the channel's settings, the attempt's game."""
 
 
 class ForTournaments(GameStore, TournamentStore, Protocol):
@@ -294,5 +294,5 @@ class ForTournaments(GameStore, TournamentStore, Protocol):
 
 
 class ForAssignments(AssignmentStore, DailyStore, Protocol):
-    """``bot.assignments``: its rows and progress, and the days of daily challenges
+    """``bot.classroom.assignments``: its rows and progress, and the days of daily challenges
     solved."""

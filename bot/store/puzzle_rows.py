@@ -1,4 +1,4 @@
-"""The puzzle trainer's rows (``bot.trainer``), read and written by the shared
+"""The puzzle trainer's rows (``bot.puzzles.trainer``), read and written by the shared
 queries (``queries_puzzles``).
 
 * ``puzzle_attempts``: one row per puzzle a person was given, with the puzzle itself (its
@@ -60,7 +60,7 @@ class PuzzleAttempt:
     puzzle: dict[str, Any]
     status: str  # open, solved or failed
     answer: str | None  # the first answer
-    verdict: dict[str, Any] | None  # the verdict on it (``bot.trainer.verdict_json``)
+    verdict: dict[str, Any] | None  # the verdict on it (``bot.puzzles.trainer.verdict_json``)
     started_at: str
     answered_at: str | None
     rating_before: float | None
@@ -120,7 +120,7 @@ class PuzzleAnswer:
 
 @dataclass(frozen=True)
 class SolvedPuzzle:
-    """A puzzle solved at the first try, for assignments (``bot.assignments``)."""
+    """A puzzle solved at the first try, for assignments (``bot.classroom.assignments``)."""
 
     user_id: str
     name: str

@@ -99,7 +99,7 @@ class DailySchedule:
     language: str
     last_posted: str | None = None
     # While a process makes the post of ``last_posted``: until when its claim holds (UTC,
-    # ISO); None once the post is out (``bot.daily.POST_LEASE``).
+    # ISO); None once the post is out (``bot.puzzles.daily.POST_LEASE``).
     claimed_until: str | None = None
 
 

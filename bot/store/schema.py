@@ -208,7 +208,7 @@ MIGRATIONS: list[str] = [
     CREATE INDEX tournaments_by_server ON tournaments (platform, server, id);
     """,
     # 9: assignments (issue 27): work set for a class (a server or group) with a deadline
-    # day; the task as JSON (``bot.assignments.Task``). Progress is not stored: it is
+    # day; the task as JSON (``bot.classroom.assignments.Task``). Progress is not stored: it is
     # counted from the games finished in the assignment's window, which the index on
     # finished games by time finds without reading the others.
     """

@@ -18,7 +18,7 @@ HINT_GAMES = ("lgame", "turing", "booleo", "digitalo", "rithmomachia")
 
 
 def dangers(game: str, state_data: JSON, seat: int, quick: bool = False) -> list[JSON]:
-    """What ``seat`` could lose next move, for a board's danger marks (``bot.dangers``):
+    """What ``seat`` could lose next move, for a board's danger marks (``bot.service.dangers``):
     Rithmomachia's pieces the opponent could capture (``{"target", "piece", "move",
     "equation"}`` each), bOOleO's gates a NOT on one start card would break
     (``{"card", "position", "gates"}``), Digitalo's gates an inverter on one bit card would
@@ -27,7 +27,7 @@ def dangers(game: str, state_data: JSON, seat: int, quick: bool = False) -> list
     (``{"placement", "cells", "moves", "trapped"}``, [] when none does); [] for games that
     have no such marks. ``quick`` works the L-game's out without its solved table (some ms
     a position instead of a table built on first use, about a second): the lessons and the
-    bot's marks (``bot.dangers``) use it."""
+    bot's marks (``bot.service.dangers``) use it."""
     if game == "booleo":
         from engines.booleo import BooleoState
         return BooleoState.from_dict(state_data).flip_threats(seat)

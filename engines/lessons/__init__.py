@@ -4,7 +4,7 @@ Pure content, like the engines it uses: each step is a position, what the learne
 to do there (the set of accepted actions), the texts that explain it, and optionally the
 teacher's scripted answer. Texts are ``Message``s (a catalogue key, ``lesson.<game>.<n>…``,
 and its English), so the bot shows them in the learner's language. The stepping itself
-(buttons, checking a choice, moving on) lives in ``bot/lessons.py``.
+(buttons, checking a choice, moving on) lives in ``bot/learn/lessons.py``.
 
 Each game's steps are in its own module (``engines/lessons/<game>.py``) and are built on
 first use, since a position may take some engine work. Building also works out each step's

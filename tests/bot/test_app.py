@@ -13,6 +13,7 @@ from bot.adapters.discord import LogicBot
 from bot.adapters.telegram import TelegramBot
 from bot.app import App
 from bot.config import Settings
+from bot.events import GameFinished
 from bot.service import Opponent, Place, User
 from bot.store import SQLiteStore
 
@@ -27,10 +28,10 @@ async def test_both_adapters_on_one_app_register_each_finish_listener_once(
         settings = Settings(database_path=str(tmp_path / "bot.sqlite3"),
                             discord_token="x", telegram_token="1:x")
         app = App.build(settings, store)
-        listeners = list(app.service.finish_listeners)
+        listeners = app.events.subscribers(GameFinished)
         discord_bot = LogicBot(app)
         telegram_bot = TelegramBot(app)
-        assert app.service.finish_listeners == listeners
+        assert app.events.subscribers(GameFinished) == listeners
         # The results (Community), the daily attempts and the tournaments' results.
         assert len(listeners) == 3
         for adapter in (discord_bot, telegram_bot):
@@ -60,14 +61,14 @@ async def test_the_console_on_the_app_adds_no_second_listener(tmp_path: Path) ->
     store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
     try:
         app = App.build(Settings(database_path=str(tmp_path / "bot.sqlite3")), store)
-        listeners = list(app.service.finish_listeners)
+        listeners = app.events.subscribers(GameFinished)
         async def read(prompt: str) -> str | None:
             return None
 
         session = ConsoleSession(app.service, read, lambda text: None,
                                  community=app.community)
         assert session.community is app.community
-        assert app.service.finish_listeners == listeners
+        assert app.events.subscribers(GameFinished) == listeners
     finally:
         await store.close()
 

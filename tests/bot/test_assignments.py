@@ -10,7 +10,7 @@ import io
 
 import pytest
 
-from bot.assignments import Answer, Assignments, Task, TaskError, describe, parse_task
+from bot.classroom.assignments import Answer, Assignments, Task, TaskError, describe, parse_task
 from bot.service import Opponent, Place, Service, User
 from bot.store import Store
 from engines.registry import get_game

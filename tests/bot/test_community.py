@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bot.community import Community
+from bot.events import GameFinished
 from bot.limits import Limits
 from bot.service import Opponent, Place, Service, User
 from bot.store import FORMER_PLAYER, SQLiteStore
@@ -32,6 +33,7 @@ async def finished_game(service: Service, place: Place = CLASS, loser: object = 
 async def test_a_finished_game_is_counted_once_and_rated(service: Service,
                                                          store: SQLiteStore) -> None:
     community = Community(service)
+    service.events.subscribe(GameFinished, community.game_finished)
     await finished_game(service)
     alice = {s.game: s for s in await store.player_stats("test", "alice")}["lgame"]
     bob = {s.game: s for s in await store.player_stats("test", "bob")}["lgame"]
@@ -40,7 +42,7 @@ async def test_a_finished_game_is_counted_once_and_rated(service: Service,
     # A restart that runs the listener again (or a second process) counts nothing more.
     record = (await store.games_with_status("finished"))[0]
     from engines.lgame import LGameState
-    await community._game_finished(record, LGameState.from_dict(record.state))
+    await community.game_finished(GameFinished(record, LGameState.from_dict(record.state)))
     again = {s.game: s for s in await store.player_stats("test", "alice")}["lgame"]
     assert again.wins == 1 and again.rating == 1216.0
     text = await community.stats_text(CLASS, "alice", "Alice")
@@ -50,6 +52,7 @@ async def test_a_finished_game_is_counted_once_and_rated(service: Service,
 async def test_computer_and_abandoned_games_change_no_rating(service: Service,
                                                              store: SQLiteStore) -> None:
     community = Community(service)
+    service.events.subscribe(GameFinished, community.game_finished)
     await service.start_game(CLASS, ALICE, "lgame", Opponent("ai", "easy"))
     await service.resign(CLASS, ALICE)
     await service.start_game(CLASS, ALICE, "lgame", Opponent("user", user=BOB))
@@ -65,6 +68,7 @@ async def test_computer_and_abandoned_games_change_no_rating(service: Service,
 
 async def test_leaderboards_per_server_and_everyone(service: Service) -> None:
     community = Community(service)
+    service.events.subscribe(GameFinished, community.game_finished)
     await finished_game(service)                                  # Alice beats Bob
     await finished_game(service, OTHER_ROOM, loser=ALICE, first=BOB, second=ALICE)
     await finished_game(service, ELSEWHERE, loser=CAROL, first=CAROL, second=ALICE)
@@ -111,6 +115,7 @@ async def test_rematch_against_the_computer_keeps_the_level(service: Service,
 
 async def test_games_lists_the_running_games_of_the_server(service: Service) -> None:
     community = Community(service)
+    service.events.subscribe(GameFinished, community.game_finished)
     assert "No game" in await community.games_text(CLASS, lambda r: "")
     await service.start_game(CLASS, ALICE, "lgame", Opponent("user", user=BOB))
     await service.start_game(OTHER_ROOM, CAROL, "lgame", Opponent("open"))
@@ -124,6 +129,7 @@ async def test_games_lists_the_running_games_of_the_server(service: Service) -> 
 async def test_forget_me_deletes_and_anonymises(service: Service, store: SQLiteStore,
                                                 db_path: object) -> None:
     community = Community(service)
+    service.events.subscribe(GameFinished, community.game_finished)
     await finished_game(service)
     await service.start_game(OTHER_ROOM, BOB, "lgame", Opponent("user", user=ALICE))
     forgotten = await community.forget_me(CLASS, ALICE)

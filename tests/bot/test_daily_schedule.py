@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.daily import POST_LEASE as DAILY_LEASE
-from bot.daily import DailyChallenge, parse_schedule
+from bot.puzzles.daily import POST_LEASE as DAILY_LEASE
+from bot.puzzles.daily import DailyChallenge, parse_schedule
 from bot.service import Place, Service
 from bot.store import DailySchedule
 

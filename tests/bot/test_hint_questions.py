@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.community import Community
+from bot.events import GameFinished
 from bot.hints import hint_voids_result, hinted
 from bot.payloads import HINT_YES, Payload
 from bot.service import Opponent, Place, Reply, Service
@@ -54,7 +55,7 @@ def assert_asks(reply: Reply, record: GameRecord, language: str = "en") -> Paylo
 
 async def test_a_hint_that_would_void_the_result_asks_and_changes_nothing(
         service: Service, store: Store) -> None:
-    Community(service)
+    service.events.subscribe(GameFinished, Community(service).game_finished)
     started = await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", level="easy"))
     assert started.ok and started.board is not None
     before = await running(service, PLACE)
@@ -74,7 +75,7 @@ async def test_a_hint_that_would_void_the_result_asks_and_changes_nothing(
 
 async def test_the_yes_takes_the_hint_and_the_next_hint_asks_nothing(
         service: Service, store: Store) -> None:
-    Community(service)
+    service.events.subscribe(GameFinished, Community(service).game_finished)
     await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", level="easy"))
     asked = await service.hint(PLACE, ALICE)
     assert asked.confirm is not None
@@ -140,7 +141,7 @@ async def test_a_yes_given_before_a_move_asks_again(service: Service, store: Sto
 
 async def test_a_solo_puzzle_asks_too_as_an_assignment_counts_it(service: Service) -> None:
     """A solved Turing puzzle counts for an assignment's "solve" task unless a hint was
-    taken in it (``bot.assignments``): the hint voids that, so it asks first."""
+    taken in it (``bot.classroom.assignments``): the hint voids that, so it asks first."""
     await service.start_game(PLACE, ALICE, "turing", Opponent("ai"))
     record = await running(service, PLACE)
     assert hint_voids_result(record)

@@ -1,4 +1,4 @@
-"""Every lesson walked through (``engines.lessons``, ``bot.lessons``): each step's accepted
+"""Every lesson walked through (``engines.lessons``, ``bot.learn.lessons``): each step's accepted
 moves are legal and reachable through its menu, the teacher's reply is legal after each of
 them, a wrong move is answered with the step's hint and does not advance, every button fits
 Telegram's 64 bytes with its prefix, and every text exists in every language."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.lessons import first_page, lesson_game, page_for
+from bot.learn.lessons import first_page, lesson_game, page_for
 from engines.lessons import LESSON_GAMES, after, lesson
 from renderers.i18n import lookup, supported_languages
 from tests.helpers.lessons import accepted_path, menu_path, wrong_action, wrong_path

@@ -271,7 +271,7 @@ def loggers_by_name() -> dict[str, list[str]]:
 
 def test_the_log_lines_operations_md_names_are_the_ones_the_bot_prints() -> None:
     """docs/operations.md named ``bot.service`` for lines the bot prints as
-    ``bot.service_core`` (issue 40, defect 13): each row's logger must log its words."""
+    ``bot.service.core`` (issue 40, defect 13): each row's logger must log its words."""
     table = (REPO_ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
     rows = LOG_ROW.findall(table)
     assert len(rows) >= 5

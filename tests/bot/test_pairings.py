@@ -1,4 +1,4 @@
-"""Tournament pairing and standings (``bot.pairings``): hand-checked examples, and
+"""Tournament pairing and standings (``bot.tournaments.pairings``): hand-checked examples, and
 properties over random fields and results (hypothesis)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.pairings import (
+from bot.tournaments.pairings import (
     DRAW,
     FIRST_WINS,
     NO_RESULT,

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.assignments import Task, TaskError, describe, parse_task
+from bot.classroom.assignments import Task, TaskError, describe, parse_task
+from bot.puzzles.trainer import themes_of
 from bot.replies import Place, User
 from bot.store import Store
-from bot.trainer import themes_of
 from engines.puzzles import puzzle_games
 from tests.helpers.puzzle_trainer import answer_presses, trainer_app
 

@@ -1,4 +1,4 @@
-"""Glicko-2 (``bot/puzzle_ratings.py``) against the worked example of Mark E. Glickman's
+"""Glicko-2 (``bot/puzzles/ratings.py``) against the worked example of Mark E. Glickman's
 "Example of the Glicko-2 system" (30 November 2013, http://www.glicko.net/glicko/glicko2.pdf):
 a player rated 1500 (RD 200, σ 0.06, τ 0.5) beats a 1400 (RD 30), loses to a 1550
 (RD 100) and to a 1700 (RD 300); the paper's new rating is 1464.06, RD 151.52,
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.puzzle_ratings import (
+from bot.puzzles.ratings import (
     MAX_DEVIATION,
     MIN_DEVIATION,
     Game,

@@ -1,4 +1,4 @@
-"""The puzzle trainer (``bot/trainer.py``) on the service: a run of puzzles answered by
+"""The puzzle trainer (``bot/puzzles/trainer.py``) on the service: a run of puzzles answered by
 their buttons, the rating moving after each first try and never after a retry or "show
 me", streaks, one open puzzle per game that a new /puzzle resumes, refusals of other
 people's and forged buttons, themes, the puzzle of the day and its leaderboard, /stats."""
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import App
+from bot.puzzles.pages import PuzzlePage
+from bot.puzzles.trainer import daily_seed, puzzle_game, themes_of
 from bot.replies import Place, User
 from bot.store import Store
-from bot.trainer import daily_seed, puzzle_game, themes_of
-from bot.trainer_pages import PuzzlePage
 from engines.puzzles import Puzzle, puzzle_games
 from tests.helpers.puzzle_trainer import answer_presses, payloads, trainer_app
 
@@ -225,15 +225,15 @@ def menu_moves(state, seat: int, path: tuple[str, ...] = ()):  # type: ignore[no
 
 async def test_a_class_opening_the_puzzle_of_the_day_at_once_makes_it_once(
         store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.trainer
-    from bot.puzzle_jobs import puzzle_candidates as real
+    import bot.puzzles.trainer
+    from bot.puzzles.jobs import puzzle_candidates as real
     made: list[str] = []
 
     def counted(game: str, *args: object) -> object:
         made.append(game)
         return real(game, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(bot.trainer, "puzzle_candidates", counted)
+    monkeypatch.setattr(bot.puzzles.trainer, "puzzle_candidates", counted)
     game = GAMES[0]
     async with trainer_app(store, tmp_path) as app:
         students = [User("discord", str(number), f"S{number}") for number in range(12)]

@@ -11,9 +11,9 @@ from typing import Any, cast
 import pytest
 
 from bot.app import App
+from bot.puzzles.pages import PuzzlePage
 from bot.replies import Place, User
 from bot.store import Store
-from bot.trainer_pages import PuzzlePage
 from engines.base import GameState
 from engines.puzzles import Puzzle, puzzle_games
 from engines.registry import get_game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratings import START, K, expected, updated
+from bot.community.ratings import START, K, expected, updated
 
 
 def test_equal_ratings_win_moves_sixteen_points_each_way() -> None:

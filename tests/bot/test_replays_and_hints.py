@@ -1,4 +1,4 @@
-"""Replays of finished games (``bot.replays``) and hints (``Service.hint``), through the
+"""Replays of finished games (``bot.learn.replays``) and hints (``Service.hint``), through the
 service and a real SQLite store, with the pool in threads."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from dataclasses import replace
 import pytest
 
 from bot.community import Community
+from bot.events import GameFinished
 from bot.hints import hint_refusal, hinted
-from bot.replays import Replays
+from bot.learn.replays import Replays
 from bot.service import Opponent, Place, Reply, Service, User
 from bot.store import GameRecord, SQLiteStore
 from engines.registry import get_game
@@ -151,7 +152,7 @@ def test_events_give_no_hints() -> None:
 
 async def test_a_hint_against_the_computer_marks_the_game_and_its_result_is_not_counted(
         service: Service, store: SQLiteStore) -> None:
-    Community(service)
+    service.events.subscribe(GameFinished, Community(service).game_finished)
     hinted_place = replace(PLACE, channel="with-hint")
     started = await service.start_game(hinted_place, ALICE, "lgame",
                                        Opponent("ai", level="easy"))

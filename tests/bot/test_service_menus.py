@@ -1,4 +1,4 @@
-"""The service builds each move menu once per saved version (``BoardDrawing.menu_at``),
+"""The service builds each move menu once per saved version (``Presenter.menu_at``),
 keeps them for a bounded number of games, and never serves a menu of an older version."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot import drawing
 from bot.service import Opponent, Place, Service
+from bot.service import presenter as drawing
 from engines.lgame import LGameState
 from tests.helpers.people import ALICE, BOB, PLACE
 
@@ -56,7 +56,7 @@ async def test_a_saved_move_never_gets_the_old_versions_menu(service: Service) -
     # A button of the old version is refused as stale, not resolved through old menus.
     again = await service.press(PLACE, BOB, step.board.buttons[0].payload)
     assert not again.moved
-    record, state = await service._current(PLACE)
+    record, state = await service.core.current(PLACE)
     offered = {b.payload.rsplit(":", 1)[1] for b in moved.board.buttons}
     assert offered == {c.token for c in state.menu(1, ())}
     assert record.version == moved.board.version
@@ -71,11 +71,11 @@ async def test_menus_are_kept_for_the_games_moved_last(service: Service,
         reply = await service.start_game(place, ALICE, "lgame", Opponent("user", user=BOB))
         assert reply.board is not None
         games.append(reply.board.game_id)
-    assert list(service._built) == games[1:]  # the first game's menus made way
+    assert list(service.presenter.built) == games[1:]  # the first game's menus made way
     # A new version of the oldest kept game (here a copy of its record, as a save makes
     # one) builds its menus at the back, even when nothing read the old ones first.
-    record, state = await service._current(places[1])
+    record, state = await service.core.current(places[1])
     service.menu_at(replace(record), state, 0, ())
-    assert list(service._built) == [games[2], games[1]]
+    assert list(service.presenter.built) == [games[2], games[1]]
     service.menu_at(record, state, 0, ())
-    assert list(service._built) == [games[2], games[1]]
+    assert list(service.presenter.built) == [games[2], games[1]]

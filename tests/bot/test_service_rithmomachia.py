@@ -178,7 +178,7 @@ async def test_a_reply_never_waits_long_for_its_danger_marks(
     """Marks that take longer than ``DANGER_WAIT_SECONDS`` (the workers busy with other
     jobs) do not hold the reply: it comes without them, and the next board drawn of that
     version shows them once they are there."""
-    from bot import dangers as danger_module
+    from bot.service import dangers as danger_module
     from engines.rithmomachia.analysis import threats
 
     release = threading.Event()

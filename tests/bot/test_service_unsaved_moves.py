@@ -14,6 +14,7 @@ import pytest
 from bot.payloads import Payload
 from bot.service import Opponent, Service
 from bot.store import GameRecord, GameUpdate, Store
+from renderers.i18n import translate
 from tests.helpers.forged import mover_seat, whole_move
 from tests.helpers.people import ALICE, BOB, PLACE
 
@@ -59,7 +60,7 @@ async def test_a_saved_record_is_the_one_the_database_reads_back(
     record = await started_game(service, store)
     reply = await service.press(PLACE, mover(record), whole_move(record))
     assert reply.ok and reply.moved, reply.notice
-    kept = service._cache[record.id][0]
+    kept = service.core.cache[record.id][0]
     assert kept.version == record.version + 1
     assert kept == await store.get_game(record.id)
 
@@ -81,7 +82,7 @@ async def test_a_save_that_another_process_beat_leaves_the_database_s_game(
     monkeypatch.setattr(store, "save_game", beaten)
     reply = await service.press(PLACE, mover(record), whole_move(record))
     assert not reply.ok and not reply.moved
-    assert reply.notice == service._t(PLACE, "error.busy")
+    assert reply.notice == translate(PLACE.language, "error.busy")
     monkeypatch.setattr(store, "save_game", save_game)
     # This process's copy was dropped: the board is the database's game, one move on.
     board = await service.board(PLACE)

@@ -14,6 +14,7 @@ import aiosqlite
 import asyncpg
 
 from bot.community import Community
+from bot.events import GameFinished
 from bot.service import Opponent, Place, Service
 from bot.store import DailySchedule, SQLiteStore, Store, TurnTimer
 from bot.store.migrate import run
@@ -29,7 +30,8 @@ async def _play_some_games(path: Path) -> None:
     store = await SQLiteStore.open(path)
     seeds = itertools.count(7)
     service = Service(store, seed_source=lambda: next(seeds))
-    Community(service)  # records results and ratings as games finish
+    # Records results and ratings as games finish.
+    service.events.subscribe(GameFinished, Community(service).game_finished)
     try:
         for n in range(3):
             place = Place("test", f"room-{n}", server="school")

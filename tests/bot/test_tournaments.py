@@ -16,6 +16,7 @@ import pytest
 
 from bot.app import App
 from bot.config import Settings
+from bot.events import GameFinished
 from bot.replies import Place, Reply, User
 from bot.store import GameRecord, SQLiteStore, Store
 from bot.store.postgres import PostgresStore
@@ -140,7 +141,7 @@ async def four_player_swiss(opened: Callable[[], Awaitable[Store]], path: Path) 
     assert not met & {frozenset(u.id for u in seated(g)) for g in second_round}
 
     # A crash right after a game's save: its result never reaches the tournament.
-    app.service.finish_listeners.remove(app.tournaments._game_ended)
+    app.events.unsubscribe(GameFinished, app.tournaments.game_finished)
     lost = second_round[0]
     assert (await app.service.resign(host.places[lost.id], seated(lost)[0])).finished
     places = dict(host.places)

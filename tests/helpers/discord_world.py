@@ -18,8 +18,8 @@ from simcord import MemberActor
 
 from bot.adapters.discord import LogicBot, build_discord
 from bot.app import App
+from bot.clock import Clock, utc_now
 from bot.config import Settings
-from bot.daily import Clock, utc_now
 from bot.limits import Limits
 from bot.store import SQLiteStore
 from tests.helpers.discord_strict import StrictRequests, strict_run

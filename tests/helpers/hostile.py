@@ -283,7 +283,7 @@ def press_may_change(record: GameRecord | None, user: User, payload: str) -> boo
         if choice.action is not None:
             return depth == len(path) - 1
     # A step whose following steps have one option each completes the move: the service
-    # takes those steps without a tap (``Service._resolve_press``).
+    # takes those steps without a tap (``Moves._resolve_press``).
     try:
         following = state.menu(seat, path)
         while len(following) == 1:

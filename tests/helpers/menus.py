@@ -24,7 +24,7 @@ def walk_menus(service: Service, place: Place, record: GameRecord, state: GameSt
                seat: int, path: tuple[str, ...] = ()
                ) -> list[tuple[tuple[str, ...], list[Button]]]:
     """Every menu step reachable from ``path``, with its buttons."""
-    buttons, _, _ = service._menu(place, record, state, seat, path)
+    buttons, _, _ = service.presenter.menu(place, record, state, seat, path)
     found = [(path, buttons)]
     for choice in state.menu(seat, path):
         if choice.action is None:
@@ -32,7 +32,7 @@ def walk_menus(service: Service, place: Place, record: GameRecord, state: GameSt
     return found
 
 
-# An ended game's panel (``Service._end_buttons``) in English: what a finished board offers.
+# An ended game's panel (``Presenter._end_buttons``) in English: what a finished board offers.
 END_PANEL_LABELS = ["🔁 Play again", "📊 My results", "📖 Rules", "🔎 Replay"]
 
 

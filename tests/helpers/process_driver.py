@@ -17,7 +17,7 @@ import sys
 import time
 from dataclasses import replace
 
-import bot.service_turns
+import bot.service.turns
 from bot.limits import Limits
 from bot.service import Place, Service, User
 from bot.store.postgres import PostgresStore
@@ -33,7 +33,7 @@ async def drive(url: str, seed: int, seconds: float, pause: float = 0.0) -> None
     """Play the database's active games at random for ``seconds`` (or until none is left),
     printing each saved move; ``pause`` between presses keeps the games going long enough
     for a second process to play its share (without it one process can end them all)."""
-    bot.service_turns.AI_LEASE_MARGIN_SECONDS = LEASE_MARGIN_SECONDS
+    bot.service.turns.AI_LEASE_MARGIN_SECONDS = LEASE_MARGIN_SECONDS
     store = await PostgresStore.open(url)
     limits = replace(Limits.unlimited(), computer_move_seconds=1.0)
     service = Service(store, limits=limits)

@@ -9,9 +9,9 @@ from pathlib import Path
 from bot.app import App
 from bot.config import Settings
 from bot.limits import Limits
+from bot.puzzles.pages import PuzzlePage
 from bot.store import Store
 from bot.store.puzzle_rows import PuzzleAttempt
-from bot.trainer_pages import PuzzlePage
 from engines.base import Action
 from engines.puzzles import Puzzle
 

@@ -15,8 +15,8 @@ from telegram.ext import BaseRateLimiter
 
 from bot.adapters.telegram import TelegramBot, build_telegram
 from bot.app import App
+from bot.clock import Clock, utc_now
 from bot.config import Settings
-from bot.daily import Clock, utc_now
 from bot.limits import Limits
 from bot.store import SQLiteStore
 from tests.helpers.telegram_fake import TOKEN, FakeTelegram, Person, Sent, group_chat

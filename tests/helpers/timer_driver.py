@@ -16,8 +16,8 @@ import time
 from dataclasses import replace
 
 from bot.classroom import Classroom
-from bot.daily import DailyChallenge
 from bot.limits import Limits
+from bot.puzzles.daily import DailyChallenge
 from bot.service import Place, Reply, Service
 from bot.store.postgres import PostgresStore
 from bot.store.records import DailySchedule, GameRecord, TurnTimer

@@ -139,7 +139,7 @@ def test_rule_a3_the_rules_say_a_push_may_swap_the_two_pieces_and_every_ending_s
 
 
 def test_danger_marks_flag_the_threatened_pieces_in_the_field_and_say_how() -> None:
-    """A view with ``threats`` (``bot.dangers``) marks each threatened piece with ``!`` in
+    """A view with ``threats`` (``bot.service.dangers``) marks each threatened piece with ``!`` in
     place of the moved-last ``*`` and names the capture under the field, in every
     language, within a phone's code-block width."""
     from engines import rithmomachia

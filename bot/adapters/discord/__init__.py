@@ -11,13 +11,13 @@ import discord
 
 from bot.adapters.discord.client import LogicBot, ShardedLogicBot
 from bot.adapters.discord.commands import CommandKit
-from bot.adapters.discord.commands_assignments import add_assignment_commands
-from bot.adapters.discord.commands_classroom import add_classroom_commands
-from bot.adapters.discord.commands_community import add_community_commands
-from bot.adapters.discord.commands_games import add_game_commands
-from bot.adapters.discord.commands_learn import add_learn_commands
-from bot.adapters.discord.commands_puzzles import add_puzzle_items
-from bot.adapters.discord.commands_tournament import add_tournament_commands
+from bot.adapters.discord.commands.assignments import add_assignment_commands
+from bot.adapters.discord.commands.classroom import add_classroom_commands
+from bot.adapters.discord.commands.community import add_community_commands
+from bot.adapters.discord.commands.games import add_game_commands
+from bot.adapters.discord.commands.learn import add_learn_commands
+from bot.adapters.discord.commands.puzzles import add_puzzle_items
+from bot.adapters.discord.commands.tournament import add_tournament_commands
 from bot.app import App
 
 __all__ = ["LogicBot", "ShardedLogicBot", "build_discord", "run_discord"]

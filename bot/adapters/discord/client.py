@@ -59,8 +59,8 @@ from bot.adapters.discord.presses import DAILY_PAYLOAD, BoardPresses
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.adapters.presses import PressAnswers
 from bot.app import App
-from bot.daily import PostOutcome
 from bot.names import clean_display_name
+from bot.puzzles.daily import PostOutcome
 from bot.service import Board, Opponent, Place, Reply, User, ai_player
 from bot.store import DailySchedule, GameRecord
 from engines.registry import get_game

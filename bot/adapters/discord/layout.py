@@ -29,8 +29,8 @@ import discord
 
 from bot.adapters.common import grid_width, runs_of, turn_line, valid_unicode
 from bot.adapters.discord import limits
+from bot.learn.replays import ReplayStep
 from bot.payloads import PAYLOAD_LIMIT, Payload, PayloadTooLong
-from bot.replays import ReplayStep
 from bot.service import Board, Button, Hand
 from renderers.common import split_blocks
 from renderers.i18n import translate

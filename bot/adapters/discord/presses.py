@@ -29,8 +29,8 @@ from bot.adapters.discord.layout import (
 from bot.adapters.end_panel import end_choice, is_end_panel
 from bot.adapters.presses import PressAnswers
 from bot.app import App
-from bot.daily import DailyChallenge
 from bot.payloads import Payload
+from bot.puzzles.daily import DailyChallenge
 from bot.service import Board, Button, Hand, Place, Reply, User
 
 log = logging.getLogger(__name__)

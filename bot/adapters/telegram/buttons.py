@@ -23,7 +23,7 @@ from bot.adapters.end_panel import end_choice, is_end_panel
 from bot.adapters.telegram.chats import PLATFORM, callback_data_of, is_private, topic_of
 from bot.adapters.telegram.layout import Key, Message, fit, text_blocks, text_message
 from bot.adapters.telegram.presses import BoardPresses
-from bot.replays import ReplayStep
+from bot.learn.replays import ReplayStep
 from bot.service import Opponent, Place, User, ai_player
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name

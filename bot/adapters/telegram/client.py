@@ -93,8 +93,8 @@ from bot.adapters.telegram.pacing import ClickFriendlyRateLimiter, retry_server_
 from bot.adapters.telegram.updates import TolerantBot
 from bot.adapters.telegram.webhook import WebhookServer, start_worker
 from bot.app import App
-from bot.daily import PostOutcome
 from bot.names import clean_display_name
+from bot.puzzles.daily import PostOutcome
 from bot.service import Board, Hand, Opponent, Place, Reply, User
 from bot.store import DailySchedule, GameRecord
 from engines.registry import get_game
@@ -138,7 +138,7 @@ MODERATOR_COMMANDS = {
 # The 🎉 confetti message effect, from the effect ids Telegram's own clients send (Bot API
 # 7.4, ``message_effect_id``; private chats only). Refused ids fall back to no effect.
 CELEBRATION_EFFECT = "5046509860389126442"
-# The end panel marks a winner's line with it (``Service._finale``).
+# The end panel marks a winner's line with it (``Core._finale``).
 WINNER_MARK = "🏆"
 # Tries of Telegram's start-up calls (getMe, deleteWebhook, setWebhook), 1, 2, 4… s apart.
 STARTUP_TRIES = 5

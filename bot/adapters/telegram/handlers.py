@@ -18,12 +18,12 @@ from telegram.ext import (
     filters,
 )
 
-from bot.adapters.telegram.assignments import AssignmentCommands
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
-from bot.adapters.telegram.learn import LESSON_PATTERN, LearnCommands
-from bot.adapters.telegram.puzzles import PUZZLE_PATTERN, PuzzleCommands
-from bot.adapters.telegram.tournament import SIGNUP_PATTERN, TournamentCommands
+from bot.adapters.telegram.commands.assignments import AssignmentCommands
+from bot.adapters.telegram.commands.learn import LESSON_PATTERN, LearnCommands
+from bot.adapters.telegram.commands.puzzles import PUZZLE_PATTERN, PuzzleCommands
+from bot.adapters.telegram.commands.tournament import SIGNUP_PATTERN, TournamentCommands
 
 # The bot's own buttons: game set-up, rules, settings and replays (see buttons.py).
 OWN_BUTTONS = r"^[prsv]:"

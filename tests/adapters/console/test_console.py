@@ -395,7 +395,7 @@ async def test_long_rules_pause_every_screenful(store: SQLiteStore) -> None:
 def test_the_console_offers_every_level_weakest_first() -> None:
     """The L-game's ``strong`` is a level of its own below ``perfect`` now (issue 24's
     ladder), so the console lists all four, the easiest marked as the default."""
-    from bot.adapters.console_setup import level_question
+    from bot.adapters.console.setup import level_question
     from engines.registry import get_game
     question = level_question(lambda key, **params: params.get("label", key),
                               get_game("lgame"))

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from bot.adapters.console_io import LineReader, OutputClosed, TerminalWriter
+from bot.adapters.console.io import LineReader, OutputClosed, TerminalWriter
 
 
 async def test_lines_arrive_whole_and_the_end_stays_the_end() -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.lessons import LessonPage, first_page, page_for
+from bot.learn.lessons import LessonPage, first_page, page_for
 from bot.store import SQLiteStore
 from engines.lessons import LESSON_GAMES, lesson
 from engines.registry import get_game

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.adapters.console import ConsoleSession
-from bot.adapters.console_io import TerminalWriter
+from bot.adapters.console.io import TerminalWriter
 from bot.hints import hinted
 from bot.replies import Button, Hand, Reply
 from bot.service import Service
@@ -143,7 +143,7 @@ async def test_options_that_cannot_be_taken_now_are_shown_without_a_number(
                      Button("✖ OR→0", "m:1:1:O0", disabled=True),
                      Button("XOR→1", "m:1:1:X1")],
                 [Button("💡 Hint", "i:1:1:")], "Choose your move.")
-    from bot.adapters.console_moves import MoveStep
+    from bot.adapters.console.moves import MoveStep
     step = MoveStep.of(hand)
     assert [b.label for b in step.options] == ["AND→1", "XOR→1"]
     assert [b.label for b in step.unavailable] == ["✖ OR→0"]

@@ -167,7 +167,7 @@ def grid_steps(service: Service, place: Place, record: Any, state: Any, seat: in
     """Every step of the board's grid reachable from ``path`` by taps the grid takes (a
     refused tap leads nowhere); a level switch is a step of its own, not walked on."""
     try:
-        buttons, _, _ = service._menu(place, record, state, seat, path)
+        buttons, _, _ = service.presenter.menu(place, record, state, seat, path)
     except GameError:
         return []
     found = [(path, buttons)]
@@ -176,7 +176,8 @@ def grid_steps(service: Service, place: Place, record: Any, state: Any, seat: in
             continue
         if choice.token.startswith(rithmomachia_grid.SWITCH_PREFIX):
             switched = (*path, choice.token)
-            found.append((switched, service._menu(place, record, state, seat, switched)[0]))
+            found.append((switched,
+                          service.presenter.menu(place, record, state, seat, switched)[0]))
         else:
             found += grid_steps(service, place, record, state, seat, (*path, choice.token))
     return found

@@ -13,8 +13,8 @@ import discord
 import pytest
 from simcord.backend.errors import SetupError
 
-from bot.adapters.discord.commands_assignments import assign_words
-from bot.adapters.discord.commands_puzzles import PuzzleButton
+from bot.adapters.discord.commands.assignments import assign_words
+from bot.adapters.discord.commands.puzzles import PuzzleButton
 from engines.puzzles import Puzzle, puzzle_games
 from tests.helpers.discord_world import World, components_of, discord_world
 from tests.helpers.puzzle_trainer import answer_presses

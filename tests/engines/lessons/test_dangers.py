@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.lessons import data, page_for
+from bot.learn.lessons import data, page_for
 from engines.analysis import dangers
 from engines.lessons import LESSON_GAMES, lesson
 from renderers import renderer_for

@@ -1,0 +1,207 @@
+"""The puzzle trainer (``bot/puzzles/trainer.py``) on Discord, in ephemeral messages: only the
+solver sees a puzzle and only they can press its buttons (in a DM, the bot's messages).
+
+* ``/puzzle game:<game> [theme:<theme>]``: ``commands_games`` hands every game but the
+  Turing Machine here; ``/puzzle`` without a game keeps its meaning.
+* ``/daily game:<game>``: the game's puzzle of the day, posted in the channel with the
+  day's leaderboard so far and a Solve button (``lpd:<game>``) that opens it privately.
+* A page's buttons carry ``lp:<attempt>:<step>[:<argument>]`` (``bot.puzzles.pages``); a
+  menu too long for buttons becomes select menus whose options carry the same data
+  (``lps:<n>``). All are dynamic items, so they survive restarts. A press replaces the
+  page; a refusal (someone else's puzzle, a limit) is a private answer beside it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discord.layout import (
+    Layout,
+    fit_content,
+    inert,
+    page_menu_view,
+    rendered,
+)
+from bot.puzzles.pages import PuzzlePage, theme_name
+from bot.puzzles.trainer import puzzle_game, puzzle_list, themes_of
+from renderers.i18n import translate
+
+if TYPE_CHECKING:
+    from bot.adapters.discord.client import LogicBot
+
+log = logging.getLogger(__name__)
+
+PUZZLE_BUTTON_TEMPLATE = r"lp:(?P<data>[0-9]{1,12}:[!-~]{1,80})"
+PUZZLE_SELECT_TEMPLATE = r"lps:(?P<chunk>[0-9])"
+DAY_BUTTON_TEMPLATE = r"lpd:(?P<game>[a-z]{1,16})"
+AUTOCOMPLETE_LIMIT = 25
+
+
+class PuzzleButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                   template=PUZZLE_BUTTON_TEMPLATE):
+    """An option or a navigation button of a trainer page: its id says what it does."""
+
+    def __init__(self, data: str, label: str = "…", row: int | None = None,
+                 primary: bool = False, disabled: bool = False) -> None:
+        style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label, custom_id=f"lp:{data}", style=style,
+                                           row=row, disabled=disabled))
+        self.data = data
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[discord.ui.View],
+                             match: re.Match[str]) -> PuzzleButton:
+        return cls(match["data"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await pressed(interaction, self.data)
+
+
+class PuzzleSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+                   template=PUZZLE_SELECT_TEMPLATE):
+    """Up to 25 of a long menu's options; each option's value is its button's data."""
+
+    def __init__(self, chunk: int, placeholder: str = "…",
+                 options: list[tuple[str, str]] | None = None, row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"lps:{chunk}", placeholder=placeholder, row=row,
+            options=[discord.SelectOption(label=label, value=value)
+                     for label, value in (options or [("…", "-")])]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[discord.ui.View],
+                             match: re.Match[str]) -> PuzzleSelect:
+        return cls(int(match["chunk"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values: Mapping[str, Any] = interaction.data or {}
+        chosen = values.get("values") or []
+        await pressed(interaction, str(chosen[0]) if len(chosen) == 1 else "")
+
+
+class PuzzleDayButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                      template=DAY_BUTTON_TEMPLATE):
+    """The Solve button of a posted puzzle of the day: the day's puzzle, privately."""
+
+    def __init__(self, game: str, label: str = "…") -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=f"lpd:{game}",
+                                           style=discord.ButtonStyle.primary))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[discord.ui.View],
+                             match: re.Match[str]) -> PuzzleDayButton:
+        return cls(match["game"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: LogicBot = interaction.client  # type: ignore[assignment]
+        try:
+            place = await bot.place_for(interaction)
+            game = puzzle_game(self.game)
+            if game is None:
+                await bot.notify(interaction, bot.t(place, "error.foreign_button"))
+                return
+            page = await bot.app.trainer.start_daily(place, bot.actor(interaction), game)
+            await show_new(bot, interaction, page, place.language)
+        except Exception:
+            log.exception("puzzle of the day %r failed", self.game)
+            await bot.apologise(interaction)
+
+
+PUZZLE_TEMPLATES = (PuzzleButton.__discord_ui_compiled_template__,
+                    PuzzleSelect.__discord_ui_compiled_template__,
+                    PuzzleDayButton.__discord_ui_compiled_template__)
+
+
+def page_layout(page: PuzzlePage) -> Layout:
+    return Layout(fit_content([rendered(page.text)]), [], [])
+
+
+def page_view(page: PuzzlePage, language: str) -> discord.ui.View | None:
+    """The page's options as buttons in four rows, or as select menus when there are more;
+    the navigation (back, next, retry, show me, theme) in the last row."""
+    return page_menu_view(page.choices, page.navigation, language, PuzzleButton, PuzzleSelect)
+
+
+async def show_new(bot: LogicBot, interaction: discord.Interaction, page: PuzzlePage,
+                   language: str) -> None:
+    """A page as a new ephemeral message, or the refusal alone."""
+    if not page.ok:
+        await bot.notify(interaction, page.text)
+        return
+    await bot.send(interaction, page_layout(page), ephemeral=True,
+                   view=page_view(page, language))
+
+
+async def pressed(interaction: discord.Interaction, data: str) -> None:
+    """A trainer button or option: the page it leads to replaces the page pressed."""
+    bot: LogicBot = interaction.client  # type: ignore[assignment]
+    try:
+        place = await bot.place_for(interaction)
+        page = await bot.app.trainer.press(place, bot.actor(interaction), data)
+        if not page.ok:
+            await bot.notify(interaction, page.text)
+            return
+        await bot.edit_source(interaction, page_layout(page),
+                              view=page_view(page, place.language))
+    except Exception:
+        log.exception("puzzle page %r failed", data[:100])
+        await bot.apologise(interaction)
+
+
+async def start_puzzle(bot: LogicBot, interaction: discord.Interaction, game: str,
+                       theme: str | None) -> None:
+    """``/puzzle game:<game> [theme:<theme>]``: the player's puzzle of that game."""
+    place = await bot.place_for(interaction)
+    chosen = puzzle_game(game)
+    if chosen is None:
+        await bot.notify(interaction, puzzle_list(place.language))
+        return
+    page = await bot.app.trainer.start(place, bot.actor(interaction), chosen,
+                                       theme.strip().lower() if theme else None)
+    await show_new(bot, interaction, page, place.language)
+
+
+async def post_puzzle_of_the_day(bot: LogicBot, interaction: discord.Interaction,
+                                 game: str) -> None:
+    """``/daily game:<game>``: the day's puzzle posted here, with its leaderboard so far
+    (this server's) and the Solve button."""
+    place = await bot.place_for(interaction)
+    trainer = bot.app.trainer
+    day = trainer.today()
+    server = str(interaction.guild_id) if interaction.guild_id else None
+    board = await trainer.leaderboard_text(place.language, game, day, server)
+    text = trainer.daily_post_text(place.language, game, day) + "\n\n" + board
+    view = discord.ui.View(timeout=None)
+    view.add_item(PuzzleDayButton(game, translate(place.language, "puzzle.solve", "🧩 Solve")))
+    await bot.send(interaction, Layout(fit_content([inert(text)]), [], []), ephemeral=False,
+                   view=view)
+
+
+async def complete_theme(interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[str]]:
+    """The themes of the game chosen (``/puzzle game:``), named in the member's language."""
+    game = puzzle_game(str(getattr(interaction.namespace, "game", "") or ""))
+    if game is None:
+        return []
+    language = interaction.locale.value.split("-")[0]
+    typed = current.strip().lower()
+    return [app_commands.Choice(name=theme_name(language, theme)[:100], value=theme)
+            for theme in themes_of(game)
+            if typed in theme or typed in theme_name(language, theme).lower()
+            ][:AUTOCOMPLETE_LIMIT]
+
+
+def add_puzzle_items(bot: LogicBot) -> None:
+    """The trainer's buttons, which work without any command after a restart."""
+    bot.add_dynamic_items(PuzzleButton, PuzzleSelect, PuzzleDayButton)
+    bot.own_component_templates.extend(PUZZLE_TEMPLATES)
