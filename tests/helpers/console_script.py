@@ -49,8 +49,10 @@ class Script:
 
 
 async def run_session(store: SQLiteStore, script: Script, language: str = "en",
-                      page_lines: int | None = None) -> None:
-    await ConsoleSession(Service(store), script.read, script.write, language,
+                      page_lines: int | None = None, seed: int | None = None) -> None:
+    """``seed``: every new game's seed, for a test whose game must be the same each run."""
+    service = Service(store, seed_source=None if seed is None else lambda: seed)
+    await ConsoleSession(service, script.read, script.write, language,
                          clear=script.clear, page_lines=page_lines).run()
 
 
