@@ -45,7 +45,7 @@ async def sqlite_store(db_path: Path) -> AsyncIterator[SQLiteStore]:
 
 @pytest.fixture
 def any_store(store: Store) -> Store:
-    """The ``store`` fixture under the name the store tests (tests/bot/test_store*.py) use."""
+    """The ``store`` fixture under the name the store tests (tests/bot/store/) use."""
     return store
 
 

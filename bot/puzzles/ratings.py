@@ -2,7 +2,7 @@
 
 Written from Mark E. Glickman's public description, "Example of the Glicko-2 system"
 (Boston University, 30 November 2013, http://www.glicko.net/glicko/glicko2.pdf), steps 1
-to 8; ``tests/bot/test_puzzle_ratings.py`` checks the paper's worked example. The popular
+to 8; ``tests/bot/puzzles/test_ratings.py`` checks the paper's worked example. The popular
 puzzle sites rate this way: a try at a puzzle is a game between the solver and the
 puzzle, which the solver wins by solving it, and both ratings move.
 

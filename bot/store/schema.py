@@ -4,7 +4,7 @@ them in their database's words (``migrations``) and apply them, each in one tran
 with its version stamp.
 
 A migration that has been released is never changed, only followed by a new one: the
-databases out there were built by it. ``tests/bot/test_store_schema.py`` holds each
+databases out there were built by it. ``tests/bot/store/test_schema.py`` holds each
 rendered migration's fingerprint, so a change to one (or to a word it uses) fails there.
 
 The words in braces are each database's own:

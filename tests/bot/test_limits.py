@@ -64,7 +64,7 @@ def test_no_burst_means_no_limit() -> None:
 def limited_service(store: SQLiteStore, **limits: Any) -> Service:
     """A service with only the named limits switched on. The tests step the rate limit's
     clock, which is the process's own: on a database shared by processes the buckets are
-    the database's, counted on its clock (tests/bot/test_store_leases.py tests those)."""
+    the database's, counted on its clock (tests/bot/store/test_leases.py tests those)."""
     if store.shared:
         pytest.skip("the rate limit's stepped clock is the process's; shared stores count "
                     "on the database's clock")

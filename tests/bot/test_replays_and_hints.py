@@ -30,7 +30,7 @@ async def running(service: Service, place: Place) -> GameRecord:
 
 async def hint_after_yes(service: Service, place: Place, user: User) -> Reply:
     """The first hint of a game voids its result, so it asks first: the hint as a player
-    takes it, the question answered with its yes (``tests/bot/test_hint_questions.py``)."""
+    takes it, the question answered with its yes (``tests/bot/service/test_hint_questions.py``)."""
     asked = await service.hint(place, user)
     assert asked.confirm is not None, asked.notice
     return await service.press(place, user, asked.confirm.payload)

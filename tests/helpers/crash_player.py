@@ -11,7 +11,7 @@ never leaves half a line that looks whole:
   saved move, so the player was told it happened; the game is at ``version`` now.
 * ``done``: every table played its moves.
 
-``tests/bot/test_crash_safety.py`` kills it with SIGKILL at random points and checks that
+``tests/bot/store/test_crash_safety.py`` kills it with SIGKILL at random points and checks that
 every acknowledged move is in the database.
 """
 

@@ -12,14 +12,13 @@ import itertools
 import os
 import signal
 import sys
-from pathlib import Path
 
 from bot.service import Opponent, Place, Service, User
 from bot.store.postgres import PostgresStore
 from engines.registry import get_game
 from tests.helpers.databases import postgres_schema
+from tests.helpers.paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PEOPLE = [User("test", f"p{n}", f"Pupil {n}") for n in range(8)]
 
 
@@ -51,8 +50,8 @@ async def run_driver(url: str, seed: int, seconds: float) -> asyncio.subprocess.
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.helpers.process_driver", url, str(seed), str(seconds),
         str(PRESS_PAUSE_SECONDS),
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
 
 
 async def acknowledged(process: asyncio.subprocess.Process, until: int | None = None

@@ -138,7 +138,7 @@ async def test_forget_me_deletes_and_anonymises(service: Service, store: SQLiteS
     assert await store.running_game("test", "channel-2") is None
     assert await store.player_stats("test", "alice") == []
     assert [s.user_id for s in await store.player_stats("test", "bob")] == ["bob"]
-    if not isinstance(store, SQLiteStore):  # PostgreSQL: tests/bot/test_store_protocol.py
+    if not isinstance(store, SQLiteStore):  # PostgreSQL: tests/bot/store/test_protocol.py
         return
     raw = store._db
     async with raw.execute("SELECT players FROM games") as cursor:

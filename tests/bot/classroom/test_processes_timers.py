@@ -11,7 +11,6 @@ import os
 import signal
 import sys
 import time
-from pathlib import Path
 
 from bot.classroom import TIMER_SETTING
 from bot.service import Opponent, Place, Service, User
@@ -19,8 +18,8 @@ from bot.store.postgres import PostgresStore
 from bot.store.records import DailySchedule
 from engines.registry import get_game
 from tests.helpers.databases import postgres_schema
+from tests.helpers.paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PEOPLE = [User("test", f"p{n}", f"Pupil {n}") for n in range(12)]
 GAMES = 6
 DAILY_CHANNELS = ("daily-a", "daily-b", "daily-c")
@@ -50,8 +49,8 @@ async def set_up(url: str) -> list[int]:
 async def start_driver(url: str, started: float) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.helpers.timer_driver", url, repr(started),
-        str(SECONDS), cwd=ROOT, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        str(SECONDS), cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
 
 
 async def read_lines(process: asyncio.subprocess.Process, into: list[str]) -> None:

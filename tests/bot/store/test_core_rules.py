@@ -1,6 +1,5 @@
 """The store's core rules, on both databases (``any_store``), and SQLite's own set-up.
-PostgreSQL's set-up is in test_store_postgres.py; the rest of the protocol in
-test_store_protocol.py."""
+PostgreSQL's set-up is in test_postgres.py; the rest of the protocol in test_protocol.py."""
 
 from __future__ import annotations
 
