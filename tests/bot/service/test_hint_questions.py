@@ -21,14 +21,9 @@ from bot.store import GameRecord, Store
 from engines.registry import get_game
 from renderers.i18n import LANGUAGES, translate
 from tests.helpers.people import ALICE, BOB, PLACE
+from tests.helpers.service_play import running_game
 
 GROUP = Place("test", "class-room", server="class-3b")
-
-
-async def running(service: Service, place: Place) -> GameRecord:
-    record = await service.store.running_game(place.platform, place.channel)
-    assert record is not None
-    return record
 
 
 def hint_button(reply: Reply) -> str:
@@ -58,13 +53,13 @@ async def test_a_hint_that_would_void_the_result_asks_and_changes_nothing(
     service.events.subscribe(GameFinished, Community(service).game_finished)
     started = await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", level="easy"))
     assert started.ok and started.board is not None
-    before = await running(service, PLACE)
+    before = await running_game(service, PLACE)
     moves = await store.moves(before.id)
     # Asked for by /hint and by the board's 💡 Hint button alike.
     for asked in (await service.hint(PLACE, ALICE),
                   await service.press(PLACE, ALICE, hint_button(started))):
         assert_asks(asked, before)
-    after = await running(service, PLACE)
+    after = await running_game(service, PLACE)
     assert after.version == before.version and not hinted(after)
     assert await store.moves(before.id) == moves
     # The result still counts: a resignation is a loss against the computer.
@@ -83,13 +78,13 @@ async def test_the_yes_takes_the_hint_and_the_next_hint_asks_nothing(
     assert taken.ok and taken.moved, taken.notice
     assert taken.notice is not None and taken.notice.startswith("💡 Perfect move:")
     assert taken.announcements == [translate("en", "hint.taken", name="Alice")]
-    record = await running(service, PLACE)
+    record = await running_game(service, PLACE)
     assert record.players[0]["hints"] == 1 and not hint_voids_result(record)
     # The game counts for nothing already: the button and /hint take one tap now.
     again = await service.press(PLACE, ALICE, hint_button(await service.board(PLACE)))
     assert again.ok and again.confirm is None and again.notice is not None
     assert (await service.hint(PLACE, ALICE)).ok
-    assert (await running(service, PLACE)).players[0]["hints"] == 3
+    assert (await running_game(service, PLACE)).players[0]["hints"] == 3
     assert (await service.resign(PLACE, ALICE)).finished
     assert await store.player_stats("test", "alice") == []
 
@@ -101,12 +96,12 @@ async def test_someone_elses_yes_is_refused(service: Service, store: Store) -> N
     await service.start_game(GROUP, ALICE, "lgame", Opponent("ai", level="easy"))
     asked = await service.hint(GROUP, ALICE)
     assert asked.confirm is not None
-    before = await running(service, GROUP)
+    before = await running_game(service, GROUP)
     for payload in (asked.confirm.payload, hint_button(await service.board(GROUP))):
         refused = await service.press(GROUP, BOB, payload)
         assert not refused.ok and refused.confirm is None
         assert refused.notice == translate("en", "error.not_a_player")
-    after = await running(service, GROUP)
+    after = await running_game(service, GROUP)
     assert after.version == before.version and not hinted(after)
     assert (await service.press(GROUP, ALICE, asked.confirm.payload)).ok
 
@@ -118,32 +113,32 @@ async def test_a_yes_given_before_a_move_asks_again(service: Service, store: Sto
     await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", level="easy"))
     old = (await service.hint(PLACE, ALICE)).confirm
     assert old is not None
-    record = await running(service, PLACE)
+    record = await running_game(service, PLACE)
     state = get_game("lgame").State.from_dict(record.state)
     moved = await service.move(PLACE, ALICE, state.action_text(state.legal_actions(0)[0]))
     assert moved.ok and moved.ai_to_move, moved.notice
     assert (await service.play_ai_turn(PLACE)).ok
-    now = await running(service, PLACE)
+    now = await running_game(service, PLACE)
     assert now.version > record.version
     asked_again = await service.press(PLACE, ALICE, old.payload)
     new = assert_asks(asked_again, now)
-    assert not hinted(await running(service, PLACE))
+    assert not hinted(await running_game(service, PLACE))
     assert (await service.press(PLACE, ALICE, new.encode())).ok
-    assert hinted(await running(service, PLACE))
+    assert hinted(await running_game(service, PLACE))
 
     assert (await service.resign(PLACE, ALICE)).finished
     await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", level="easy"))
-    newest = await running(service, PLACE)
+    newest = await running_game(service, PLACE)
     forged = replace(new, game_id=newest.id - 1, version=newest.version).encode()
     refused = await service.press(PLACE, ALICE, forged)
-    assert not refused.ok and not hinted(await running(service, PLACE))
+    assert not refused.ok and not hinted(await running_game(service, PLACE))
 
 
 async def test_a_solo_puzzle_asks_too_as_an_assignment_counts_it(service: Service) -> None:
     """A solved Turing puzzle counts for an assignment's "solve" task unless a hint was
     taken in it (``bot.classroom.assignments``): the hint voids that, so it asks first."""
     await service.start_game(PLACE, ALICE, "turing", Opponent("ai"))
-    record = await running(service, PLACE)
+    record = await running_game(service, PLACE)
     assert hint_voids_result(record)
     asked = await service.hint(PLACE, ALICE)
     assert_asks(asked, record)
@@ -167,7 +162,7 @@ async def test_the_question_is_in_the_places_language(service: Service) -> None:
         place = Place("test", f"room-{language}", language)
         await service.start_game(place, ALICE, "lgame", Opponent("ai", level="easy"))
         asked = await service.hint(place, ALICE)
-        assert_asks(asked, await running(service, place), language)
+        assert_asks(asked, await running_game(service, place), language)
         if language != "en":
             assert asked.notice != translate("en", "hint.confirm")
             assert asked.confirm is not None
