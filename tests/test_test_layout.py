@@ -9,8 +9,9 @@
   test module (``test_*.py``), a ``conftest.py`` or a package's empty ``__init__.py``,
   and tests/helpers/ holds no test module;
 * tests mirror the packages: each folder of tests/ names the top folder, package or module
-  it tests (tests/adapters/ stands for bot/adapters/), and each package of engines/ and of
-  bot/adapters/ has its folder of tests.
+  it tests (tests/adapters/ stands for bot/adapters/, so tests/bot/adapters/ stands for
+  nothing), and each package of engines/, of bot/ and of bot/adapters/ has its folder of
+  tests.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ SOURCE_FOLDERS = ("engines", "renderers", "bot", "benchmarks", "scripts", "tests
 # tests/<folder>/ and the code it mirrors, from the repository's root.
 MIRRORS = {"engines": "engines", "renderers": "renderers", "bot": "bot",
            "adapters": "bot/adapters", "benchmarks": "benchmarks"}
-# Code whose every package has a folder of tests. bot/'s own packages join once tests/bot/
-# is split by them.
-MIRRORED_PACKAGES = ("engines", "bot/adapters")
+# Code whose every package has a folder of tests (bot/adapters/'s is tests/adapters/, not
+# tests/bot/adapters/).
+MIRRORED_PACKAGES = ("engines", "bot", "bot/adapters")
 
 
 def _within(module: str, package: str) -> bool:
@@ -98,6 +99,11 @@ def _folders(path: Path) -> list[Path]:
                   and p.name != "__pycache__" and not p.name.startswith("."))
 
 
+def _own_folder_of_tests(code: str) -> str | None:
+    """The top folder of tests/ that mirrors ``code`` itself, when one does."""
+    return next((top for top, mirrored in MIRRORS.items() if mirrored == code), None)
+
+
 def unmirrored_folders(root: Path = REPO_ROOT) -> list[str]:
     """Folders of tests/ that name no code, and packages with no folder of tests."""
     problems = []
@@ -113,14 +119,21 @@ def unmirrored_folders(root: Path = REPO_ROOT) -> list[str]:
             if folder == tests / top:
                 continue
             mirrored = root / code / folder.relative_to(tests / top)
-            if not ((mirrored / "__init__.py").is_file()
-                    or mirrored.with_suffix(".py").is_file()):
+            owner = _own_folder_of_tests(mirrored.relative_to(root).as_posix())
+            if owner is not None and owner != top:
+                problems.append(f"{folder.relative_to(root).as_posix()}/ mirrors "
+                                f"{mirrored.relative_to(root).as_posix()}, whose tests are "
+                                f"in tests/{owner}/")
+            elif not ((mirrored / "__init__.py").is_file()
+                      or mirrored.with_suffix(".py").is_file()):
                 problems.append(f"{folder.relative_to(root).as_posix()}/ mirrors nothing: "
                                 f"{mirrored.relative_to(root).as_posix()} is no package "
                                 "or module")
     for code in MIRRORED_PACKAGES:
         top = next(top for top, mirrored in MIRRORS.items() if mirrored == code)
         for init in sorted((root / code).glob("*/__init__.py")):
+            if _own_folder_of_tests(f"{code}/{init.parent.name}") is not None:
+                continue
             if not (tests / top / init.parent.name).is_dir():
                 problems.append(f"{code}/{init.parent.name}/ has no folder of tests "
                                 f"(tests/{top}/{init.parent.name}/)")
@@ -147,7 +160,8 @@ def test_the_layout_checks_catch_planted_violations(tmp_path: Path) -> None:
     """The checks can fail: a tree with a test importing another test module (once inside a
     function), a benchmark importing a test module, a helper importing a benchmark, a
     helper module among the tests, a test among the helpers, a folder of tests for no
-    package and a game package without tests. Imports of tests/helpers/, and of benchmarks
+    package, a second folder for bot/adapters/' tests (tests/bot/adapters/), and a game
+    package and a bot package without tests. Imports of tests/helpers/, and of benchmarks
     by the benchmarks' tests, stay allowed."""
     files = {
         "engines/__init__.py": "",
@@ -156,6 +170,8 @@ def test_the_layout_checks_catch_planted_violations(tmp_path: Path) -> None:
         "bot/__init__.py": "",
         "bot/adapters/__init__.py": "",
         "bot/adapters/console/__init__.py": "",
+        "bot/classroom/__init__.py": "",
+        "bot/service/__init__.py": "",
         "benchmarks/load.py": "from tests.helpers.scripted_play import Table\n"
                               "from tests.engines.booleo.test_rules import deal\n",
         "tests/__init__.py": "",
@@ -167,6 +183,9 @@ def test_the_layout_checks_catch_planted_violations(tmp_path: Path) -> None:
         "tests/benchmarks/test_load.py": "from benchmarks.load import main\n",
         "tests/adapters/__init__.py": "",
         "tests/adapters/console/__init__.py": "",
+        "tests/bot/__init__.py": "",
+        "tests/bot/adapters/__init__.py": "",
+        "tests/bot/classroom/__init__.py": "",
         "tests/engines/__init__.py": '"""Engine tests."""\n',
         "tests/engines/booleo/__init__.py": "",
         "tests/engines/booleo/cases.py": "CASES = []\n",
@@ -195,14 +214,19 @@ def test_the_layout_checks_catch_planted_violations(tmp_path: Path) -> None:
     ]
     assert unmirrored_folders(tmp_path) == [
         "tests/engines/chess/ mirrors nothing: engines/chess is no package or module",
+        "tests/bot/adapters/ mirrors bot/adapters, whose tests are in tests/adapters/",
         "engines/digitalo/ has no folder of tests (tests/engines/digitalo/)",
+        "bot/service/ has no folder of tests (tests/bot/service/)",
     ]
     # Without the planted faults the tree passes.
     for name in ("tests/engines/booleo/cases.py", "tests/helpers/test_paths.py",
-                 "tests/engines/chess/test_moves.py", "tests/engines/chess/__init__.py"):
+                 "tests/engines/chess/test_moves.py", "tests/engines/chess/__init__.py",
+                 "tests/bot/adapters/__init__.py"):
         (tmp_path / name).unlink()
     (tmp_path / "tests/engines/chess").rmdir()
+    (tmp_path / "tests/bot/adapters").rmdir()
     (tmp_path / "tests/engines/digitalo").mkdir()
+    (tmp_path / "tests/bot/service").mkdir()
     (tmp_path / "tests/engines/booleo/test_rules.py").write_text(
         "from tests.helpers import scripted_play\n", encoding="utf-8")
     (tmp_path / "tests/helpers/scripted_play.py").write_text("", encoding="utf-8")
