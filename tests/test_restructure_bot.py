@@ -6,16 +6,10 @@ new flat modules the tables do not know are reported, not moved.
 
 from __future__ import annotations
 
-import importlib.util
-import shutil
-import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
 from tests.helpers.paths import REPO_ROOT
-
-SCRIPT = REPO_ROOT / "scripts" / "restructure_bot.py"
+from tests.helpers.restructure import load_tool, plant_branch, run_and_lint
 
 # A feature another branch adds, written against bot/ before the move.
 OLD_STYLE = '''"""Streaks of puzzles solved."""
@@ -36,29 +30,14 @@ def pieces(clock: Clock = utc_now) -> list[object]:
 '''
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("restructure_bot", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_a_branch_merged_after_the_move_is_brought_over(tmp_path: Path) -> None:
-    tool = _load_script()
-    shutil.copytree(REPO_ROOT / "bot", tmp_path / "bot",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "bot" / "drills").mkdir()
-    (tmp_path / "bot" / "drills" / "__init__.py").write_text("", encoding="utf-8")
-    streaks = tmp_path / "bot" / "drills" / "streaks.py"
-    streaks.write_text(OLD_STYLE, encoding="utf-8")
+    tool = load_tool("restructure_bot")
+    streaks = plant_branch(
+        tmp_path, "bot", "streaks.py", OLD_STYLE,
+        "Built on `bot/daily.py` (`bot.daily.Clock`), `bot.service_core` and "
+        "`bot/adapters/discord/commands_puzzles.py`.\n")
     (tmp_path / "bot" / "streaks.py").write_text("", encoding="utf-8")
     (tmp_path / "bot" / "adapters" / "console_drills.py").write_text("", encoding="utf-8")
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "drills.md").write_text(
-        "Built on `bot/daily.py` (`bot.daily.Clock`), `bot.service_core` and "
-        "`bot/adapters/discord/commands_puzzles.py`.\n", encoding="utf-8")
 
     report = tool.restructure(tmp_path, git=False)
     assert sorted(report.rewritten) == ["bot/drills/streaks.py", "docs/drills.md"]
@@ -77,15 +56,9 @@ def test_a_branch_merged_after_the_move_is_brought_over(tmp_path: Path) -> None:
         "Built on `bot/puzzles/daily.py` (`bot.clock.Clock`), `bot.service.core` and "
         "`bot/adapters/discord/commands/puzzles.py`.\n")
     # The rewritten module runs against the packages, and ruff finds nothing to say.
-    run = subprocess.run(
-        [sys.executable, "-c", "from bot.drills.streaks import pieces; print(pieces())"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    assert "puzzle_candidates" in run.stdout
-    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--config",
-                           str(REPO_ROOT / "pyproject.toml"), str(streaks)],
-                          capture_output=True, text=True, timeout=120)
-    assert lint.returncode == 0, lint.stdout
+    printed = run_and_lint(tmp_path, streaks,
+                           "from bot.drills.streaks import pieces; print(pieces())")
+    assert "puzzle_candidates" in printed
 
     again = tool.restructure(tmp_path, git=False)
     assert not again.changed
@@ -95,5 +68,5 @@ def test_a_branch_merged_after_the_move_is_brought_over(tmp_path: Path) -> None:
 def test_the_tree_here_has_nothing_left_to_move() -> None:
     """Run on this repository, the tool finds nothing to do: no old module, no old path,
     no flat module the tables do not know."""
-    report = _load_script().restructure(REPO_ROOT, dry_run=True)
+    report = load_tool("restructure_bot").restructure(REPO_ROOT, dry_run=True)
     assert not report.changed and report.warnings == []

@@ -5,16 +5,10 @@ rewrites that code to the packages, the code then runs, and a second run changes
 
 from __future__ import annotations
 
-import importlib.util
-import shutil
-import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
 from tests.helpers.paths import REPO_ROOT
-
-SCRIPT = REPO_ROOT / "scripts" / "restructure_engines.py"
+from tests.helpers.restructure import load_tool, plant_branch, run_and_lint
 
 # A module another branch adds, written against the engines before the move.
 OLD_STYLE = '''"""Puzzles from positions."""
@@ -34,28 +28,13 @@ def pieces() -> list[object]:
 '''
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("restructure_engines", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_a_branch_merged_after_the_move_is_brought_over(tmp_path: Path) -> None:
-    tool = _load_script()
-    shutil.copytree(REPO_ROOT / "engines", tmp_path / "engines",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "engines" / "drills").mkdir()
-    (tmp_path / "engines" / "drills" / "__init__.py").write_text("", encoding="utf-8")
-    puzzles = tmp_path / "engines" / "drills" / "positions.py"
-    puzzles.write_text(OLD_STYLE, encoding="utf-8")
-    (tmp_path / "engines" / "booleo_drills.py").write_text("", encoding="utf-8")
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "drills.md").write_text(
+    tool = load_tool("restructure_engines")
+    puzzles = plant_branch(
+        tmp_path, "engines", "positions.py", OLD_STYLE,
         "Built on `engines/lgame_solver.py` (`engines.lgame.solve`) and "
-        "`engines.turing.game`.\n", encoding="utf-8")
+        "`engines.turing.game`.\n")
+    (tmp_path / "engines" / "booleo_drills.py").write_text("", encoding="utf-8")
 
     report = tool.restructure(tmp_path, git=False)
     assert sorted(report.rewritten) == ["docs/drills.md", "engines/drills/positions.py"]
@@ -69,14 +48,8 @@ def test_a_branch_merged_after_the_move_is_brought_over(tmp_path: Path) -> None:
         "Built on `engines/lgame/solver.py` (`engines.lgame.solver.solve`) and "
         "`engines.turing.state`.\n")
     # The rewritten module runs against the packages, and ruff finds nothing to say.
-    run = subprocess.run(
-        [sys.executable, "-c", "from engines.drills.positions import pieces; print(pieces())"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--config",
-                           str(REPO_ROOT / "pyproject.toml"), str(puzzles)],
-                          capture_output=True, text=True, timeout=120)
-    assert lint.returncode == 0, lint.stdout
+    run_and_lint(tmp_path, puzzles,
+                 "from engines.drills.positions import pieces; print(pieces())")
 
     again = tool.restructure(tmp_path, git=False)
     assert not again.changed
@@ -85,5 +58,5 @@ def test_a_branch_merged_after_the_move_is_brought_over(tmp_path: Path) -> None:
 
 def test_the_tree_here_has_nothing_left_to_move() -> None:
     """Run on this repository, the tool finds nothing to do: no old module, no old path."""
-    report = _load_script().restructure(REPO_ROOT, dry_run=True)
+    report = load_tool("restructure_engines").restructure(REPO_ROOT, dry_run=True)
     assert not report.changed and report.warnings == []
