@@ -79,9 +79,10 @@ async def open_test_store(database: str, tmp_path: Path) -> AsyncIterator[Store]
 @asynccontextmanager
 async def reopenable_database(tmp_path: Path, database: str
                               ) -> AsyncIterator[Callable[[], Awaitable[Store]]]:
-    """A database that outlives its stores, for tests that restart the bot: yields a
-    function that opens a new store on the same ``database`` ("sqlite" or "postgres") each
-    time it is called (close the previous one first, as a restart does)."""
+    """A database that outlives its stores, for tests that restart the bot or run two
+    processes: yields a function that opens a new store on the same ``database`` ("sqlite"
+    or "postgres") each time it is called (close the previous one first, as a restart
+    does, or keep both open, as two processes do)."""
     if database == "sqlite":
         path = tmp_path / "bot.sqlite3"
 
@@ -96,3 +97,19 @@ async def reopenable_database(tmp_path: Path, database: str
             return await PostgresStore.open(url)
 
         yield open_postgres
+
+
+@asynccontextmanager
+async def two_processes(database: str, tmp_path: Path) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores on one ``database`` ("sqlite" or "postgres"), as two bot processes open
+    it (on PostgreSQL each with its own connection pool); both closed afterwards."""
+    async with reopenable_database(tmp_path, database) as open_store:
+        first = await open_store()
+        try:
+            second = await open_store()
+            try:
+                yield first, second
+            finally:
+                await second.close()
+        finally:
+            await first.close()

@@ -16,6 +16,7 @@ from bot.store import SQLiteStore
 from engines import lgame
 from engines.base import GameState
 from engines.lgame.agents import LGameAgent
+from tests.helpers.databases import two_processes
 from tests.helpers.people import ALICE, BOB, CAROL, PLACE
 from tests.helpers.service_play import press_one_move
 
@@ -298,16 +299,14 @@ async def test_a_storage_failure_reports_and_keeps_the_game(
     assert (await service.move(PLACE, ALICE, "d4 S W")).ok
 
 
-async def test_a_second_process_cannot_overwrite_a_move(db_path: Path) -> None:
-    store_a = await SQLiteStore.open(db_path)
-    store_b = await SQLiteStore.open(db_path)
-    service_a, service_b = Service(store_a), Service(store_b)
-    await service_a.start_game(PLACE, ALICE, "lgame", Opponent("user", user=BOB))
-    await service_b.board(PLACE)  # B caches version 1
-    assert (await service_a.move(PLACE, ALICE, "d4 S W")).ok
-    late = await service_b.move(PLACE, ALICE, "c2 N E")
-    assert not late.ok
-    record = await store_a.running_game(PLACE.platform, PLACE.channel)
-    assert record is not None and record.version == 2 and record.state["actions"] == ["d4SW"]
-    await store_a.close()
-    await store_b.close()
+async def test_a_second_process_cannot_overwrite_a_move(tmp_path: Path) -> None:
+    async with two_processes("sqlite", tmp_path) as (store_a, store_b):
+        service_a, service_b = Service(store_a), Service(store_b)
+        await service_a.start_game(PLACE, ALICE, "lgame", Opponent("user", user=BOB))
+        await service_b.board(PLACE)  # B caches version 1
+        assert (await service_a.move(PLACE, ALICE, "d4 S W")).ok
+        late = await service_b.move(PLACE, ALICE, "c2 N E")
+        assert not late.ok
+        record = await store_a.running_game(PLACE.platform, PLACE.channel)
+        assert record is not None and record.version == 2
+        assert record.state["actions"] == ["d4SW"]

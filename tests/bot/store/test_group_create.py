@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import ChannelBusy, GameUpdate, SQLiteStore
+from bot.store import ChannelBusy, GameUpdate, SQLiteStore, Store
+from tests.helpers.databases import two_processes
 
 
-async def _create(store: SQLiteStore, channel: str) -> int:
+async def _create(store: Store, channel: str) -> int:
     record = await store.create_game("test", channel, "lgame", {"c": channel}, 7,
                                      {"channel": channel}, [{"kind": "open"}], "waiting")
     return record.id
@@ -69,12 +70,10 @@ async def test_a_busy_channel_refuses_only_its_own_new_game(db_path: Path) -> No
         await store.close()
 
 
-async def test_a_batch_with_a_lost_race_saves_the_others(db_path: Path) -> None:
+async def test_a_batch_with_a_lost_race_saves_the_others(tmp_path: Path) -> None:
     """Saves are counted, not returned row by row: when another process wrote one game of
     a batch first, only that save is lost, and the others are saved and reported so."""
-    here = await SQLiteStore.open(db_path)
-    there = await SQLiteStore.open(db_path)  # another process on the same file
-    try:
+    async with two_processes("sqlite", tmp_path) as (here, there):
         ids = await asyncio.gather(*(_create(here, f"c{n}") for n in range(5)))
         records = [await here.get_game(game_id) for game_id in ids]
         assert all(record is not None for record in records)
@@ -89,6 +88,3 @@ async def test_a_batch_with_a_lost_race_saves_the_others(db_path: Path) -> None:
             row = await there.get_game(game_id)
             assert row is not None
             assert (row.version, row.state) == (2, {"by": "there" if n == 2 else "here"})
-    finally:
-        await here.close()
-        await there.close()

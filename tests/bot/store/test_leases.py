@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -16,32 +15,8 @@ from bot.store.postgres import PostgresStore
 from bot.store.postgres_schema import GAME_LOCK_SPACE
 from bot.store.protocol import TurnCoordination
 from bot.store.records import GameRecord, GameUpdate, MoveRecord
-from tests.helpers.databases import DATABASES, postgres_schema
+from tests.helpers.databases import DATABASES, postgres_schema, two_processes
 from tests.helpers.waiting import eventually
-
-
-@asynccontextmanager
-async def two_processes(database: str, tmp_path: Path
-                        ) -> AsyncIterator[tuple[TurnCoordination, TurnCoordination]]:
-    """Two stores on one database, as two bot processes would open it."""
-    if database == "sqlite":
-        path = tmp_path / "bot.sqlite3"
-        first = await SQLiteStore.open(path)
-        second = await SQLiteStore.open(path)
-        try:
-            yield first, second
-        finally:
-            await second.close()
-            await first.close()
-        return
-    async with postgres_schema() as url:
-        one = await PostgresStore.open(url)
-        two = await PostgresStore.open(url)
-        try:
-            yield one, two
-        finally:
-            await two.close()
-            await one.close()
 
 
 @pytest.fixture(params=DATABASES)

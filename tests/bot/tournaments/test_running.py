@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +18,10 @@ from bot.config import Settings
 from bot.events import GameFinished
 from bot.replies import Place, Reply, User
 from bot.store import GameRecord, SQLiteStore, Store
-from bot.store.postgres import PostgresStore
 from bot.store.tournament_rows import TournamentRecord
 from bot.tournaments import TournamentRefused, Tournaments
 from tests.helpers.clock import FakeClock
-from tests.helpers.databases import DATABASES, postgres_schema
+from tests.helpers.databases import DATABASES, reopenable_database
 
 ROOM = Place("test", "room", "en", True, "school")
 TEACHER = User("test", "t", "Teacher", is_moderator=True)
@@ -73,21 +71,10 @@ async def running_games(app: App, tournament_id: int) -> list[GameRecord]:
             if str(g.options.get("tournament", "")).startswith(f"{tournament_id}/")]
 
 
-@asynccontextmanager
-async def database(kind: str, path: Path) -> AsyncIterator[Callable[[], Awaitable[Store]]]:
-    """How to open the same database again and again: a SQLite file, or a PostgreSQL
-    schema of this test's own."""
-    if kind == "sqlite":
-        yield lambda: SQLiteStore.open(path)
-        return
-    async with postgres_schema() as url:
-        yield lambda: PostgresStore.open(url)
-
-
 @pytest.mark.parametrize("kind", DATABASES)
 async def test_a_four_player_swiss_with_a_forfeit_and_a_restart(tmp_path: Path,
                                                                 kind: str) -> None:
-    async with database(kind, tmp_path / "bot.sqlite3") as opened:
+    async with reopenable_database(tmp_path, kind) as opened:
         await four_player_swiss(opened, tmp_path / "bot.sqlite3")
 
 
