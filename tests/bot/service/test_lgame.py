@@ -18,7 +18,11 @@ from engines.base import GameState
 from engines.lgame.agents import LGameAgent
 from tests.helpers.databases import two_processes
 from tests.helpers.people import ALICE, BOB, CAROL, PLACE
-from tests.helpers.service_play import press_one_move
+from tests.helpers.service_play import (
+    assert_only_the_mover_may_press,
+    assert_only_the_mover_may_type,
+    press_one_move,
+)
 
 
 async def current_state(service: Service, place: Place) -> GameState:
@@ -94,10 +98,7 @@ async def test_typed_moves_and_their_errors_leave_the_game_unchanged(service: Se
         reply = await service.move(PLACE, ALICE, text)
         assert not reply.ok and reply.notice is not None and expected in reply.notice, text
         assert reply.board is not None  # the refusal shows the current board beside it
-    refused = await service.move(PLACE, BOB, "b1 N E")
-    assert not refused.ok and refused.notice is not None and "not your turn" in refused.notice
-    outsider = await service.move(PLACE, CAROL, "d4 S W")
-    assert not outsider.ok and outsider.notice == "You are not playing in this game."
+    await assert_only_the_mover_may_type(service, PLACE, "b1 N E", "d4 S W")
     assert (await current_state(service, PLACE)).to_dict() == before
     played = await service.move(PLACE, ALICE, "D4 s w, a4-a1")
     assert played.ok and played.board is not None and "d4 S W, a4>a1" in played.board.text
@@ -137,11 +138,7 @@ async def test_forged_stale_and_foreign_payloads_are_refused(service: Service) -
 async def test_non_player_and_wrong_player_buttons(service: Service) -> None:
     reply = await two_player_game(service)
     assert reply.board is not None
-    payload = reply.board.buttons[0].payload
-    outsider = await service.press(PLACE, CAROL, payload)
-    assert not outsider.ok and outsider.notice == "You are not playing in this game."
-    waiting = await service.press(PLACE, BOB, payload)
-    assert not waiting.ok and waiting.notice is not None and "Alice is to move" in waiting.notice
+    await assert_only_the_mover_may_press(service, PLACE, reply.board.buttons[0].payload)
     assert (await current_state(service, PLACE)).plies == 0
 
 

@@ -16,7 +16,11 @@ from bot.store import SQLiteStore
 from engines import rithmomachia
 from renderers import rithmomachia as render
 from tests.helpers.people import ALICE, BOB, CAROL, PLACE
-from tests.helpers.service_play import press_one_move
+from tests.helpers.service_play import (
+    assert_only_the_mover_may_press,
+    assert_only_the_mover_may_type,
+    press_one_move,
+)
 
 
 async def current_state(service: Service, place: Place) -> rithmomachia.RithmomachiaState:
@@ -68,10 +72,7 @@ async def test_typed_moves_and_their_errors_leave_the_game_unchanged(service: Se
         reply = await service.move(PLACE, ALICE, text)
         assert not reply.ok and reply.notice, text
         assert reply.board is not None, "a refusal shows the board beside it"
-    refused = await service.move(PLACE, BOB, "4b1-3b1")
-    assert not refused.ok and refused.notice is not None and "not your turn" in refused.notice
-    outsider = await service.move(PLACE, CAROL, "1b1-2b1")
-    assert not outsider.ok and outsider.notice == "You are not playing in this game."
+    await assert_only_the_mover_may_type(service, PLACE, "4b1-3b1", "1b1-2b1")
     assert (await current_state(service, PLACE)).to_dict() == before
     played = await service.move(PLACE, ALICE, "1B1 2B1")
     assert played.ok and played.board is not None and "1b1 → 2b1" in played.board.text
@@ -88,10 +89,7 @@ async def test_forged_and_foreign_presses_change_nothing(service: Service) -> No
     for payload in forged:
         refused = await service.press(PLACE, ALICE, payload)
         assert not refused.ok and refused.notice, payload
-    stranger = await service.press(PLACE, CAROL, reply.board.buttons[0].payload)
-    assert not stranger.ok and stranger.notice == "You are not playing in this game."
-    waiting = await service.press(PLACE, BOB, reply.board.buttons[0].payload)
-    assert not waiting.ok and waiting.notice is not None and "Alice is to move" in waiting.notice
+    await assert_only_the_mover_may_press(service, PLACE, reply.board.buttons[0].payload)
     assert (await current_state(service, PLACE)).to_dict() == before
 
 
