@@ -20,7 +20,7 @@ from simcord.actors import _component_interaction  # forging needs the raw dispa
 
 from bot.adapters.common import pick_language
 from bot.adapters.discord import layout
-from bot.adapters.discord.client import ACK_SECONDS
+from bot.adapters.discord.interactions import ACK_SECONDS
 from bot.config import Settings
 from bot.service import Opponent, Place, User
 from engines import lgame
