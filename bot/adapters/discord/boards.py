@@ -10,9 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.adapters.common import (
-    thinking_line,
-)
+from bot.adapters.common import thinking_line
 from bot.adapters.delivery import Drawn, Shown
 from bot.adapters.discord.errors import DELIVERY_ERRORS, delivery_outcome, describe_error
 from bot.adapters.discord.hands import LiveHands

@@ -48,7 +48,6 @@ from renderers.i18n import normalise_language, translate
 log = logging.getLogger(__name__)
 
 
-
 # The bot never joins voice, so discord.py's warnings about missing voice libraries are
 # noise in every operator's log.
 discord.VoiceClient.warn_nacl = False

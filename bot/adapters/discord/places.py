@@ -4,21 +4,16 @@ game's board."""
 
 from __future__ import annotations
 
-import logging
-
 import discord
 
 from bot.adapters.base import ChatAdapter
-from bot.adapters.common import (
-    pick_language,
-)
+from bot.adapters.common import pick_language
 from bot.names import clean_display_name
 from bot.service import Place, User
 from bot.store import GameRecord
 
-log = logging.getLogger(__name__)
-
 PLATFORM = "discord"
+
 
 def guild_key(guild_id: int) -> str:
     return f"guild:{guild_id}"

@@ -5,7 +5,6 @@ confetti, and the hands of those whose turn began (``PrivateHands``)."""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from telegram import Message as TgMessage
@@ -25,8 +24,6 @@ from bot.adapters.telegram.layout import (
 from bot.adapters.telegram.places import TelegramPlaces
 from bot.service import Board, Hand, Place, Reply, User
 from renderers.i18n import translate
-
-log = logging.getLogger(__name__)
 
 # 7.4, ``message_effect_id``; private chats only). Refused ids fall back to no effect.
 CELEBRATION_EFFECT = "5046509860389126442"

@@ -46,10 +46,7 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from bot.adapters.telegram.boards import TelegramBoards
-from bot.adapters.telegram.chats import (
-    PLATFORM,
-    api_base_url,
-)
+from bot.adapters.telegram.chats import PLATFORM, api_base_url
 from bot.adapters.telegram.command_sync import CommandSync
 from bot.adapters.telegram.hands import PrivateHands
 from bot.adapters.telegram.layout import (
@@ -67,6 +64,7 @@ log = logging.getLogger(__name__)
 
 # Tries of Telegram's start-up calls (getMe, deleteWebhook, setWebhook), 1, 2, 4… s apart.
 STARTUP_TRIES = 5
+
 
 class TelegramBot(CommandSync, TelegramBoards):
     """The Telegram adapter: its start-up and shutdown, callback queries answered once,

@@ -14,9 +14,7 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     BotCommandScopeDefault,
 )
-from telegram.error import (
-    TelegramError,
-)
+from telegram.error import TelegramError
 
 from bot.adapters.telegram.limits import (
     COMMAND_DESCRIPTION_LIMIT,
@@ -60,6 +58,7 @@ MODERATOR_COMMANDS = {
     "assign": "Work for the class: /assign win 3 lgame medium by 2026-12-01 (or list, "
               "close 2)",
 }
+
 
 class CommandMenuRefused(TelegramError):
     """Telegram refused one command menu: which one (its scope and language), and the

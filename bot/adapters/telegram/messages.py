@@ -17,16 +17,11 @@ from telegram.error import (
     Forbidden,
     TelegramError,
 )
-from telegram.ext import (
-    Application,
-)
+from telegram.ext import Application
 
 from bot.adapters.base import ChatAdapter
 from bot.adapters.delivery import Shown
-from bot.adapters.telegram.chats import (
-    DAILY_LINK_PREFIX,
-    chat_of,
-)
+from bot.adapters.telegram.chats import DAILY_LINK_PREFIX, chat_of
 from bot.adapters.telegram.layout import (
     Key,
     Message,
@@ -42,6 +37,7 @@ from bot.store import DailySchedule
 from renderers.i18n import translate
 
 log = logging.getLogger(__name__)
+
 
 def delivery_outcome(error: TelegramError) -> Shown:
     """What a failed edit or post means for a board: the message deleted or too old to

@@ -7,19 +7,13 @@ from __future__ import annotations
 
 import logging
 
-from telegram import (
-    Chat,
-)
+from telegram import Chat
 from telegram import Message as TgMessage
 from telegram import User as TgUser
 from telegram.constants import ChatMemberStatus
-from telegram.error import (
-    TelegramError,
-)
+from telegram.error import TelegramError
 
-from bot.adapters.common import (
-    pick_language,
-)
+from bot.adapters.common import pick_language
 from bot.adapters.telegram.chats import (
     PLATFORM,
     channel_of,
@@ -27,9 +21,7 @@ from bot.adapters.telegram.chats import (
     is_private,
     topic_of,
 )
-from bot.adapters.telegram.limits import (
-    TOPIC_NAME_LIMIT,
-)
+from bot.adapters.telegram.limits import TOPIC_NAME_LIMIT
 from bot.adapters.telegram.messages import TelegramMessages
 from bot.names import clean_display_name
 from bot.service import Opponent, Place, User
