@@ -12,21 +12,19 @@ import discord
 
 from bot.adapters.common import thinking_line
 from bot.adapters.delivery import Drawn, Shown
+from bot.adapters.discord.components import message_fields
 from bot.adapters.discord.errors import DELIVERY_ERRORS, delivery_outcome, describe_error
-from bot.adapters.discord.hands import LiveHands
+from bot.adapters.discord.hands import LiveHands, hand_layout
 from bot.adapters.discord.interactions import InteractionAnswers
 from bot.adapters.discord.layout import (
     NO_MENTIONS,
     Layout,
     as_v2,
     board_layout,
-    fit_content,
-    hand_layout,
-    inert,
-    message_fields,
     plain_layout,
     with_line,
 )
+from bot.adapters.discord.markdown import fit_content, inert
 from bot.adapters.discord.places import PLATFORM, DiscordPlaces
 from bot.service import Board, Place, Reply, User
 

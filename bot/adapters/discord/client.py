@@ -26,15 +26,9 @@ from discord import app_commands
 
 from bot.adapters.base import ChatAdapter
 from bot.adapters.discord.command_sync import CommandSync
+from bot.adapters.discord.components import SIGNUP_TEMPLATE, BoardButton, BoardSelect, ReplayButton
 from bot.adapters.discord.hands import LiveHands
-from bot.adapters.discord.layout import (
-    NO_MENTIONS,
-    SIGNUP_TEMPLATE,
-    BoardButton,
-    BoardSelect,
-    ReplayButton,
-    plain_layout,
-)
+from bot.adapters.discord.layout import NO_MENTIONS, plain_layout
 from bot.adapters.discord.messages import DiscordMessages
 from bot.adapters.discord.places import PLATFORM
 from bot.adapters.discord.presses import BoardPresses

@@ -14,13 +14,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.adapters.base import ChatAdapter
-from bot.adapters.discord.layout import (
-    NO_MENTIONS,
-    Layout,
-    as_v2,
-    message_fields,
-    plain_layout,
-)
+from bot.adapters.discord.components import message_fields
+from bot.adapters.discord.layout import NO_MENTIONS, Layout, as_v2, plain_layout
 from renderers.i18n import normalise_language, translate
 
 log = logging.getLogger(__name__)

@@ -12,16 +12,11 @@ import discord
 
 from bot.adapters.base import ChatAdapter
 from bot.adapters.delivery import Shown
+from bot.adapters.discord.components import build_view
 from bot.adapters.discord.errors import DELIVERY_ERRORS, delivery_outcome, describe_error
-from bot.adapters.discord.layout import (
-    BUTTON_PREFIX,
-    NO_MENTIONS,
-    Layout,
-    MenuButton,
-    build_view,
-    fit_content,
-    inert,
-)
+from bot.adapters.discord.layout import NO_MENTIONS, Layout
+from bot.adapters.discord.markdown import fit_content, inert
+from bot.adapters.discord.menus import BUTTON_PREFIX, MenuButton
 from bot.adapters.discord.presses import DAILY_PAYLOAD
 from bot.puzzles.daily import PostOutcome
 from bot.service import Board, Place

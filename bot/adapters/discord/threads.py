@@ -11,12 +11,9 @@ import discord
 from bot.adapters.delivery import Drawn
 from bot.adapters.discord import limits
 from bot.adapters.discord.boards import DiscordBoards
+from bot.adapters.discord.components import message_fields
 from bot.adapters.discord.errors import DELIVERY_ERRORS, describe_error
-from bot.adapters.discord.layout import (
-    NO_MENTIONS,
-    message_fields,
-    plain_layout,
-)
+from bot.adapters.discord.layout import NO_MENTIONS, plain_layout
 from bot.adapters.discord.places import PLATFORM
 from bot.service import Opponent, Place, User, ai_player
 from engines.registry import get_game
