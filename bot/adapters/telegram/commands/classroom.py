@@ -17,8 +17,6 @@ from renderers.i18n import translate
 class ClassroomCommands(CommandKit):
     """The moderators' tools."""
 
-    # ------------------------------------------------------------ moderator tools
-
     async def timer(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/timer`` shows the policy; ``/timer 5 15 forfeit|ai`` or ``/timer off`` (admins)
         sets it."""

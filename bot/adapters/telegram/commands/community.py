@@ -63,7 +63,7 @@ class CommunityCommands(CommandKit):
         await self.client.reply_text(message, place,
                                      await leaderboard_answer(self.client.app, place, game))
 
-    # -------------------------------------------------- results, rematch, privacy
+    # ------------------------------------------------------ results and privacy
     async def stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Your own results, or, replying to someone's message, theirs."""
         message, place, user = await self._context(update)
