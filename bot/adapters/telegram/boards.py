@@ -133,9 +133,9 @@ class TelegramBoards(TelegramPlaces):
 
     async def send_hand(self, place: Place, user_id: str, game_id: int,
                         hand: Hand) -> bool | None:
-        """``PrivateHands.send_hand``, kept here as the commands (``commands.py``) call it."""
+        """``PrivateHands.send_hand``, kept here as the commands (``commands/``) call it."""
         return await self.hands.send_hand(place, user_id, game_id, hand)
 
     def start_me(self, place: Place, name: str, game_id: int) -> Message:
-        """``PrivateHands.start_me``, kept here as the commands (``commands.py``) call it."""
+        """``PrivateHands.start_me``, kept here as the commands (``commands/``) call it."""
         return self.hands.start_me(place, name, game_id)
