@@ -64,7 +64,7 @@ from renderers.common import PHONE_COLUMNS, display_width, split_blocks
 try:
     from simcord.results import ResponseMessage
 
-    from bot.adapters.discord.layout import BUTTON_PREFIX, SELECT_PREFIX, select_payload
+    from bot.adapters.discord.menus import BUTTON_PREFIX, SELECT_PREFIX, select_payload
     from tests.helpers.discord_text import visible_text
     from tests.helpers.discord_world import World as DiscordWorld
     from tests.helpers.discord_world import components_of, discord_world

@@ -375,7 +375,7 @@ def runtime_messages() -> Iterator[tuple[str, str, str]]:
     yield "turing.guess.right", "{code} (right)", where
     yield "turing.guess.wrong", "{code} (wrong)", where
     for index, (label, _) in enumerate(PUZZLE_PRESETS):
-        yield f"turing.preset.{index}", label, "bot/adapters/telegram/commands/__init__.py"
+        yield f"turing.preset.{index}", label, "bot/adapters/common.py"
     where = "renderers/rithmomachia.py"
     for kind in VICTORIES:
         yield f"rithmo.victory.{kind}", kind.capitalize(), where
@@ -386,12 +386,13 @@ def runtime_messages() -> Iterator[tuple[str, str, str]]:
     where = "renderers/booleo.py"
     yield "booleo.event.placed", "{name} placed {card} on {slot}.", where
     yield "booleo.event.replaced", "{name} replaced {old} on {slot} with {card}.", where
-    # bot/adapters/telegram/client.py: command menu texts given in the code, not the catalogue
-    from bot.adapters.telegram import client as telegram
+    # bot/adapters/telegram/command_sync.py: command menu texts given in the code, not the
+    # catalogue
+    from bot.adapters.telegram import command_sync as telegram
 
     for table in ("COMMAND_DEFAULTS", "MODERATOR_COMMANDS"):
         for name, text in getattr(telegram, table, {}).items():
-            yield f"telegram.cmd.{name}", text, "bot/adapters/telegram/client.py"
+            yield f"telegram.cmd.{name}", text, "bot/adapters/telegram/command_sync.py"
     for game in ("booleo", "digitalo"):  # engines/cards/pyramid.py: gate_refusal
         for card, lesson in LESSONS.items():
             yield f"{game}.error.gate_invalid.{card.lower()}", lesson, "engines/cards/pyramid.py"

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.discord.layout import inert
+from bot.adapters.discord.markdown import inert
 from bot.adapters.telegram.layout import neutral
 from bot.names import clean_display_name as clean_name
 from engines.registry import game_names

@@ -13,7 +13,8 @@ import discord
 
 from benchmarks import ux_capture, ux_markup, ux_pages
 from benchmarks.ux_scene import Bubble, Control, Scene, Screen
-from bot.adapters.discord.layout import build_view, hand_layout
+from bot.adapters.discord.components import build_view
+from bot.adapters.discord.hands import hand_layout
 from bot.replies import Button, CardLine, Hand
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.adapters.discord.layout import select_payload
+from bot.adapters.discord.menus import select_payload
 from renderers.i18n import translate
 from tests.helpers.discord_play import menu_items as menu_items  # shared by both helpers
 from tests.helpers.discord_text import interactive_of, text_displays_of, walk

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.adapters.discord.layout import BUTTON_PREFIX
+from bot.adapters.discord.menus import BUTTON_PREFIX
 from tests.helpers.discord_world import World, components_of
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from simcord.actors import _component_interaction  # forging needs the raw dispatcher
 
-from bot.adapters.discord.layout import inert
+from bot.adapters.discord.markdown import inert
 from bot.service import Service
 from bot.store import GameRecord
 from renderers import renderer_for

@@ -13,19 +13,11 @@ from typing import Any, ClassVar, Protocol
 import discord
 
 from bot.adapters.delivery import Shown
+from bot.adapters.discord.components import message_fields, replay_view
 from bot.adapters.discord.errors import DELIVERY_ERRORS, describe_error
-from bot.adapters.discord.hands import LiveHands
-from bot.adapters.discord.layout import (
-    NO_MENTIONS,
-    Layout,
-    fit_content,
-    hand_layout,
-    message_fields,
-    plain_layout,
-    question_layout,
-    rendered,
-    replay_view,
-)
+from bot.adapters.discord.hands import LiveHands, hand_layout
+from bot.adapters.discord.layout import NO_MENTIONS, Layout, plain_layout, question_layout
+from bot.adapters.discord.markdown import fit_content, rendered
 from bot.adapters.end_panel import end_choice, is_end_panel
 from bot.adapters.presses import PressAnswers
 from bot.app import App

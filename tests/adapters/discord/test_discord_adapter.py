@@ -19,8 +19,8 @@ import pytest
 from simcord.actors import _component_interaction  # forging needs the raw dispatcher
 
 from bot.adapters.common import pick_language
-from bot.adapters.discord import layout
-from bot.adapters.discord.client import ACK_SECONDS
+from bot.adapters.discord import menus
+from bot.adapters.discord.interactions import ACK_SECONDS
 from bot.config import Settings
 from bot.service import Opponent, Place, User
 from engines import lgame
@@ -138,7 +138,7 @@ async def test_long_menus_play_through_select_menus(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     # The L-game's menus fit in buttons; a lower threshold sends them through selects,
     # which is how longer menus of later games reach players.
-    monkeypatch.setattr(layout, "MAX_MENU_BUTTONS", 2)
+    monkeypatch.setattr(menus, "MAX_MENU_BUTTONS", 2)
     async with discord_world(tmp_path) as world:
         await world.alice.slash(world.channel, "play", game="lgame", opponent=world.bob)
         board = await board_message(world)

@@ -19,18 +19,11 @@ from simcord import UserHandle
 from simcord.actors import _component_interaction  # forging needs the raw dispatcher
 
 from bot.adapters.common import thinking_line
-from bot.adapters.discord.layout import (
-    BUTTON_TEMPLATE,
-    SELECT_TEMPLATE,
-    CardSection,
-    Layout,
-    board_layout,
-    board_text,
-    build_view,
-    fit_content,
-    hand_layout,
-    select_payload,
-)
+from bot.adapters.discord.components import BUTTON_TEMPLATE, SELECT_TEMPLATE, build_view
+from bot.adapters.discord.hands import hand_layout
+from bot.adapters.discord.layout import CardSection, Layout, board_layout, board_text
+from bot.adapters.discord.markdown import fit_content
+from bot.adapters.discord.menus import select_payload
 from bot.service import Button, Place, Service, User, human_player
 from engines import booleo
 from engines.base import parse_option_text

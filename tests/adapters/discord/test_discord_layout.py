@@ -12,16 +12,10 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.discord.layout import (
-    BUTTON_TEMPLATE,
-    SELECT_TEMPLATE,
-    V2_COMPONENTS,
-    Layout,
-    board_layout,
-    build_view,
-    hand_layout,
-    select_payload,
-)
+from bot.adapters.discord.components import BUTTON_TEMPLATE, SELECT_TEMPLATE, build_view
+from bot.adapters.discord.hands import hand_layout
+from bot.adapters.discord.layout import V2_COMPONENTS, Layout, board_layout
+from bot.adapters.discord.menus import select_payload
 from bot.service import Button, Place, Service
 from engines import rithmomachia
 from engines.base import GRID_TOKEN, GameError
@@ -125,7 +119,7 @@ def test_a_renderers_code_blocks_are_fenced_and_its_prose_is_not() -> None:
     """Renderers mark the grids whose columns must line up with fence lines; Discord shows
     those as code blocks and the prose around them as escaped text, never a fence twice
     or an escaped one."""
-    from bot.adapters.discord.layout import rendered
+    from bot.adapters.discord.markdown import rendered
     text = "Level *1*\n```\nA . B\n. C .\n```\nLegend: ○ circle"
     shown = rendered(text)
     assert shown == "Level \\*1\\*\n```\nA . B\n. C .\n```\nLegend: ○ circle"

@@ -9,7 +9,9 @@ from typing import Any
 
 import discord
 
-from bot.adapters.discord.layout import BUTTON_PREFIX, Layout, MenuButton, build_view
+from bot.adapters.discord.components import build_view
+from bot.adapters.discord.layout import Layout
+from bot.adapters.discord.menus import BUTTON_PREFIX, MenuButton
 from tests.helpers.discord_play import board_message, message_by_id
 from tests.helpers.discord_text import visible_text
 from tests.helpers.discord_world import World, components_of, discord_world

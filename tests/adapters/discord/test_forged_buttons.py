@@ -16,7 +16,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.adapters.discord.layout import BUTTON_PREFIX, Layout, MenuButton, build_view
+from bot.adapters.discord.components import build_view
+from bot.adapters.discord.layout import Layout
+from bot.adapters.discord.menus import BUTTON_PREFIX, MenuButton
 from bot.service import Opponent, Place, User
 from renderers.i18n import translate
 from tests.helpers import hostile

@@ -20,8 +20,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from simcord.actors import _component_interaction  # forging needs the raw dispatcher
 
-from bot.adapters.discord import layout
-from bot.adapters.discord.layout import BUTTON_PREFIX, SELECT_PREFIX, select_payload
+from bot.adapters.discord import menus
+from bot.adapters.discord.menus import BUTTON_PREFIX, SELECT_PREFIX, select_payload
 from bot.service import Place, User
 from engines.registry import game_names
 from renderers.i18n import translate
@@ -88,13 +88,13 @@ async def set_table(world: World, counter: Any, game: str, open_seat: bool,
     players = (user_of(world, world.alice), user_of(world, world.bob))
     service = world.bot.service
     game_id = await hostile.start_fuzzed_game(service, place, players, game, open_seat, moves)
-    layout.MAX_MENU_BUTTONS = menu_buttons
+    menus.MAX_MENU_BUTTONS = menu_buttons
     try:
         board = (await service.board(place)).board
         assert board is not None
         await world.bot.update_board(place, board)
     finally:
-        layout.MAX_MENU_BUTTONS = layout.ROW_WIDTH * layout.MENU_ROWS
+        menus.MAX_MENU_BUTTONS = menus.ROW_WIDTH * menus.MENU_ROWS
     return Table(channel, place, game_id, await board_message(world, channel, game_id),
                  await hostile.visible_payloads(service, place, players),
                  await hostile.move_texts(service, place))

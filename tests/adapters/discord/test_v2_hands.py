@@ -11,15 +11,9 @@ from typing import Any
 
 import discord
 
-from bot.adapters.discord.hands import LiveHands
-from bot.adapters.discord.layout import (
-    V2_COMPONENTS,
-    CardSection,
-    as_v2,
-    build_view,
-    hand_layout,
-    plain_layout,
-)
+from bot.adapters.discord.components import build_view
+from bot.adapters.discord.hands import LiveHands, hand_layout
+from bot.adapters.discord.layout import V2_COMPONENTS, CardSection, as_v2, plain_layout
 from bot.replies import Button, CardLine, Hand
 from engines import booleo, digitalo
 from engines.booleo.cards import CARD_TOKENS

@@ -85,7 +85,7 @@ async def test_a_game_won_alone_ends_with_confetti_in_the_private_chat(
     """Issue 23.5's moment: a game won in a private chat (against the computer, or a
     puzzle solved) is followed by a short message with Telegram's confetti effect; a
     group gets none (effects are for private chats), nor does a lost game."""
-    from bot.adapters.telegram.client import CELEBRATION_EFFECT
+    from bot.adapters.telegram.boards import CELEBRATION_EFFECT
     from bot.service import Board, Place, Reply
     async with telegram_world(tmp_path) as world:
         chat = ALICE.private_chat
@@ -108,7 +108,7 @@ async def test_a_game_won_alone_ends_with_confetti_in_the_private_chat(
         await world.bot.deliver_extras(group, final("🏆 Well played, Alice!"), actor=None)
         assert len(world.fake.bot_messages(GROUP["id"])) == before
         # An effect Telegram refuses (ids are Telegram's to retire) costs only the confetti.
-        monkeypatch.setattr("bot.adapters.telegram.client.CELEBRATION_EFFECT", "retired")
+        monkeypatch.setattr("bot.adapters.telegram.boards.CELEBRATION_EFFECT", "retired")
         await world.bot.deliver_extras(private, final("🏆 Well played, Alice!"), actor=None)
         plain = world.last(chat)
         assert plain.text.startswith("🎉") and plain.effect == ""

@@ -198,7 +198,7 @@ async def test_a_lone_surrogate_in_a_typed_move_still_gets_an_answer(tmp_path: P
 
 def test_outgoing_text_never_carries_a_lone_surrogate() -> None:
     from bot.adapters.common import valid_unicode
-    from bot.adapters.discord.layout import fit_content
+    from bot.adapters.discord.markdown import fit_content
     from bot.adapters.telegram.layout import Block, alert_text, split_text
 
     assert valid_unicode("a\udc80b\ud83d") == "a\ufffdb\ufffd"

@@ -313,7 +313,7 @@ async def test_a_description_over_the_limit_is_found_before_publishing(
     """A translation that grew too long is logged with its command, field, length and
     catalogue entry at start-up, and published cut to fit: Telegram never refuses it."""
     monkeypatch.setitem(CATALOGUE["nl"], "telegram.cmd.play", "Speel /" + "x" * 251)
-    with caplog.at_level(logging.ERROR, logger="bot.adapters.telegram.client"):
+    with caplog.at_level(logging.ERROR, logger="bot.adapters.telegram.command_sync"):
         async with telegram_world(tmp_path) as world:
             assert world.fake.refusals == [], "the menus were published"
             published = {(call["scope"]["type"], call.get("language_code")): {

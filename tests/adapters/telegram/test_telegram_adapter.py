@@ -13,7 +13,7 @@ import pytest
 from telegram import Chat
 
 from bot.adapters.telegram.chats import HAND_LINK_PREFIX
-from bot.adapters.telegram.client import ADMIN_COMMANDS
+from bot.adapters.telegram.command_sync import ADMIN_COMMANDS
 from bot.adapters.telegram.pacing import ClickFriendlyRateLimiter
 from bot.service import Reply, User
 from renderers.i18n import CATALOGUE

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from bot.adapters.telegram.client import DAILY_LINK_PREFIX
+from bot.adapters.telegram.chats import DAILY_LINK_PREFIX
 from engines.turing.cards import code_text
 from engines.turing.puzzle import Puzzle
 from tests.helpers.clock import FakeClock

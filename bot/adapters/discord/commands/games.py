@@ -17,14 +17,10 @@ from bot.adapters.discord.commands import (
     complete_options,
 )
 from bot.adapters.discord.commands.puzzles import complete_theme, start_puzzle
-from bot.adapters.discord.layout import (
-    Layout,
-    fit_content,
-    hand_layout,
-    question_layout,
-    rendered,
-    replay_view,
-)
+from bot.adapters.discord.components import replay_view
+from bot.adapters.discord.hands import hand_layout
+from bot.adapters.discord.layout import Layout, question_layout
+from bot.adapters.discord.markdown import fit_content, rendered
 from bot.adapters.discord.translator import text
 from bot.service import Opponent
 from engines.puzzles import puzzle_games

@@ -17,12 +17,9 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.commands import CommandKit
-from bot.adapters.discord.layout import (
-    Layout,
-    fit_content,
-    page_menu_view,
-    rendered,
-)
+from bot.adapters.discord.layout import Layout
+from bot.adapters.discord.markdown import fit_content, rendered
+from bot.adapters.discord.menus import page_menu_view
 from bot.adapters.discord.translator import text
 from bot.learn.lessons import (
     LessonPage,

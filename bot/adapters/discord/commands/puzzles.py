@@ -21,13 +21,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.adapters.discord.layout import (
-    Layout,
-    fit_content,
-    inert,
-    page_menu_view,
-    rendered,
-)
+from bot.adapters.discord.layout import Layout
+from bot.adapters.discord.markdown import fit_content, inert, rendered
+from bot.adapters.discord.menus import page_menu_view
 from bot.puzzles.pages import PuzzlePage, theme_name
 from bot.puzzles.trainer import puzzle_game, puzzle_list, themes_of
 from renderers.i18n import translate

@@ -15,7 +15,9 @@ from discord import app_commands
 from bot.adapters.discord import limits
 from bot.adapters.discord.client import LogicBot
 from bot.adapters.discord.commands import CommandKit, complete_game, complete_level
-from bot.adapters.discord.layout import NO_MENTIONS, SIGNUP_TEMPLATE, fit_content, inert
+from bot.adapters.discord.components import SIGNUP_TEMPLATE
+from bot.adapters.discord.layout import NO_MENTIONS
+from bot.adapters.discord.markdown import fit_content, inert
 from bot.adapters.discord.translator import text
 from bot.adapters.tournament_host import ChatTournamentHost, signup_label
 from bot.service import Place, User

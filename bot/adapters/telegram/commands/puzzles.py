@@ -24,7 +24,8 @@ from telegram.ext import ContextTypes
 from bot.adapters.telegram.buttons import rows_of
 from bot.adapters.telegram.chats import is_private
 from bot.adapters.telegram.client import TelegramBot
-from bot.adapters.telegram.commands import Commands, Handler
+from bot.adapters.telegram.commands import Commands
+from bot.adapters.telegram.commands.kit import Handler
 from bot.adapters.telegram.layout import Key, Message, menu_message
 from bot.puzzles.pages import PuzzlePage
 from bot.puzzles.trainer import puzzle_game, puzzle_list
