@@ -95,7 +95,11 @@ async def test_a_refused_telegram_token_is_a_message(
 
 
 async def test_an_unreachable_telegram_is_a_message(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two tries (one second's wait) instead of five (15 s): the retries themselves are
+    # tests/adapters/telegram/test_faults.py's.
+    monkeypatch.setattr("bot.adapters.telegram.client.STARTUP_TRIES", 2)
     settings = Settings(database_path=str(tmp_path / "db.sqlite3"), telegram_token="1:x",
                         telegram_base_url="http://127.0.0.1:9")
     assert await run(settings) == 1
