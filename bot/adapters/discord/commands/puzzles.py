@@ -5,6 +5,10 @@ solver sees a puzzle and only they can press its buttons (in a DM, the bot's mes
   Turing Machine here; ``/puzzle`` without a game keeps its meaning.
 * ``/daily game:<game>``: the game's puzzle of the day, posted in the channel with the
   day's leaderboard so far and a Solve button (``lpd:<game>``) that opens it privately.
+* ``/daily game:<game> schedule:<HH:MM [zone]|off>`` (moderators): that post every day
+  (``bot.puzzles.daily``, one schedule per channel and game), drawn with the puzzle and
+  yesterday's leaderboard (``bot.puzzles.posts``); ``/daily schedule:list``: what is
+  posted here every day.
 * A page's buttons carry ``lp:<attempt>:<step>[:<argument>]`` (``bot.puzzles.pages``); a
   menu too long for buttons becomes select menus whose options carry the same data
   (``lps:<n>``). All are dynamic items, so they survive restarts. A press replaces the
@@ -13,6 +17,7 @@ solver sees a puzzle and only they can press its buttons (in a DM, the bot's mes
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 from collections.abc import Mapping
@@ -22,14 +27,18 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.layout import (
+    NO_MENTIONS,
     Layout,
     fit_content,
     inert,
     page_menu_view,
     rendered,
 )
+from bot.puzzles.daily import LIST_WORD, OFF_WORD, PostOutcome
 from bot.puzzles.pages import PuzzlePage, theme_name
+from bot.puzzles.posts import scheduled_post_text
 from bot.puzzles.trainer import puzzle_game, puzzle_list, themes_of
+from bot.store import DailySchedule
 from renderers.i18n import translate
 
 if TYPE_CHECKING:
@@ -181,10 +190,61 @@ async def post_puzzle_of_the_day(bot: LogicBot, interaction: discord.Interaction
     server = str(interaction.guild_id) if interaction.guild_id else None
     board = await trainer.leaderboard_text(place.language, game, day, server)
     text = trainer.daily_post_text(place.language, game, day) + "\n\n" + board
-    view = discord.ui.View(timeout=None)
-    view.add_item(PuzzleDayButton(game, translate(place.language, "puzzle.solve", "🧩 Solve")))
     await bot.send(interaction, Layout(fit_content([inert(text)]), [], []), ephemeral=False,
-                   view=view)
+                   view=day_post_view(game, place.language))
+
+
+def day_post_view(game: str, language: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PuzzleDayButton(game, translate(language, "puzzle.solve", "🧩 Solve")))
+    return view
+
+
+async def post_scheduled_puzzle(bot: LogicBot, schedule: DailySchedule,
+                                day: str) -> PostOutcome:
+    """A channel's scheduled puzzle of the day (``bot.puzzles.daily``, one schedule per
+    channel and game): the puzzle itself, yesterday's leaderboard of the server, and the
+    Solve button that opens it privately."""
+    text = await scheduled_post_text(bot.app.trainer, schedule, dt.date.fromisoformat(day))
+    channel = bot.get_partial_messageable(int(schedule.channel))
+    try:
+        await channel.send(fit_content([rendered(text)]), allowed_mentions=NO_MENTIONS,
+                           view=day_post_view(schedule.game, schedule.language))
+    except (discord.NotFound, discord.Forbidden) as error:
+        log.warning("%s puzzle of the day to %s refused: %s", schedule.game,
+                    schedule.channel, error)
+        return "gone"
+    except discord.HTTPException as error:
+        log.warning("%s puzzle of the day to %s failed: %s", schedule.game,
+                    schedule.channel, error)
+        return "failed"
+    return "posted"
+
+
+async def schedule_puzzle_of_the_day(bot: LogicBot, interaction: discord.Interaction,
+                                     game: str | None, schedule: str) -> bool:
+    """``/daily game:<game> schedule:<HH:MM [zone]|off>`` (moderators) posts or stops
+    that game's puzzle of the day here every day; ``/daily schedule:list`` says what is
+    posted here every day (anyone). False for the Turing challenge's own words."""
+    word = schedule.strip().lower()
+    if game is None and word != LIST_WORD:
+        return False
+    place = await bot.place_for(interaction)
+    if word == LIST_WORD:
+        await bot.notify(interaction, await bot.daily.schedules_text(place))
+        return True
+    chosen = puzzle_game(game or "")
+    if chosen is None:
+        await bot.notify(interaction, puzzle_list(place.language))
+        return True
+    if not await bot.is_moderator(interaction):
+        await bot.notify(interaction, bot.t(place, "moderation.only_moderators"))
+        return True
+    server = str(interaction.guild_id or 0)
+    answer = (await bot.daily.unschedule(place, chosen) if word == OFF_WORD
+              else await bot.daily.schedule(place, server, schedule, chosen))
+    await bot.notify(interaction, answer)
+    return True
 
 
 async def complete_theme(interaction: discord.Interaction,
@@ -205,3 +265,8 @@ def add_puzzle_items(bot: LogicBot) -> None:
     """The trainer's buttons, which work without any command after a restart."""
     bot.add_dynamic_items(PuzzleButton, PuzzleSelect, PuzzleDayButton)
     bot.own_component_templates.extend(PUZZLE_TEMPLATES)
+
+    async def post(schedule: DailySchedule, day: str) -> PostOutcome:
+        return await post_scheduled_puzzle(bot, schedule, day)
+
+    bot.post_puzzle_daily = post
