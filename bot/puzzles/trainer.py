@@ -40,6 +40,7 @@ from bot.puzzles.pages import (
     PuzzlePage,
     answering_page,
     choose,
+    menu_refusal,
     parse_data,
     rating_text,
     refusal,
@@ -373,6 +374,12 @@ class PuzzleTrainer:
                 place, attempt, path[:-1], practice=practice,
                 note="❌ " + localise(language, choice.unavailable))
         if choice.action is None:
+            tapped = menu_refusal(puzzle, path)  # a grid's tap no move could use: why
+            if tapped is not None:
+                return await self._answering_page(
+                    place, attempt, path[:-1], practice=practice,
+                    note="❌ " + translate(language, tapped.key, tapped.default,
+                                          **tapped.params))
             return await self._answering_page(place, attempt, path, practice=practice)
         refused = _refusal(puzzle, choice.action)
         if refused is not None:  # offered (a bOOleO gate on any slot it fits), not legal:

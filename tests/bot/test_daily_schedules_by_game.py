@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.puzzles.daily import DailyChallenge, gone_setting
+from bot.puzzles.daily import DailyChallenge, PostOutcome, gone_setting
 from bot.service import Place, Service
 from bot.store import TURING_DAILY, DailySchedule, SQLiteStore, Store
 from bot.store import postgres_schema as postgres_ddl
@@ -177,7 +177,7 @@ async def test_a_refusing_chat_drops_each_games_schedule_on_its_own_count(
     await daily.schedule(ROOM, ROOM.server, "07:00", "lgame")
     dropped: list[str] = []
 
-    async def post(schedule: DailySchedule, day: str) -> str:
+    async def post(schedule: DailySchedule, day: str) -> PostOutcome:
         # The Turing post goes through; the L-game's is refused (say, too long a board).
         return "posted" if schedule.game == TURING_DAILY else "gone"
 

@@ -38,16 +38,21 @@ async def test_a_moderator_schedules_a_games_puzzle_of_the_day(tmp_path: Path) -
     async with discord_world(tmp_path, clock=clock) as world:
         mod = teacher(world)
         refused = await world.alice.slash(world.channel, "daily", game=GAME, schedule="07:30")
-        assert refused.ephemeral and "Only moderators" in refused.response.content
+        assert refused.ephemeral and refused.response is not None
+        assert "Only moderators" in refused.response.content
         empty = await world.alice.slash(world.channel, "daily", schedule="list")
-        assert empty.ephemeral and "Nothing is posted here" in empty.response.content
+        assert empty.ephemeral and empty.response is not None
+        assert "Nothing is posted here" in empty.response.content
         made = await mod.slash(world.channel, "daily", game=GAME, schedule="07:30")
-        assert made.ephemeral and "puzzle of the day will be posted here every day at 07:30" \
+        assert made.ephemeral and made.response is not None
+        assert "puzzle of the day will be posted here every day at 07:30" \
             in made.response.content
         await mod.slash(world.channel, "daily", game="booleo", schedule="08:00 Europe/Brussels")
         turing = await mod.slash(world.channel, "daily", schedule="08:00")
+        assert turing.response is not None
         assert "Turing" in turing.response.content
         listed = await world.bob.slash(world.channel, "daily", schedule="list")
+        assert listed.response is not None
         assert listed.response.content.splitlines() == [
             "Posted here every day:", "• 08:00 (Europe/Brussels): the bOOleO puzzle of the day",
             "• 07:30 (UTC): the L-game puzzle of the day",
@@ -81,6 +86,7 @@ async def test_a_moderator_schedules_a_games_puzzle_of_the_day(tmp_path: Path) -
         assert "1. bob: ✅ in" in latest.content
         assert f"lpd:{GAME}" in [c.get("custom_id") for c in components_of(latest)]
         stopped = await mod.slash(world.channel, "daily", game=GAME, schedule="off")
+        assert stopped.response is not None
         assert "no longer posted" in stopped.response.content
         assert [s.game for s in await world.store.daily_schedules("discord")] == [
             "booleo", "turing"]

@@ -26,18 +26,24 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.adapters.common import grid_width, runs_of
 from bot.adapters.discord.layout import (
+    BUTTON_LABEL_LIMIT,
+    MENU_ROWS,
     NO_MENTIONS,
+    ROW_WIDTH,
     Layout,
     fit_content,
     inert,
     page_menu_view,
     rendered,
+    shorten,
 )
 from bot.puzzles.daily import LIST_WORD, OFF_WORD, PostOutcome
 from bot.puzzles.pages import PuzzlePage, theme_name
 from bot.puzzles.posts import scheduled_post_text
 from bot.puzzles.trainer import puzzle_game, puzzle_list, themes_of
+from bot.replies import Button
 from bot.store import DailySchedule
 from renderers.i18n import translate
 
@@ -136,9 +142,45 @@ def page_layout(page: PuzzlePage) -> Layout:
 
 
 def page_view(page: PuzzlePage, language: str) -> discord.ui.View | None:
-    """The page's options as buttons in four rows, or as select menus when there are more;
-    the navigation (back, next, retry, show me, theme) in the last row."""
+    """The page's options as the board's grid (``grid_view``), as buttons in four rows, or
+    as select menus when there are more; the navigation (back, tap the board, next, retry,
+    show me, theme) in the last row."""
+    grid = grid_view(page.choices, page.navigation)
+    if grid is not None:
+        return grid
     return page_menu_view(page.choices, page.navigation, language, PuzzleButton, PuzzleSelect)
+
+
+def grid_view(choices: tuple[Button, ...], navigation: tuple[Button, ...]
+              ) -> discord.ui.View | None:
+    """A page whose options are a board's grid (``Choice.group`` ``grid4``: the L-game's
+    squares, Rithmomachia's cells and level keys): the grid's rows in the board's shape as
+    grey buttons, as a game in progress draws them, and the options beside the grid with
+    the navigation in the last row. None when there is no grid or it does not fit."""
+    runs = runs_of(list(choices))
+    if not any(grid_width(run[0].group) for run in runs):
+        return None
+    view = discord.ui.View(timeout=None)
+    row = 0
+    beside: list[Button] = []
+    for run in runs:
+        width = grid_width(run[0].group)
+        if width is None:
+            beside += run
+            continue
+        if width > ROW_WIDTH:
+            return None
+        for index, cell in enumerate(run):
+            view.add_item(PuzzleButton(cell.payload, shorten(cell.label, BUTTON_LABEL_LIMIT),
+                                       row + index // width, disabled=cell.disabled))
+        row += -(-len(run) // width)
+    last = [*((button, True) for button in beside), *((nav, False) for nav in navigation)]
+    if row > MENU_ROWS + 1 or (last and row > MENU_ROWS) or len(last) > ROW_WIDTH:
+        return None
+    for button, option in last:
+        view.add_item(PuzzleButton(button.payload, shorten(button.label, BUTTON_LABEL_LIMIT),
+                                   MENU_ROWS, primary=option, disabled=button.disabled))
+    return view
 
 
 async def show_new(bot: LogicBot, interaction: discord.Interaction, page: PuzzlePage,
