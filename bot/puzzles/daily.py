@@ -2,9 +2,14 @@
 
 Platform-neutral like the service. The puzzle of a day comes from the engine
 (``engines.turing.daily``), so every server and chat gets the same one. A channel's
-schedule lives in SQLite with the last day posted, and claiming a day is one guarded
+schedule lives in the store with the last day posted, and claiming a day is one guarded
 ``UPDATE``: a restart, or a second process, can neither double a post nor skip one (a day
 whose time passed while the bot was down is posted as soon as it is back).
+
+The schedules are also those of the trainer games' puzzles of the day (issue 41): one per
+channel and game (``DailySchedule.game``; ``TURING_DAILY`` is this challenge's), each
+claimed, retried and dropped on its own; the adapter posts a game's with
+``bot.puzzles.posts``, and its attempts are the trainer's.
 """
 
 from __future__ import annotations
