@@ -4,6 +4,7 @@ schedules made before keep posting the Turing challenge as they did."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import sqlite3
 from pathlib import Path
@@ -192,3 +193,21 @@ async def test_a_refusing_chat_drops_each_games_schedule_on_its_own_count(
     assert dropped == ["lgame"]
     assert [s.game for s in await service.store.daily_schedules("test")] == ["turing"]
     assert not await service.store.get_setting("test", "room", gone_setting(TURING_DAILY))
+
+
+async def test_two_processes_post_each_games_day_once(service: Service) -> None:
+    clock = Clock(dt.datetime(2026, 11, 20, 6, 0, tzinfo=dt.UTC))
+    first, second = DailyChallenge(service, clock), DailyChallenge(service, clock)
+    for game in (TURING_DAILY, "lgame", "rithmomachia"):
+        await first.schedule(ROOM, ROOM.server, "07:00", game)
+    posted: list[str] = []
+
+    async def post(schedule: DailySchedule, day: str) -> bool:
+        await asyncio.sleep(0)  # the other process runs meanwhile
+        posted.append(schedule.game)
+        return True
+
+    clock.now = dt.datetime(2026, 11, 20, 7, 0, 30, tzinfo=dt.UTC)
+    counts = await asyncio.gather(first.post_due("test", post), second.post_due("test", post))
+    assert sum(counts) == 3
+    assert sorted(posted) == ["lgame", "rithmomachia", "turing"]
