@@ -60,6 +60,7 @@ try:
     from tests.helpers.discord_text import is_v2
     from tests.helpers.discord_world import World as DiscordWorld
     from tests.helpers.discord_world import components_of, discord_world
+    from tests.helpers.puzzle_grid import grid_presses
     from tests.helpers.telegram_fake import Person, Sent
     from tests.helpers.telegram_world import GROUP, telegram_world
     from tests.helpers.telegram_world import World as TelegramWorld
@@ -78,6 +79,11 @@ STEPS: dict[str, str] = {
     "assign": "an assignment, and a student's /progress",
     "progress": "the class's progress, for the teacher",
     "daily": "the daily challenge, scheduled and posted",
+    "puzzle": "a student's /puzzle lgame, in private",
+    "puzzle-taps": "the answer tapped on the board, as a move in a game",
+    "puzzle-wrong": "a wrong first answer, with its reason",
+    "puzzle-right": "the next puzzle, answered right, with the rating's change",
+    "puzzle-daily": "the L-game's puzzle of the day, scheduled and posted",
     "tournament-signup": "a tournament open for sign-up",
     "tournament": "the tournament started: round 1",
     "export": "the results, exported",
@@ -86,6 +92,9 @@ DEFAULT_OUT = Path("docs/screens/teachers")
 # A Monday morning, before the daily challenge's 07:30 in Brussels (06:30 UTC).
 START = dt.datetime(2026, 11, 30, 6, 0, tzinfo=dt.UTC)
 DAILY_AT = "07:30 Europe/Brussels"
+PUZZLE_AT = "08:00 Europe/Brussels"  # the L-game's puzzle of the day: 07:00 UTC
+PUZZLE_GAME = "lgame"
+TAPS_SHOWN = 2  # "Tap the board" and the first square of the new L, then the picture
 PRIVATE_SHOWN = 2  # the latest messages of a Telegram private chat that are drawn
 THREAD_CREATED = 18  # Discord's message type of "… started a thread"
 
@@ -218,6 +227,7 @@ async def discord_steps(world: DiscordWorld, clock: FakeClock) -> list[Step]:
         assert posted == 1, posted
         await c.settle()
     steps.append(await c.step("daily", c.room, c.teacher, daily))
+    steps += await discord_puzzle_steps(c, clock)
 
     before = c.mark(c.room)
 
@@ -241,6 +251,54 @@ async def discord_steps(world: DiscordWorld, clock: FakeClock) -> list[Step]:
     async def export() -> None:
         await c.slash(c.teacher, c.room, "export")
     steps.append(await c.step("export", c.room, c.teacher, export))
+    return steps
+
+
+async def discord_puzzle_steps(c: DiscordClass, clock: FakeClock) -> list[Step]:
+    """A student's puzzles in a message only she sees: the puzzle, a wrong first answer
+    tapped on the board, the next puzzle right; then the L-game's puzzle of the day."""
+    world = c.world
+    steps: list[Step] = []
+    since = c.mark(c.games)
+    shown: list[Any] = []
+
+    async def puzzle() -> None:
+        done = await c.slash(c.alice, c.games, "puzzle", game=PUZZLE_GAME)
+        shown.append(done.response)
+    steps.append(await c.step("puzzle", c.games, c.alice, puzzle))
+
+    async def answer(right: bool, first: int = 0, last: int | None = None) -> None:
+        """Tap the answer (``right`` or a wrong one) on the board: its presses from
+        ``first`` to ``last``, "Tap the board" being the first."""
+        attempt = await world.store.open_puzzle("discord", str(c.alice.id), PUZZLE_GAME)
+        assert attempt is not None
+        message = shown[-1]
+        for data in grid_presses(attempt, right)[first:last]:
+            message = (await c.alice.click(message, custom_id=f"lp:{data}")).response
+        shown.append(message)
+
+    async def taps() -> None:
+        await answer(False, last=TAPS_SHOWN)
+    steps.append(await c.step("puzzle-taps", c.games, c.alice, taps, since=since))
+
+    async def wrong() -> None:
+        await answer(False, first=TAPS_SHOWN)
+    steps.append(await c.step("puzzle-wrong", c.games, c.alice, wrong, since=since))
+
+    async def right() -> None:
+        [next_id] = [x["custom_id"] for x in components_of(shown[-1])
+                     if str(x.get("custom_id", "")).endswith(":n")]
+        shown.append((await c.alice.click(shown[-1], custom_id=next_id)).response)
+        await answer(True)
+    steps.append(await c.step("puzzle-right", c.games, c.alice, right, since=since))
+
+    async def daily() -> None:
+        await c.slash(c.teacher, c.room, "daily", game=PUZZLE_GAME, schedule=PUZZLE_AT)
+        clock.now = START.replace(hour=7, minute=1)
+        posted = await world.bot.post_daily_due()
+        assert posted == 1, posted
+        await c.settle()
+    steps.append(await c.step("puzzle-daily", c.room, c.teacher, daily))
     return steps
 
 
@@ -283,11 +341,12 @@ class TelegramClass:
 
     async def step(self, name: str, viewer: Person,
                    action: Callable[[], Awaitable[None]], private: bool = False,
-                   since: int | None = None) -> Step:
+                   since: int | None = None, private_since: int | None = None) -> Step:
         """``action``, then what it added to the group (after ``since``, when given), and
-        with ``private`` the viewer's private chat."""
+        with ``private`` the viewer's private chat (after ``private_since``, when given:
+        a message an earlier step sent and this one changed)."""
         since = self.mark(self.group["id"]) if since is None else since
-        mine = self.mark(viewer.id)
+        mine = self.mark(viewer.id) if private_since is None else private_since
         await action()
         await self.world.settle()
         screens = [Screen(str(self.group["title"]), "6 members",
@@ -349,6 +408,7 @@ async def telegram_steps(world: TelegramWorld, clock: FakeClock) -> list[Step]:
         posted = await world.bot.post_daily_due()
         assert posted == 1, posted
     steps.append(await c.step("daily", TEACHER, daily))
+    steps += await telegram_puzzle_steps(c, clock)
 
     before = c.mark(c.group["id"])
 
@@ -368,6 +428,51 @@ async def telegram_steps(world: TelegramWorld, clock: FakeClock) -> list[Step]:
     async def export() -> None:
         await c.say(TEACHER, "/export")
     steps.append(await c.step("export", TEACHER, export))
+    return steps
+
+
+async def telegram_puzzle_steps(c: TelegramClass, clock: FakeClock) -> list[Step]:
+    """A student's puzzles in her private chat: the puzzle, a wrong first answer tapped
+    on the board, the next puzzle right; then the L-game's puzzle of the day."""
+    world = c.world
+    ann = STUDENTS[0]
+    steps: list[Step] = []
+    since = c.mark(ann.id)
+
+    async def puzzle() -> None:
+        await world.say(ann, ann.private_chat, f"/puzzle {PUZZLE_GAME}")
+    steps.append(await c.step("puzzle", ann, puzzle, private=True))
+    page = world.last(ann.private_chat)
+
+    async def answer(right: bool, first: int = 0, last: int | None = None) -> None:
+        attempt = await world.store.open_puzzle("telegram", str(ann.id), PUZZLE_GAME)
+        assert attempt is not None
+        for data in grid_presses(attempt, right)[first:last]:
+            await world.press(ann, world.fake.messages[(page.chat["id"], page.message_id)],
+                              f"z:{data}")
+
+    async def taps() -> None:
+        await answer(False, last=TAPS_SHOWN)
+    steps.append(await c.step("puzzle-taps", ann, taps, private=True, private_since=since))
+
+    async def wrong() -> None:
+        await answer(False, first=TAPS_SHOWN)
+    steps.append(await c.step("puzzle-wrong", ann, wrong, private=True, private_since=since))
+
+    async def right() -> None:
+        shown = world.fake.messages[(page.chat["id"], page.message_id)]
+        [next_key] = [key["callback_data"] for key in shown.buttons
+                      if str(key.get("callback_data", "")).endswith(":n")]
+        await world.press(ann, shown, next_key)
+        await answer(True)
+    steps.append(await c.step("puzzle-right", ann, right, private=True, private_since=since))
+
+    async def daily() -> None:
+        await c.say(TEACHER, f"/daily {PUZZLE_GAME} {PUZZLE_AT}")
+        clock.now = START.replace(hour=7, minute=1)
+        posted = await world.bot.post_daily_due()
+        assert posted == 1, posted
+    steps.append(await c.step("puzzle-daily", TEACHER, daily))
     return steps
 
 

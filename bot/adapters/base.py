@@ -45,7 +45,7 @@ from bot.adapters.delivery import (
 from bot.app import App
 from bot.puzzles.daily import PostOutcome
 from bot.service import Board, Place, Reply, place_of_record
-from bot.store import DailySchedule, GameRecord
+from bot.store import TURING_DAILY, DailySchedule, GameRecord
 from bot.store.records import RUNNING
 from renderers.i18n import translate
 
@@ -90,6 +90,10 @@ class ChatAdapter(BackgroundWork, ABC):
         # (post_daily_due) themselves, so that no background loop races an assertion.
         self.run_turn_timers = True
         self.run_daily_schedule = True
+        # The platform's post of a trainer game's scheduled puzzle of the day; set where
+        # the platform adds the trainer (its ``commands/puzzles.py``).
+        self.post_puzzle_daily: Callable[[DailySchedule, str],
+                                         Awaitable[PostOutcome]] | None = None
         self.class_board_delay = CLASS_BOARD_SECONDS
         self._class_boards_due: set[str] = set()
         self.redelivery = Redelivery(self.redraw_stored, self.doubt_board)
@@ -116,6 +120,16 @@ class ChatAdapter(BackgroundWork, ABC):
 
     @abstractmethod
     async def post_daily(self, schedule: DailySchedule, day: str) -> PostOutcome: ...
+
+    async def post_scheduled(self, schedule: DailySchedule, day: str) -> PostOutcome:
+        """A due daily post: the Turing challenge's, or a trainer game's puzzle of the
+        day (one schedule per channel and game)."""
+        if schedule.game == TURING_DAILY:
+            return await self.post_daily(schedule, day)
+        if self.post_puzzle_daily is None:
+            log.warning("no puzzle of the day can be posted on %s", self.platform)
+            return "failed"
+        return await self.post_puzzle_daily(schedule, day)
 
     async def daily_dropped(self, schedule: DailySchedule) -> None:
         """A daily schedule was dropped because its chat refused the bot for days; a
@@ -565,7 +579,7 @@ class ChatAdapter(BackgroundWork, ABC):
     def start_loops(self) -> None:
         if self.run_daily_schedule and self._daily_task is None:
             self._daily_task = asyncio.create_task(
-                self.daily.run_schedule(self.platform, self.post_daily, self.daily_dropped))
+                self.daily.run_schedule(self.platform, self.post_scheduled, self.daily_dropped))
         if self.run_turn_timers and self._timer_task is None:
             self._timer_task = asyncio.create_task(self.classroom.run_timers(
                 self.platform, self.place_of_record, self.timer_reminder, self.timer_acted))
@@ -604,4 +618,5 @@ class ChatAdapter(BackgroundWork, ABC):
                                                  self.timer_reminder, self.timer_acted)
 
     async def post_daily_due(self) -> int:
-        return await self.daily.post_due(self.platform, self.post_daily, self.daily_dropped)
+        return await self.daily.post_due(self.platform, self.post_scheduled,
+                                         self.daily_dropped)

@@ -2,9 +2,14 @@
 
 Platform-neutral like the service. The puzzle of a day comes from the engine
 (``engines.turing.daily``), so every server and chat gets the same one. A channel's
-schedule lives in SQLite with the last day posted, and claiming a day is one guarded
+schedule lives in the store with the last day posted, and claiming a day is one guarded
 ``UPDATE``: a restart, or a second process, can neither double a post nor skip one (a day
 whose time passed while the bot was down is posted as soon as it is back).
+
+The schedules are also those of the trainer games' puzzles of the day (issue 41): one per
+channel and game (``DailySchedule.game``; ``TURING_DAILY`` is this challenge's), each
+claimed, retried and dropped on its own; the adapter posts a game's with
+``bot.puzzles.posts``, and its attempts are the trainer's.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from typing import Literal
 from bot.clock import Clock, utc_now
 from bot.events import GameFinished
 from bot.service import Opponent, Place, Reply, Service, User
-from bot.store import DailyAttempt, DailySchedule, ForDailyChallenge
+from bot.store import TURING_DAILY, DailyAttempt, DailySchedule, ForDailyChallenge
+from engines.registry import get_game
 from engines.turing.daily import daily_settings
 from renderers.i18n import translate
 from renderers.turing import rounds_text, score_text, tests_text
@@ -40,6 +46,15 @@ GONE_DAYS = 3
 # Longer than any post takes (a rate-limited send is retried for about a minute).
 POST_LEASE = dt.timedelta(minutes=5)
 GONE_SETTING = "daily_gone_days"
+# The words of the schedule commands beside a time: stop a schedule, list a channel's.
+OFF_WORD = "off"
+LIST_WORD = "list"
+
+
+def gone_setting(game: str) -> str:
+    """The channel setting that counts the days a schedule's chat refused the bot: the
+    Turing challenge's as before, each puzzle of the day's its own."""
+    return GONE_SETTING if game == TURING_DAILY else f"{GONE_SETTING}:{game}"
 
 
 def parse_post_time(text: str) -> str | None:
@@ -132,8 +147,9 @@ class DailyChallenge:
         self.service = service
         self.store: ForDailyChallenge = service.store
         self.clock = clock
-        # Per (platform, channel): when a failed post may be tried again, and its tries.
-        self._retry_at: dict[tuple[str, str], tuple[dt.datetime, int]] = {}
+        # Per (platform, channel, game): when a failed post may be tried again, and its
+        # tries.
+        self._retry_at: dict[tuple[str, str, str], tuple[dt.datetime, int]] = {}
 
     def today(self) -> dt.date:
         return self.clock().astimezone(dt.UTC).date()
@@ -142,9 +158,11 @@ class DailyChallenge:
         return translate(language, key, default, **params)
 
     # ------------------------------------------------------------- schedules
-    async def schedule(self, place: Place, server: str, time_text: str) -> str:
-        """Post the challenge in ``place`` every day at ``time_text``: ``HH:MM`` in UTC,
-        or followed by a time zone (``07:30 Europe/Brussels``)."""
+    async def schedule(self, place: Place, server: str, time_text: str,
+                       game: str = TURING_DAILY) -> str:
+        """Post ``game``'s daily post in ``place`` every day at ``time_text``: ``HH:MM``
+        in UTC, or followed by a time zone (``07:30 Europe/Brussels``). A channel may
+        have one schedule per game: the Turing challenge's and each puzzle of the day's."""
         stored = parse_schedule(time_text)
         if stored is None:
             return self._t(place.language, "daily.bad_time",
@@ -152,8 +170,9 @@ class DailyChallenge:
                            "zone, such as 07:30 Europe/Brussels; '{got}' is not one.",
                            got=time_text.strip()[:40])
         post_time, zone = schedule_parts(stored)
-        existing = {(s.platform, s.channel): s for s in await self.store.daily_schedules()}
-        previous = existing.get((place.platform, place.channel))
+        existing = {(s.platform, s.channel, s.game): s
+                    for s in await self.store.daily_schedules(place.platform)}
+        previous = existing.get((place.platform, place.channel, game))
         # A new schedule whose time already passed today starts tomorrow: setting it up
         # should not post at once in the middle of a lesson.
         local = local_moment(self.clock(), zone)
@@ -165,7 +184,13 @@ class DailyChallenge:
         else:
             already = today if post_time <= local.strftime("%H:%M") else None
         await self.store.set_daily_schedule(DailySchedule(
-            place.platform, place.channel, server, stored, place.language, already))
+            place.platform, place.channel, server, stored, place.language, already,
+            game=game))
+        if game != TURING_DAILY:
+            return self._t(place.language, "daily.game_scheduled",
+                           "The {game} puzzle of the day will be posted here every day at "
+                           "{time} ({zone}).", game=get_game(game).TITLE, time=post_time,
+                           zone=zone)
         return self._t(place.language, "daily.scheduled",
                        "The daily Turing Machine challenge will be posted here every day at "
                        "{time} ({zone}).", time=post_time, zone=zone)
@@ -173,29 +198,58 @@ class DailyChallenge:
     async def drop_schedules_of(self, platform: str, chat: str,
                                 channels_of_chat: Callable[[str], bool]) -> int:
         """The bot was removed from ``chat``: its daily posts (the chat's own and its
-        topics', ``channels_of_chat``) are dropped at once, since none can be delivered;
-        how many. Without this, every day's refusal counted toward ``GONE_DAYS``."""
+        topics', every game's, ``channels_of_chat``) are dropped at once, since none can
+        be delivered; how many. Without this, every day's refusal counted toward
+        ``GONE_DAYS``."""
         dropped = 0
         for schedule in await self.store.daily_schedules(platform):
             if channels_of_chat(schedule.channel) and await self.store.remove_daily_schedule(
-                    platform, schedule.channel):
+                    platform, schedule.channel, schedule.game):
                 dropped += 1
         if dropped:
             log.warning("daily posts to %s:%s dropped: the bot was removed from the chat",
                         platform, chat)
         return dropped
 
-    async def unschedule(self, place: Place) -> str:
-        removed = await self.store.remove_daily_schedule(place.platform, place.channel)
+    async def unschedule(self, place: Place, game: str = TURING_DAILY) -> str:
+        removed = await self.store.remove_daily_schedule(place.platform, place.channel, game)
+        if game != TURING_DAILY:
+            title = get_game(game).TITLE
+            return (self._t(place.language, "daily.game_unscheduled",
+                            "The {game} puzzle of the day is no longer posted here.",
+                            game=title) if removed else
+                    self._t(place.language, "daily.game_not_scheduled",
+                            "The {game} puzzle of the day is not posted here.", game=title))
         return self._t(place.language, "daily.unscheduled" if removed else "daily.not_scheduled",
                        "The daily challenge is no longer posted here." if removed
                        else "The daily challenge is not posted here.")
+
+    async def schedules_text(self, place: Place) -> str:
+        """What is posted in ``place`` every day, one line per game, for ``list``."""
+        here = [schedule for schedule in await self.store.daily_schedules(place.platform)
+                if schedule.channel == place.channel]
+        if not here:
+            return self._t(place.language, "daily.list_empty",
+                           "Nothing is posted here every day. A moderator can start the "
+                           "Turing challenge with /daily 07:30, a game's puzzle of the day "
+                           "with /daily lgame 07:30.")
+        lines = [self._t(place.language, "daily.list_title", "Posted here every day:")]
+        for schedule in here:
+            post_time, zone = schedule_parts(schedule.post_time)
+            what = (self._t(place.language, "daily.list_turing", "the Turing Machine challenge")
+                    if schedule.game == TURING_DAILY else
+                    self._t(place.language, "daily.list_game", "the {game} puzzle of the day",
+                            game=get_game(schedule.game).TITLE))
+            lines.append(self._t(place.language, "daily.list_line", "• {time} ({zone}): {what}",
+                                 time=post_time, zone=zone, what=what))
+        return "\n".join(lines)
 
     async def post_due(self, platform: str,
                        post: Callable[[DailySchedule, str], Awaitable[PostOutcome | bool]],
                        on_dropped: Callable[[DailySchedule], Awaitable[None]] | None = None
                        ) -> int:
-        """Claim and post every due schedule. ``post`` says what happened:
+        """Claim and post every due schedule (each channel's, each game's). ``post`` says
+        what happened:
 
         * posted (or True);
         * failed (or False): the platform failed this once (a 5xx, a timeout). The claim
@@ -209,7 +263,7 @@ class DailyChallenge:
         now = self.clock()
         today = self.today().isoformat()
         for schedule in await self.store.daily_schedules(platform):
-            key = (schedule.platform, schedule.channel)
+            key = (schedule.platform, schedule.channel, schedule.game)
             retry_at = self._retry_at.get(key)
             if retry_at is not None and now < retry_at[0]:
                 continue
@@ -218,57 +272,60 @@ class DailyChallenge:
             if local_day is None or not await self.store.claim_daily_post(
                     schedule.platform, schedule.channel, local_day,
                     stamp.isoformat(timespec="seconds"),
-                    (stamp + POST_LEASE).isoformat(timespec="seconds")):
+                    (stamp + POST_LEASE).isoformat(timespec="seconds"), schedule.game):
                 continue
             try:
                 result = await post(schedule, today)
             except Exception:
-                log.exception("daily post failed in %s:%s", schedule.platform, schedule.channel)
+                log.exception("daily %s post failed in %s:%s", schedule.game,
+                              schedule.platform, schedule.channel)
                 result = "failed"
             outcome: PostOutcome = ("posted" if result is True else "failed" if result is False
                                     else result)
             if outcome == "posted":
                 await self.store.finish_daily_post(schedule.platform, schedule.channel,
-                                                   local_day)
+                                                   local_day, schedule.game)
                 posted += 1
                 self._retry_at.pop(key, None)
                 await self.store.set_setting(schedule.platform, schedule.channel,
-                                             GONE_SETTING, "")
+                                             gone_setting(schedule.game), "")
             elif outcome == "gone":
                 await self.store.finish_daily_post(schedule.platform, schedule.channel,
-                                                   local_day)  # not tried again today
+                                                   local_day, schedule.game)  # not today
                 await self._gone(schedule, local_day, on_dropped)
             else:
                 tries = (retry_at[1] if retry_at is not None else 0) + 1
                 self._retry_at[key] = (now + dt.timedelta(minutes=min(2 ** (tries - 1), 60)),
                                        tries)
-                log.warning("daily post to %s:%s failed (try %d); trying again at %s",
-                            schedule.platform, schedule.channel, tries,
+                log.warning("daily %s post to %s:%s failed (try %d); trying again at %s",
+                            schedule.game, schedule.platform, schedule.channel, tries,
                             self._retry_at[key][0].isoformat(timespec="minutes"))
                 # Back to before the claim; a retaken lapsed claim of today goes back to
                 # unposted, not to "today" (which would read as posted).
                 previous = (schedule.last_posted if schedule.last_posted != local_day
                             else None)
                 await self.store.release_daily_post(schedule.platform, schedule.channel,
-                                                    local_day, previous)
+                                                    local_day, previous, schedule.game)
         return posted
 
     async def _gone(self, schedule: DailySchedule, local_day: str,
                     on_dropped: Callable[[DailySchedule], Awaitable[None]] | None) -> None:
         """Count a day on which the chat refused the bot; drop the schedule after
         ``GONE_DAYS`` of them, so that a deleted channel is not tried forever."""
-        self._retry_at.pop((schedule.platform, schedule.channel), None)
-        seen = await self.store.get_setting(schedule.platform, schedule.channel, GONE_SETTING)
+        self._retry_at.pop((schedule.platform, schedule.channel, schedule.game), None)
+        setting = gone_setting(schedule.game)
+        seen = await self.store.get_setting(schedule.platform, schedule.channel, setting)
         days = sorted({day for day in (seen or "").split(",") if day} | {local_day})
         if len(days) < GONE_DAYS:
-            await self.store.set_setting(schedule.platform, schedule.channel, GONE_SETTING,
+            await self.store.set_setting(schedule.platform, schedule.channel, setting,
                                          ",".join(days))
-            log.warning("daily post to %s:%s refused: the chat is gone or closed to the bot "
-                        "(day %d of %d before the schedule is dropped)", schedule.platform,
-                        schedule.channel, len(days), GONE_DAYS)
+            log.warning("daily %s post to %s:%s refused: the chat is gone or closed to the "
+                        "bot (day %d of %d before the schedule is dropped)", schedule.game,
+                        schedule.platform, schedule.channel, len(days), GONE_DAYS)
             return
-        await self.store.remove_daily_schedule(schedule.platform, schedule.channel)
-        await self.store.set_setting(schedule.platform, schedule.channel, GONE_SETTING, "")
+        await self.store.remove_daily_schedule(schedule.platform, schedule.channel,
+                                               schedule.game)
+        await self.store.set_setting(schedule.platform, schedule.channel, setting, "")
         log.warning("daily post to %s:%s dropped: the chat refused the bot on %d days (%s)",
                     schedule.platform, schedule.channel, GONE_DAYS, ", ".join(days))
         if on_dropped is not None:

@@ -24,14 +24,15 @@ from bot.payloads import TOKEN_PATTERN
 from bot.puzzles.jobs import message_from_json
 from bot.replies import Button
 from bot.store.puzzle_rows import PuzzleAttempt, PuzzlePlayer
-from engines.base import Choice, GameError, GameState
+from engines.base import GRID_TOKEN, Choice, GameError, GameState
 from engines.puzzles import Puzzle
 from engines.registry import get_game
 from renderers import renderer_for
 from renderers.i18n import localise, translate
 
-# A menu path of a puzzle's answer: the list menus' steps (the grid is left to games).
-MAX_PATH_TOKENS = 6
+# A menu path of a puzzle's answer: the list menu's steps, or the board's grid ("G" and
+# its taps: at most ten tokens, as a game's payload holds, ``engines.rithmomachia.grid``).
+MAX_PATH_TOKENS = 10
 DATA = re.compile(rf"(?P<attempt>[0-9]{{1,12}}):(?P<step>[arsntv])"
                   rf"(?::(?P<argument>(?:{TOKEN_PATTERN}(?:\.{TOKEN_PATTERN})"
                   rf"{{0,{MAX_PATH_TOKENS - 1}}})|x))?")
@@ -150,8 +151,26 @@ def choose(puzzle: Puzzle, path: tuple[str, ...]) -> Choice | None:
     one of the puzzle's menus (a forged or outdated button)."""
     if not path or len(path) > MAX_PATH_TOKENS:
         return None
+    if path == (GRID_TOKEN,):  # "Tap the board": the menu as the board's grid, as in a game
+        return Choice(GRID_TOKEN, GRID_TOKEN) if puzzle.position().offers_grid() else None
     options = _menu(puzzle, puzzle.position(), path[:-1])
     return next((option for option in options if option.token == path[-1]), None)
+
+
+def menu_refusal(puzzle: Puzzle, path: tuple[str, ...]) -> GameError | None:
+    """Why the menu refuses to go on to ``path`` (a grid's tap that no move could use:
+    the reason the game gives), or None."""
+    try:
+        puzzle.position().menu(puzzle.seat, path)
+    except GameError as error:
+        return error
+    return None
+
+
+def opens_grid(button: Button) -> bool:
+    """The "Tap the board" button, which a keyboard (the console) has no use for."""
+    pressed = parse_data(button.payload)
+    return pressed is not None and pressed.argument == GRID_TOKEN
 
 
 def answering_page(attempt: PuzzleAttempt, puzzle: Puzzle, path: tuple[str, ...],
@@ -163,16 +182,23 @@ def answering_page(attempt: PuzzleAttempt, puzzle: Puzzle, path: tuple[str, ...]
     step = "r" if practice else "a"
     choices = tuple(_choice_button(puzzle.game, attempt.id, step, path, choice, language)
                     for choice in _menu(puzzle, state, path))
-    navigation = ((Button(translate(language, "menu.back"),
-                          data(attempt.id, step, ".".join(path[:-1])) if path[:-1]
-                          else data(attempt.id, step)),) if path else ())
+    navigation: tuple[Button, ...] = ((Button(translate(language, "menu.back"),
+                                              data(attempt.id, step, ".".join(path[:-1]))
+                                              if path[:-1] else data(attempt.id, step)),)
+                                       if path else ())
+    if not path and choices and state.offers_grid():
+        # A board of cells is answered as it is played: by taps on its grid (issue 23).
+        navigation = (Button(translate(language, "menu.grid", "▦ Tap the board"),
+                             data(attempt.id, step, GRID_TOKEN)),)
+    told = state.menu_prompt(puzzle.seat, path) if path else None
     task = (translate(language, "puzzle.retry_task",
                       "Practice: try again. Your rating counted the first try only.")
             if practice else translate(language, "puzzle.task",
                                        "Find the best move. One try counts for your rating."))
     parts = [title(attempt, puzzle, language), note,
              board_text(puzzle.game, state, puzzle.seat, language, emoji), task, rating,
-             translate(language, "menu.choose")]
+             localise(language, told) if told is not None else translate(language,
+                                                                         "menu.choose")]
     return PuzzlePage("\n\n".join(part for part in parts if part), choices, navigation,
                       attempt=attempt.id, answering=True)
 

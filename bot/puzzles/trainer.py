@@ -40,6 +40,7 @@ from bot.puzzles.pages import (
     PuzzlePage,
     answering_page,
     choose,
+    menu_refusal,
     parse_data,
     rating_text,
     refusal,
@@ -373,6 +374,12 @@ class PuzzleTrainer:
                 place, attempt, path[:-1], practice=practice,
                 note="❌ " + localise(language, choice.unavailable))
         if choice.action is None:
+            tapped = menu_refusal(puzzle, path)  # a grid's tap no move could use: why
+            if tapped is not None:
+                return await self._answering_page(
+                    place, attempt, path[:-1], practice=practice,
+                    note="❌ " + translate(language, tapped.key, tapped.default,
+                                          **tapped.params))
             return await self._answering_page(place, attempt, path, practice=practice)
         refused = _refusal(puzzle, choice.action)
         if refused is not None:  # offered (a bOOleO gate on any slot it fits), not legal:
@@ -519,15 +526,18 @@ class PuzzleTrainer:
         return lines
 
     async def leaderboard_text(self, language: str, game: str, day: dt.date,
-                               server: str | None) -> str:
+                               server: str | None, empty_ok: bool = True) -> str:
         """The day's leaderboard of ``game``'s puzzle of the day: who solved it at the
-        first try, quickest first, then who tried (``server``: one class; None: all)."""
+        first try, quickest first, then who tried (``server``: one class; None: all);
+        with nobody yet, a sentence that says so, or "" when not ``empty_ok``."""
         attempts = [attempt for attempt in await self.store.daily_puzzle_attempts(
             day.isoformat(), game, server) if not attempt.open]
         scope = _t(language, "daily.scope_server" if server else "daily.scope_global",
                    "this server" if server else "everyone")
         title = get_game(game).TITLE
         if not attempts:
+            if not empty_ok:
+                return ""
             return _t(language, "puzzle.daily_empty",
                       "Nobody has answered the {game} puzzle of {date} yet ({scope}).",
                       game=title, date=day.isoformat(), scope=scope)

@@ -42,6 +42,7 @@ from bot.store.protocol import (
 from bot.store.records import (
     FORMER_PLAYER,
     RUNNING,
+    TURING_DAILY,
     DailyAttempt,
     DailySchedule,
     ExportRow,
@@ -65,6 +66,7 @@ __all__ = [
     "MIGRATIONS",
     "RUNNING",
     "SCHEMA_VERSION",
+    "TURING_DAILY",
     "AssignmentStore",
     "ChannelBusy",
     "CoordinationStore",

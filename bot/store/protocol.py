@@ -23,6 +23,7 @@ from bot.store.puzzle_rows import (
     SolvedPuzzle,
 )
 from bot.store.records import (
+    TURING_DAILY,
     DailyAttempt,
     DailySchedule,
     ExportRow,
@@ -103,21 +104,24 @@ class ResultStore(Protocol):
 
 
 class DailyStore(Protocol):
-    """The daily challenge (``bot.puzzles.daily``): schedules, the post's claim, the attempts."""
+    """The daily posts (``bot.puzzles.daily``): schedules per channel and game, the post's
+    claim, the Turing challenge's attempts."""
 
     async def set_daily_schedule(self, schedule: DailySchedule) -> None: ...
 
-    async def remove_daily_schedule(self, platform: str, channel: str) -> bool: ...
+    async def remove_daily_schedule(self, platform: str, channel: str,
+                                    game: str = TURING_DAILY) -> bool: ...
 
     async def daily_schedules(self, platform: str | None = None) -> list[DailySchedule]: ...
 
     async def claim_daily_post(self, platform: str, channel: str, day: str, now: str,
-                               until: str) -> bool: ...
+                               until: str, game: str = TURING_DAILY) -> bool: ...
 
-    async def finish_daily_post(self, platform: str, channel: str, day: str) -> None: ...
+    async def finish_daily_post(self, platform: str, channel: str, day: str,
+                                game: str = TURING_DAILY) -> None: ...
 
     async def release_daily_post(self, platform: str, channel: str, day: str,
-                                 previous: str | None) -> None: ...
+                                 previous: str | None, game: str = TURING_DAILY) -> None: ...
 
     async def start_daily_attempt(self, attempt: DailyAttempt) -> bool: ...
 

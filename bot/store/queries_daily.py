@@ -1,11 +1,12 @@
 """The daily challenge's statements, written once for both databases (issue 39; see
-``queries``): schedules, the once-a-day post claim, and each person's attempt."""
+``queries``): schedules (one per channel and game), the once-a-day post claim, and each
+person's attempt."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.store.records import DailyAttempt, DailySchedule, now
+from bot.store.records import TURING_DAILY, DailyAttempt, DailySchedule, now
 from bot.store.runner import Duplicate, Runner
 
 _ATTEMPT_COLUMNS = ("day, platform, user_id, name, server, game_id, status, rounds, tests, "
@@ -19,56 +20,61 @@ class DailyQueries:
 
     async def set_daily_schedule(self, schedule: DailySchedule) -> None:
         await self._run.execute(
-            "INSERT INTO daily_schedules (platform, channel, server, post_time, language, "
-            "last_posted) VALUES (:platform, :channel, :server, :post_time, :language, "
-            ":last_posted) ON CONFLICT (platform, channel) DO UPDATE SET "
+            "INSERT INTO daily_schedules (platform, channel, game, server, post_time, "
+            "language, last_posted) VALUES (:platform, :channel, :game, :server, :post_time, "
+            ":language, :last_posted) ON CONFLICT (platform, channel, game) DO UPDATE SET "
             "server=excluded.server, post_time=excluded.post_time, "
             "language=excluded.language",
-            platform=schedule.platform, channel=schedule.channel, server=schedule.server,
-            post_time=schedule.post_time, language=schedule.language,
+            platform=schedule.platform, channel=schedule.channel, game=schedule.game,
+            server=schedule.server, post_time=schedule.post_time, language=schedule.language,
             last_posted=schedule.last_posted)
 
-    async def remove_daily_schedule(self, platform: str, channel: str) -> bool:
+    async def remove_daily_schedule(self, platform: str, channel: str,
+                                    game: str = TURING_DAILY) -> bool:
         return await self._run.execute(
-            "DELETE FROM daily_schedules WHERE platform=:platform AND channel=:channel",
-            platform=platform, channel=channel) == 1
+            "DELETE FROM daily_schedules WHERE platform=:platform AND channel=:channel "
+            "AND game=:game", platform=platform, channel=channel, game=game) == 1
 
     async def daily_schedules(self, platform: str | None = None) -> list[DailySchedule]:
         query = ("SELECT platform, channel, server, post_time, language, last_posted, "
-                 "claimed_until FROM daily_schedules")
+                 "claimed_until, game FROM daily_schedules")
         if platform is not None:
             query += " WHERE platform=:platform"
         rows = await self._run.rows(
-            query + " ORDER BY platform{bytewise}, channel{bytewise}", platform=platform)
+            query + " ORDER BY platform{bytewise}, channel{bytewise}, game{bytewise}",
+            platform=platform)
         return [DailySchedule(*row) for row in rows]
 
     async def claim_daily_post(self, platform: str, channel: str, day: str, now: str,
-                               until: str) -> bool:
-        """Claim the channel's post of ``day`` until ``until`` (UTC, ISO); False when it is
-        posted already or another claim still runs. One guarded statement, so two
-        processes or a restart never post the same day twice; a claim whose process died
-        runs out, and the day is posted after all."""
+                               until: str, game: str = TURING_DAILY) -> bool:
+        """Claim the channel's post of ``game`` for ``day`` until ``until`` (UTC, ISO);
+        False when it is posted already or another claim still runs. One guarded
+        statement, so two processes or a restart never post the same day twice; a claim
+        whose process died runs out, and the day is posted after all."""
         return await self._run.execute(
             "UPDATE daily_schedules SET last_posted=:day, claimed_until=:until "
-            "WHERE platform=:platform AND channel=:channel AND (last_posted IS NULL "
-            "OR last_posted{bytewise} < :day OR (last_posted=:day "
+            "WHERE platform=:platform AND channel=:channel AND game=:game "
+            "AND (last_posted IS NULL OR last_posted{bytewise} < :day OR (last_posted=:day "
             "AND claimed_until IS NOT NULL AND claimed_until{bytewise} < :at))",
-            day=day, until=until, platform=platform, channel=channel, at=now) == 1
+            day=day, until=until, platform=platform, channel=channel, game=game,
+            at=now) == 1
 
-    async def finish_daily_post(self, platform: str, channel: str, day: str) -> None:
+    async def finish_daily_post(self, platform: str, channel: str, day: str,
+                                game: str = TURING_DAILY) -> None:
         """The claimed post of ``day`` is out: it is never made again."""
         await self._run.execute(
             "UPDATE daily_schedules SET claimed_until=NULL WHERE platform=:platform "
-            "AND channel=:channel AND last_posted=:day",
-            platform=platform, channel=channel, day=day)
+            "AND channel=:channel AND game=:game AND last_posted=:day",
+            platform=platform, channel=channel, game=game, day=day)
 
     async def release_daily_post(self, platform: str, channel: str, day: str,
-                                 previous: str | None) -> None:
+                                 previous: str | None, game: str = TURING_DAILY) -> None:
         """Undo a claim whose post failed, so that the next attempt posts it."""
         await self._run.execute(
             "UPDATE daily_schedules SET last_posted=:previous, claimed_until=NULL "
-            "WHERE platform=:platform AND channel=:channel AND last_posted=:day",
-            previous=previous, platform=platform, channel=channel, day=day)
+            "WHERE platform=:platform AND channel=:channel AND game=:game "
+            "AND last_posted=:day",
+            previous=previous, platform=platform, channel=channel, game=game, day=day)
 
     async def start_daily_attempt(self, attempt: DailyAttempt) -> bool:
         """Record the attempt; False when this user already has one for that day."""

@@ -15,6 +15,9 @@ log = logging.getLogger("bot.store")
 
 RUNNING = ("waiting", "active")
 FORMER_PLAYER = "a former player"
+# The game of a daily schedule that posts the Turing Machine's daily challenge; any other
+# game's schedule posts that game's puzzle of the day (``bot.puzzles.daily``).
+TURING_DAILY = "turing"
 
 
 # Rate buckets (``take_rate_token``): every this many takes, a process deletes the buckets
@@ -90,7 +93,8 @@ def record_after(record: GameRecord, update: GameUpdate, stamp: str) -> GameReco
 
 @dataclass
 class DailySchedule:
-    """A channel that gets the daily challenge post at ``post_time`` (HH:MM, UTC)."""
+    """A channel that gets a daily post at ``post_time`` (``HH:MM``, UTC, or followed by
+    its time zone): the Turing Machine's challenge, or ``game``'s puzzle of the day."""
 
     platform: str
     channel: str
@@ -101,6 +105,8 @@ class DailySchedule:
     # While a process makes the post of ``last_posted``: until when its claim holds (UTC,
     # ISO); None once the post is out (``bot.puzzles.daily.POST_LEASE``).
     claimed_until: str | None = None
+    # Whose puzzle of the day: ``TURING_DAILY`` (the daily challenge) or a trainer game's.
+    game: str = TURING_DAILY
 
 
 @dataclass

@@ -292,6 +292,29 @@ MIGRATIONS: list[str] = [
         solved     INTEGER NOT NULL
     );
     """,
+    # 13: a scheduled daily post per channel and game (issue 41): ``game`` is whose puzzle
+    # of the day is posted, 'turing' for the daily challenge, which every older schedule
+    # was. The key becomes (platform, channel, game), so the table is made anew (SQLite
+    # cannot change a primary key) and the rows are copied as they were.
+    """
+    CREATE TABLE daily_schedules_by_game (
+        platform      TEXT NOT NULL,
+        channel       TEXT NOT NULL,
+        game          TEXT NOT NULL,
+        server        TEXT NOT NULL,
+        post_time     TEXT NOT NULL,
+        language      TEXT NOT NULL,
+        last_posted   TEXT,
+        claimed_until TEXT,
+        PRIMARY KEY (platform, channel, game)
+    );
+    INSERT INTO daily_schedules_by_game (platform, channel, game, server, post_time,
+        language, last_posted, claimed_until)
+        SELECT platform, channel, 'turing', server, post_time, language, last_posted,
+               claimed_until FROM daily_schedules;
+    DROP TABLE daily_schedules;
+    ALTER TABLE daily_schedules_by_game RENAME TO daily_schedules;
+    """,
 ]
 
 

@@ -26,6 +26,11 @@ async def test_every_classroom_step_is_captured(platform: str) -> None:
     assert "The class's progress" in shown["progress"]
     assert any(".csv" in name for name in files["progress"])
     assert "Daily Turing Machine challenge" in shown["daily"]
+    assert "Find the best move" in shown["puzzle"]
+    assert "Tap another square of your new L" in shown["puzzle-taps"]
+    assert "❌ Not this one." in shown["puzzle-wrong"]
+    assert "✅ Right!" in shown["puzzle-right"] and "Your puzzle rating" in shown["puzzle-right"]
+    assert "L-game puzzle of the day · 2026-11-30" in shown["puzzle-daily"]
     assert "Signed up (4)" in shown["tournament-signup"]
     assert "Round 1" in shown["tournament"]
     assert any(name.startswith("results-") for name in files["export"])

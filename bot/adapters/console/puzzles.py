@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.adapters.console.setup import TYPED_MOVE, MenuItem, Question
+from bot.puzzles.pages import opens_grid
 from bot.puzzles.trainer import PuzzleTrainer
 from bot.replies import Place, User
 from renderers.i18n import translate
@@ -32,8 +33,11 @@ async def run_puzzles(trainer: PuzzleTrainer, place: Place, user: User, game: st
             await show("! " + page.text)
             if not shown.ok:
                 return True
+        # The board's grid is for tapping; at a keyboard the numbered list (or a typed
+        # move) answers, as in a game (``bot.adapters.console.moves``).
         items = [MenuItem(button.label, button.payload)
-                 for button in (*shown.choices, *shown.navigation) if not button.disabled]
+                 for button in (*shown.choices, *shown.navigation)
+                 if not button.disabled and not opens_grid(button)]
         items.append(MenuItem(translate(language, "puzzle.console_leave",
                                         "Leave the puzzles"), DONE))
         answer = await ask(Question(translate(language, "lesson.console_prompt",

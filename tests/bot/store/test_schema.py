@@ -24,11 +24,13 @@ from tests.helpers.databases import DATABASES, postgres_schema
 RELEASED = {
     "sqlite": ["0f76365c12cc26c0", "6e19fe4ae0ae9551", "6907921a836ab4cb", "07f690b5a1312c9e",
                "88c57def31811817", "3a2c8e0e609b6992", "674fd15a006d9017", "454b8aab17c7e83c",
-               "da696b0385482228", "6bbdb597f6cca83d", "e3b0c44298fc1c14", "1a62e0a0df8f0ab4"],
+               "da696b0385482228", "6bbdb597f6cca83d", "e3b0c44298fc1c14", "1a62e0a0df8f0ab4",
+               "25470afa325ed2d0"],
     "postgres": ["5c3e999cf52fb5d2", "1b1f918de1deb2b7", "2c68ed21d21f97fd",
                  "ed36ad6ead4bb1aa", "88c57def31811817", "2cddfcc062a1e3ac",
                  "881b1bc34e97f647", "a5bf5c823df1867d", "7ae08aba283d5c84",
-                 "6bbdb597f6cca83d", "d547e528531a5d0b", "7c32309ea917200c"],
+                 "6bbdb597f6cca83d", "d547e528531a5d0b", "7c32309ea917200c",
+                 "25470afa325ed2d0"],
 }
 OLD_VERSION = 9  # before the daily post's lease, the lock function and the puzzle trainer
 # Rows an older bot wrote, in SQL both databases take.

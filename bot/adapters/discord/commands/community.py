@@ -14,7 +14,10 @@ from bot.adapters.discord.commands import (
     CommandKit,
     complete_game,
 )
-from bot.adapters.discord.commands.puzzles import post_puzzle_of_the_day
+from bot.adapters.discord.commands.puzzles import (
+    post_puzzle_of_the_day,
+    schedule_puzzle_of_the_day,
+)
 from bot.adapters.discord.translator import text
 from engines.puzzles import puzzle_games
 from engines.registry import get_game
@@ -31,16 +34,18 @@ def add_community_commands(bot: LogicBot, kit: CommandKit) -> None:
                   description=text("Today's Turing Machine challenge; managers can post it "
                                    "here every day", "cmd.daily.description"))
     @app_commands.describe(schedule=text("HH:MM in UTC or with a zone (07:30 Europe/Brussels) to "
-                                         "post it daily, or off (moderators)",
+                                         "post it daily, off to stop, or list",
                                          "cmd.daily.schedule"),
-                           game=text("Post this game's puzzle of the day instead",
-                                     "cmd.daily.game"))
+                           game=text("A game's puzzle of the day instead; with schedule, "
+                                     "posted daily", "cmd.daily.game"))
     @app_commands.choices(game=[app_commands.Choice(name=get_game(name).TITLE, value=name)
                                 for name in puzzle_games()])
     async def daily(interaction: discord.Interaction, schedule: str | None = None,
                     game: str | None = None) -> None:
         if game is not None and not schedule:  # a game's puzzle of the day (issue 41)
             await post_puzzle_of_the_day(bot, interaction, game)
+            return
+        if schedule and await schedule_puzzle_of_the_day(bot, interaction, game, schedule):
             return
         place = await bot.place_for(interaction)
         server = str(interaction.guild_id or 0)

@@ -5,6 +5,10 @@ solver sees a puzzle and only they can press its buttons (in a DM, the bot's mes
   Turing Machine here; ``/puzzle`` without a game keeps its meaning.
 * ``/daily game:<game>``: the game's puzzle of the day, posted in the channel with the
   day's leaderboard so far and a Solve button (``lpd:<game>``) that opens it privately.
+* ``/daily game:<game> schedule:<HH:MM [zone]|off>`` (moderators): that post every day
+  (``bot.puzzles.daily``, one schedule per channel and game), drawn with the puzzle and
+  yesterday's leaderboard (``bot.puzzles.posts``); ``/daily schedule:list``: what is
+  posted here every day.
 * A page's buttons carry ``lp:<attempt>:<step>[:<argument>]`` (``bot.puzzles.pages``); a
   menu too long for buttons becomes select menus whose options carry the same data
   (``lps:<n>``). All are dynamic items, so they survive restarts. A press replaces the
@@ -13,6 +17,7 @@ solver sees a puzzle and only they can press its buttons (in a DM, the bot's mes
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 from collections.abc import Mapping
@@ -21,11 +26,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.adapters.discord.layout import Layout
-from bot.adapters.discord.markdown import fit_content, inert, rendered
-from bot.adapters.discord.menus import page_menu_view
+from bot.adapters.common import grid_width, runs_of
+from bot.adapters.discord.layout import NO_MENTIONS, Layout
+from bot.adapters.discord.markdown import fit_content, inert, rendered, shorten
+from bot.adapters.discord.menus import BUTTON_LABEL_LIMIT, MENU_ROWS, ROW_WIDTH, page_menu_view
+from bot.puzzles.daily import LIST_WORD, OFF_WORD, PostOutcome
 from bot.puzzles.pages import PuzzlePage, theme_name
+from bot.puzzles.posts import scheduled_post_text
 from bot.puzzles.trainer import puzzle_game, puzzle_list, themes_of
+from bot.replies import Button
+from bot.store import DailySchedule
 from renderers.i18n import translate
 
 if TYPE_CHECKING:
@@ -123,9 +133,45 @@ def page_layout(page: PuzzlePage) -> Layout:
 
 
 def page_view(page: PuzzlePage, language: str) -> discord.ui.View | None:
-    """The page's options as buttons in four rows, or as select menus when there are more;
-    the navigation (back, next, retry, show me, theme) in the last row."""
+    """The page's options as the board's grid (``grid_view``), as buttons in four rows, or
+    as select menus when there are more; the navigation (back, tap the board, next, retry,
+    show me, theme) in the last row."""
+    grid = grid_view(page.choices, page.navigation)
+    if grid is not None:
+        return grid
     return page_menu_view(page.choices, page.navigation, language, PuzzleButton, PuzzleSelect)
+
+
+def grid_view(choices: tuple[Button, ...], navigation: tuple[Button, ...]
+              ) -> discord.ui.View | None:
+    """A page whose options are a board's grid (``Choice.group`` ``grid4``: the L-game's
+    squares, Rithmomachia's cells and level keys): the grid's rows in the board's shape as
+    grey buttons, as a game in progress draws them, and the options beside the grid with
+    the navigation in the last row. None when there is no grid or it does not fit."""
+    runs = runs_of(list(choices))
+    if not any(grid_width(run[0].group) for run in runs):
+        return None
+    view = discord.ui.View(timeout=None)
+    row = 0
+    beside: list[Button] = []
+    for run in runs:
+        width = grid_width(run[0].group)
+        if width is None:
+            beside += run
+            continue
+        if width > ROW_WIDTH:
+            return None
+        for index, cell in enumerate(run):
+            view.add_item(PuzzleButton(cell.payload, shorten(cell.label, BUTTON_LABEL_LIMIT),
+                                       row + index // width, disabled=cell.disabled))
+        row += -(-len(run) // width)
+    last = [*((button, True) for button in beside), *((nav, False) for nav in navigation)]
+    if row > MENU_ROWS + 1 or (last and row > MENU_ROWS) or len(last) > ROW_WIDTH:
+        return None
+    for button, option in last:
+        view.add_item(PuzzleButton(button.payload, shorten(button.label, BUTTON_LABEL_LIMIT),
+                                   MENU_ROWS, primary=option, disabled=button.disabled))
+    return view
 
 
 async def show_new(bot: LogicBot, interaction: discord.Interaction, page: PuzzlePage,
@@ -177,10 +223,61 @@ async def post_puzzle_of_the_day(bot: LogicBot, interaction: discord.Interaction
     server = str(interaction.guild_id) if interaction.guild_id else None
     board = await trainer.leaderboard_text(place.language, game, day, server)
     text = trainer.daily_post_text(place.language, game, day) + "\n\n" + board
-    view = discord.ui.View(timeout=None)
-    view.add_item(PuzzleDayButton(game, translate(place.language, "puzzle.solve", "🧩 Solve")))
     await bot.send(interaction, Layout(fit_content([inert(text)]), [], []), ephemeral=False,
-                   view=view)
+                   view=day_post_view(game, place.language))
+
+
+def day_post_view(game: str, language: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PuzzleDayButton(game, translate(language, "puzzle.solve", "🧩 Solve")))
+    return view
+
+
+async def post_scheduled_puzzle(bot: LogicBot, schedule: DailySchedule,
+                                day: str) -> PostOutcome:
+    """A channel's scheduled puzzle of the day (``bot.puzzles.daily``, one schedule per
+    channel and game): the puzzle itself, yesterday's leaderboard of the server, and the
+    Solve button that opens it privately."""
+    text = await scheduled_post_text(bot.app.trainer, schedule, dt.date.fromisoformat(day))
+    channel = bot.get_partial_messageable(int(schedule.channel))
+    try:
+        await channel.send(fit_content([rendered(text)]), allowed_mentions=NO_MENTIONS,
+                           view=day_post_view(schedule.game, schedule.language))
+    except (discord.NotFound, discord.Forbidden) as error:
+        log.warning("%s puzzle of the day to %s refused: %s", schedule.game,
+                    schedule.channel, error)
+        return "gone"
+    except discord.HTTPException as error:
+        log.warning("%s puzzle of the day to %s failed: %s", schedule.game,
+                    schedule.channel, error)
+        return "failed"
+    return "posted"
+
+
+async def schedule_puzzle_of_the_day(bot: LogicBot, interaction: discord.Interaction,
+                                     game: str | None, schedule: str) -> bool:
+    """``/daily game:<game> schedule:<HH:MM [zone]|off>`` (moderators) posts or stops
+    that game's puzzle of the day here every day; ``/daily schedule:list`` says what is
+    posted here every day (anyone). False for the Turing challenge's own words."""
+    word = schedule.strip().lower()
+    if game is None and word != LIST_WORD:
+        return False
+    place = await bot.place_for(interaction)
+    if word == LIST_WORD:
+        await bot.notify(interaction, await bot.daily.schedules_text(place))
+        return True
+    chosen = puzzle_game(game or "")
+    if chosen is None:
+        await bot.notify(interaction, puzzle_list(place.language))
+        return True
+    if not await bot.is_moderator(interaction):
+        await bot.notify(interaction, bot.t(place, "moderation.only_moderators"))
+        return True
+    server = str(interaction.guild_id or 0)
+    answer = (await bot.daily.unschedule(place, chosen) if word == OFF_WORD
+              else await bot.daily.schedule(place, server, schedule, chosen))
+    await bot.notify(interaction, answer)
+    return True
 
 
 async def complete_theme(interaction: discord.Interaction,
@@ -201,3 +298,8 @@ def add_puzzle_items(bot: LogicBot) -> None:
     """The trainer's buttons, which work without any command after a restart."""
     bot.add_dynamic_items(PuzzleButton, PuzzleSelect, PuzzleDayButton)
     bot.own_component_templates.extend(PUZZLE_TEMPLATES)
+
+    async def post(schedule: DailySchedule, day: str) -> PostOutcome:
+        return await post_scheduled_puzzle(bot, schedule, day)
+
+    bot.post_puzzle_daily = post

@@ -7,6 +7,9 @@
 * ``/daily <game>``: in a group, the game's puzzle of the day with the day's leaderboard
   so far and a Solve link (``?start=pz-<game>-<group>``) into the private chat, where the
   puzzle opens; in a private chat, the puzzle itself. ``/daily`` alone keeps its meaning.
+* ``/daily <game> <HH:MM [zone]|off>`` (group admins): that post every day, with the
+  puzzle drawn and yesterday's leaderboard (``bot.puzzles.daily``, ``bot.puzzles.posts``;
+  one schedule per chat and game); ``/daily list``: what is posted here every day.
 * The pages' buttons carry ``z:<attempt>:<step>[:<argument>]`` (``bot.puzzles.pages``),
   accepted only on the message that carries them; a press replaces the page, and a
   refusal (someone else's puzzle, a limit) is an alert that changes nothing.
@@ -14,25 +17,33 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import html
+import logging
 import re
 
 from telegram import CallbackQuery, Update
 from telegram import Message as TgMessage
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.adapters.telegram.buttons import rows_of
-from bot.adapters.telegram.chats import is_private
+from bot.adapters.telegram.chats import chat_of, is_private
 from bot.adapters.telegram.client import TelegramBot
 from bot.adapters.telegram.commands import Commands
 from bot.adapters.telegram.commands.kit import Handler
-from bot.adapters.telegram.layout import Key, Message, menu_message
+from bot.adapters.telegram.layout import Key, Message, fit, menu_message, text_blocks
+from bot.puzzles.daily import LIST_WORD, OFF_WORD, PostOutcome
 from bot.puzzles.pages import PuzzlePage
+from bot.puzzles.posts import scheduled_post_text
 from bot.puzzles.trainer import puzzle_game, puzzle_list
 from bot.replies import Place, User
+from bot.store import DailySchedule
 from engines.puzzles import puzzle_games
 from engines.registry import get_game
 from renderers.i18n import translate
+
+log = logging.getLogger(__name__)
 
 PUZZLE_PATTERN = r"^zs?:"
 PREFIX = "z:"
@@ -54,6 +65,7 @@ class PuzzleCommands:
         self.client = client
         self.commands = commands
         self.trainer = client.app.trainer
+        client.post_puzzle_daily = self.post_scheduled
 
     def wrap(self, handlers: dict[str, Handler]) -> dict[str, Handler]:
         """The commands' handlers with ``/puzzle``, ``/daily`` and ``/start`` taking the
@@ -128,10 +140,19 @@ class PuzzleCommands:
 
     # ----------------------------------------------------------------- /daily
     async def daily(self, update: Update, words: list[str]) -> bool:
-        """``/daily <game>``; False for the Turing challenge's ``/daily``."""
-        game = puzzle_game(words[0]) if len(words) == 1 else None
+        """``/daily <game>``, ``/daily <game> <HH:MM [zone]|off>`` (admins), ``/daily
+        list``; False for the Turing challenge's ``/daily``."""
+        if [word.lower() for word in words] == [LIST_WORD]:
+            message, place, _ = await self._context(update)
+            await self.client.reply_text(message, place,
+                                         await self.client.daily.schedules_text(place))
+            return True
+        game = puzzle_game(words[0]) if words else None
         if game is None:
             return False
+        if len(words) > 1:
+            await self._schedule(update, game, words[1:])
+            return True
         message, place, user = await self._context(update)
         if is_private(place.channel):
             await self._send_page(message, place,
@@ -143,11 +164,61 @@ class PuzzleCommands:
         board = await self.trainer.leaderboard_text(place.language, game, day,
                                                     str(message.chat.id))
         text = self.trainer.daily_post_text(place.language, game, day) + "\n\n" + board
-        group = str(message.chat.id).replace("-", "m")
-        link = f"https://t.me/{self.client.username}?start={LINK_PREFIX}{game}-{group}"
-        solve = Key(translate(place.language, "puzzle.solve", "🧩 Solve"), url=link)
+        solve = self.solve_key(game, str(message.chat.id), place.language)
         await self.client.reply_text(message, place, text, ((solve,),))
         return True
+
+    async def _schedule(self, update: Update, game: str, words: list[str]) -> None:
+        """``/daily <game> 07:30 [zone]`` posts that game's puzzle of the day in this
+        group (or topic) every day, ``/daily <game> off`` stops it: admins only, as the
+        Turing challenge's schedule."""
+        message, place, _ = await self._context(update)
+        person = update.effective_user
+        assert person is not None
+        if is_private(place.channel):
+            await self.client.reply_text(message, place, translate(
+                place.language, "puzzle.schedule_in_groups",
+                "A puzzle of the day is posted every day in a group: send this there."))
+            return
+        if not await self.client.is_admin(message.chat, person, message.sender_chat):
+            await self.client.reply_text(message, place, translate(
+                place.language, "telegram.settings.admins_only"))
+            return
+        daily = self.client.daily
+        answer = (await daily.unschedule(place, game) if words[0].lower() == OFF_WORD
+                  else await daily.schedule(place, str(message.chat.id), " ".join(words), game))
+        await self.client.reply_text(message, place, answer)
+
+    def solve_key(self, game: str, group: str, language: str) -> Key:
+        """The Solve link of a group's puzzle of the day: the private chat, where the
+        puzzle opens (``start_link``)."""
+        link = (f"https://t.me/{self.client.username}?start={LINK_PREFIX}{game}-"
+                f"{group.replace('-', 'm')}")
+        return Key(translate(language, "puzzle.solve", "🧩 Solve"), url=link)
+
+    async def post_scheduled(self, schedule: DailySchedule, day: str) -> PostOutcome:
+        """A group's scheduled puzzle of the day (``bot.puzzles.daily``, one schedule per
+        chat and game): the puzzle, yesterday's leaderboard of the group, the Solve link."""
+        text = await scheduled_post_text(self.trainer, schedule, dt.date.fromisoformat(day))
+        message = Message(fit(text_blocks(text)),
+                          ((self.solve_key(schedule.game, schedule.server, schedule.language),),))
+        chat_id, topic = chat_of(schedule.channel)
+        try:
+            await self.client.bot.send_message(chat_id, message.html, message_thread_id=topic,
+                                               reply_markup=message.markup())
+        except Forbidden as error:
+            log.warning("%s puzzle of the day to %s refused: %s", schedule.game,
+                        schedule.channel, error)
+            return "gone"  # the bot was removed from the group, or the chat closed to it
+        except BadRequest as error:
+            log.warning("%s puzzle of the day to %s refused: %s", schedule.game,
+                        schedule.channel, error)
+            return "gone" if "not found" in str(error).lower() else "failed"
+        except TelegramError as error:
+            log.warning("%s puzzle of the day to %s failed: %s", schedule.game,
+                        schedule.channel, error)
+            return "failed"
+        return "posted"
 
     async def start_link(self, update: Update, words: list[str]) -> bool:
         """``/start pz-<game>-<group>``: the group's puzzle of the day, here."""
