@@ -123,21 +123,25 @@ class Turns:
             chosen: str = gentle(seat, rng)
             return chosen
         try:
-            chosen = await self._computer_move(record, state, seat, "easy")
+            chosen = await self._computer_move(record, seat, "easy")
         except (TimeoutError, WorkerCrashed):
             chosen = rng.choice(state.legal_actions(seat))
         return chosen
 
-    async def _computer_move(self, record: GameRecord, state: GameState, seat: int,
-                             level: str) -> str:
-        """The computer's move at ``level``: at once when the level is quick, else in the
-        pool, within the time budget (``TimeoutError`` past it, ``WorkerCrashed`` when
-        its worker process died on every try)."""
+    async def _computer_move(self, record: GameRecord, seat: int, level: str) -> str:
+        """The computer's move at ``level`` in ``record``'s position: at once when the level
+        is quick, else in the pool, within the time budget (``TimeoutError`` past it,
+        ``WorkerCrashed`` when its worker process died on every try).
+
+        It is worked out from the record's saved state, not from the engine state in
+        memory: that object is the one a move in flight applies to before its save
+        finishes, so a second trigger of the same turn would think about a position in
+        which it is no longer the computer's turn. Whether the game moved on is checked
+        under the lock, by version."""
         if quick_level(get_game(record.game), level):
-            return computer_move(record.game, level, agent_seed(record), state.to_dict(),
-                                 seat)
+            return computer_move(record.game, level, agent_seed(record), record.state, seat)
         return await self.core.workers.run(computer_move, record.game, level, agent_seed(record),
-                                           state.to_dict(), seat,
+                                           record.state, seat,
                                            timeout=self.core.limits.computer_move_seconds)
 
     async def play_ai_turn(self, place: Place) -> Reply:
@@ -172,7 +176,7 @@ class Turns:
         level = str(record.players[seat]["level"])
         fallback: str | None = None
         try:
-            action = await self._computer_move(record, state, seat, level)
+            action = await self._computer_move(record, seat, level)
         except (TimeoutError, WorkerCrashed) as error:
             log.warning("AI %s failed in game %s (%r); playing a random move",
                         level, record.id, error)

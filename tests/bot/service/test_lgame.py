@@ -236,7 +236,7 @@ async def test_double_ai_trigger_moves_once(service: Service) -> None:
     await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", "easy"), creator_seat=1)
     first, second = await asyncio.gather(service.play_ai_turn(PLACE), service.play_ai_turn(PLACE))
     assert (await current_state(service, PLACE)).plies == 1
-    assert first.ok and second.ok
+    assert first.ok and second.ok, (first.notice, second.notice)
 
 
 async def test_join_resign_and_abandon_permissions(service: Service) -> None:
@@ -307,3 +307,34 @@ async def test_a_second_process_cannot_overwrite_a_move(tmp_path: Path) -> None:
         record = await store_a.running_game(PLACE.platform, PLACE.channel)
         assert record is not None and record.version == 2
         assert record.state["actions"] == ["d4SW"]
+
+
+async def test_a_second_trigger_that_claims_the_turn_late_moves_nothing(
+        service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With other processes on the database a trigger claims the computer's turn
+    (``claim_computer_turn``) between seeing that it is the computer's turn and thinking
+    about it. A second trigger in the same process whose claim answers after the first has
+    played and saved thought about the engine state in memory, which the first had moved
+    on, and answered "It is not your turn"; it must see that the game moved on."""
+    if not service.core.store.shared:
+        pytest.skip("a store of one process claims no turns")
+    await service.start_game(PLACE, ALICE, "lgame", Opponent("ai", "easy"), creator_seat=1)
+    claim = service.core.store.claim_computer_turn
+    claims = 0
+    both_looked = asyncio.Event()
+
+    async def late_second_claim(*args: Any, **kwargs: Any) -> bool:
+        nonlocal claims
+        claims += 1
+        if claims == 1:
+            await both_looked.wait()  # both saw the computer's turn before either moved
+        else:
+            both_looked.set()
+            await asyncio.sleep(0.3)  # the first trigger plays and saves meanwhile
+        return await claim(*args, **kwargs)
+
+    monkeypatch.setattr(service.core.store, "claim_computer_turn", late_second_claim)
+    first, second = await asyncio.gather(service.play_ai_turn(PLACE), service.play_ai_turn(PLACE))
+    assert claims == 2
+    assert (await current_state(service, PLACE)).plies == 1
+    assert first.ok and second.ok, (first.notice, second.notice)
