@@ -21,7 +21,7 @@ from telegram.ext import Application
 
 from bot.adapters.base import ChatAdapter
 from bot.adapters.delivery import Shown
-from bot.adapters.telegram.chats import DAILY_LINK_PREFIX, chat_of
+from bot.adapters.telegram.chats import DAILY_LINK_PREFIX, OpenChats, chat_of
 from bot.adapters.telegram.layout import (
     Key,
     Message,
@@ -58,6 +58,7 @@ class TelegramMessages(ChatAdapter):
 
     application: Application[Any, Any, Any, Any, Any, Any]
     shown: ShownMessages
+    open_chats: OpenChats
 
     @property
     def bot(self) -> Any:
@@ -156,8 +157,11 @@ class TelegramMessages(ChatAdapter):
                 reply_to_message_id=reply_to, allow_sending_without_reply=True,
                 message_effect_id=message.effect or None))
             self.shown.remember(chat_id, sent.message_id, message)
+            self.open_chats.heard(chat_id)
             return sent
         except TelegramError as error:
+            if isinstance(error, Forbidden):
+                self.open_chats.refused(chat_id)
             if message.effect:  # an effect Telegram no longer knows: the words still go
                 return await self.send_outcome(channel, replace(message, effect=""),
                                                reply_to)
