@@ -56,8 +56,7 @@ class Pressed(Protocol):
     async def show_privately(self, place: Place, game_id: int, shown: Hand | str) -> None:
         """A hand or a hint for the presser's eyes only; answers the press."""
 
-    @property
-    def reaches_privately(self) -> bool:
+    async def reaches_privately(self) -> bool:
         """Whether a note for the presser's eyes only (a hint) can reach them from this
         press (Discord: an ephemeral answer always does; Telegram: only in their private
         chat, which they must have opened)."""
@@ -106,13 +105,16 @@ class PressAnswers:
         """Let the service take the press made at ``home`` by ``user``, answer it, and
         send whatever changed out the one way (even when the answer failed: a saved
         move must still reach the board, the cues and the computer)."""
-        reply = await self.adapter.service.press(home, user, payload,
-                                                 reaches=pressed.reaches_privately)
+        hint = payload.startswith(HINT_PREFIX)
+        # Whether a hint can reach the presser alone is asked before the service takes
+        # it (a hint that voids the result must never be lost), and only for a hint.
+        reaches = await pressed.reaches_privately() if hint else True
+        reply = await self.adapter.service.press(home, user, payload, reaches=reaches)
         place = reply.place or home
         drawn = Drawn.NOTHING
         sees_hand = False  # whether the press itself showed the presser their hand
         try:
-            if payload.startswith(HINT_PREFIX):
+            if hint:
                 await self._hint(pressed, place, reply)
             elif pressed.in_hand(reply):
                 sees_hand = True

@@ -122,7 +122,8 @@ class DiscordPressed:
                                         self.interaction,
                                         message.id if message is not None else None)
 
-    reaches_privately = True  # an ephemeral answer is for the presser's eyes only
+    async def reaches_privately(self) -> bool:
+        return True  # an ephemeral answer is for the presser's eyes only
 
     async def open_private(self, place: Place) -> None:
         # Never needed (``reaches_privately``); answered all the same, as a fault.

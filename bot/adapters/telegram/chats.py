@@ -20,12 +20,12 @@ HINT_LINK = "hint"
 
 class OpenChats:
     """The people whose private chat with the bot is known to be open. Telegram lets a bot
-    write to someone only once they have opened that chat, and has no call that asks, so
-    what this process saw is the evidence: they wrote there (/start, a command, a press),
-    or a private message to them went through; a refusal (403: never opened, or the bot
-    blocked since) counts as closed. Kept in memory: after a restart an open chat is
-    unknown until the person is heard from again, which costs them one tap on a deep link
-    (``t.me/<bot>?start=…``) that opens it."""
+    write to someone only once they have opened that chat, and has no call that asks
+    outright, so what this process saw is the evidence: they wrote there (/start, a
+    command, a press), or a private message to them went through; a refusal (403: never
+    opened, or the bot blocked since) counts as closed. Kept in memory, per process: a
+    chat not known here (after a restart, or seen by another webhook worker) is asked of
+    Telegram when it matters (``TelegramMessages.can_write_privately``)."""
 
     def __init__(self) -> None:
         self._open: set[int] = set()

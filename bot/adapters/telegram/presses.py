@@ -59,11 +59,10 @@ class TelegramPressed:
     async def answer(self, text: str | None = None, *, alert: bool = False) -> None:
         await self.client.answer(self.query, text, alert=alert)
 
-    @property
-    def reaches_privately(self) -> bool:
-        # In the private chat, or a group's presser whose private chat is known open.
+    async def reaches_privately(self) -> bool:
+        # In the private chat, or a group's presser whose private chat is open.
         return (is_private(self.home.channel)
-                or self.query.from_user.id in self.client.open_chats)
+                or await self.client.can_write_privately(self.query.from_user.id))
 
     async def open_private(self, place: Place) -> None:
         """The answer opens the private chat, by the link that ``/start hint`` answers."""

@@ -57,6 +57,23 @@ async def test_without_a_private_chat_the_hint_opens_it_and_is_not_taken(
         assert hints_to(world, GROUP) == []
 
 
+async def test_a_chat_opened_before_a_restart_still_counts(tmp_path: Path) -> None:
+    """What this process saw is gone after a restart (and another webhook worker never
+    saw it): Telegram is asked, with a "typing…" that sends nothing, and the hint works."""
+    async with telegram_world(tmp_path) as world:
+        await world.say(ALICE, ALICE.private_chat, "/start")
+        await world.say(ALICE, GROUP, "/play lgame easy")
+        await world.restart()
+        board = await world.board(GROUP)
+        answers = await world.click(ALICE, board, "💡 Hint")
+        assert answers and answers[0].get("text") == QUESTION and "url" not in answers[0]
+        assert [int(call["chat_id"]) for call in world.fake.calls("sendChatAction")] == [ALICE.id]
+        await world.click(ALICE, board, YES)
+        assert hinted(await running(world)) and len(hints_to(world, ALICE.private_chat)) == 1
+        await world.click(ALICE, await world.board(GROUP), "💡 Hint")
+        assert len(world.fake.calls("sendChatAction")) == 1, "known open now: not asked again"
+
+
 async def test_someone_who_is_not_playing_is_told_so_not_sent_a_link(tmp_path: Path) -> None:
     async with telegram_world(tmp_path) as world:
         await world.say(ALICE, GROUP, "/play lgame easy")
