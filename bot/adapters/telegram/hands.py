@@ -21,6 +21,7 @@ from bot.adapters.telegram.chats import (
 )
 from bot.adapters.telegram.layout import Key, Message, ShownMessages, hand_message, text_message
 from bot.service import Board, Hand, Place, Service, User
+from renderers.i18n import translate
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,11 @@ class PrivateHands:
     def hint_link(self) -> str:
         """The link that opens the private chat a hint goes to (``/start hint``)."""
         return self.chat_link(HINT_LINK)
+
+    def open_chat_key(self, place: Place, start: str = "") -> Key:
+        """The button that opens the person's private chat with the bot (``chat_link``)."""
+        return Key(translate(place.language, "telegram.open_chat", "💬 Open a chat with me"),
+                   url=self.chat_link(start))
 
     def chat_link(self, start: str = "") -> str:
         """A link that opens the person's private chat with the bot, and sends ``/start``

@@ -74,6 +74,20 @@ async def test_a_chat_opened_before_a_restart_still_counts(tmp_path: Path) -> No
         assert len(world.fake.calls("sendChatAction")) == 1, "known open now: not asked again"
 
 
+async def test_a_typed_hint_without_a_private_chat_offers_to_open_it(tmp_path: Path) -> None:
+    async with telegram_world(tmp_path) as world:
+        await world.say(ALICE, GROUP, "/play lgame easy")
+        await world.say(ALICE, GROUP, "/hint")
+        told = world.last(GROUP)
+        assert told.text == translate("en", "hint.private_only")
+        (key,) = told.buttons
+        assert str(key.get("url", "")).endswith("?start=hint")
+        assert not hinted(await running(world))
+        await world.say(ALICE, ALICE.private_chat, "/start hint")
+        await world.say(ALICE, GROUP, "/hint")
+        assert world.last(GROUP).text == QUESTION
+
+
 async def test_someone_who_is_not_playing_is_told_so_not_sent_a_link(tmp_path: Path) -> None:
     async with telegram_world(tmp_path) as world:
         await world.say(ALICE, GROUP, "/play lgame easy")

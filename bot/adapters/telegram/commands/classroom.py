@@ -12,7 +12,6 @@ from telegram.ext import ContextTypes
 
 from bot.adapters.telegram.chats import PLATFORM, is_private
 from bot.adapters.telegram.commands.kit import CommandKit
-from bot.adapters.telegram.layout import Key
 from bot.classroom import parse_policy
 from renderers.i18n import translate
 
@@ -100,9 +99,7 @@ class ClassroomCommands(CommandKit):
                 place.language, "export.private_only",
                 "The results go to your private chat with me, where only you see them. "
                 "Open it with the button (then Start), and type /export here again."),
-                rows=((Key(translate(place.language, "telegram.open_chat",
-                                     "💬 Open a chat with me"),
-                           url=self.client.hands.chat_link()),),))
+                rows=((self.client.hands.open_chat_key(place),),))
 
     async def _send_files(self, chat_id: int, files: list[tuple[str, str, str]]
                           ) -> bool | None:
