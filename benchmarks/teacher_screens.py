@@ -427,7 +427,7 @@ async def telegram_steps(world: TelegramWorld, clock: FakeClock) -> list[Step]:
 
     async def export() -> None:
         await c.say(TEACHER, "/export")
-    steps.append(await c.step("export", TEACHER, export))
+    steps.append(await c.step("export", TEACHER, export, private=True))
     return steps
 
 

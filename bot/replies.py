@@ -113,6 +113,9 @@ class Reply:
       ``notice`` asks, and this button says yes. It is for the actor's eyes (Discord: an
       ephemeral message; Telegram: an alert, and the pressed button turns into it), and
       the service refuses it to anyone else.
+    * ``needs_private``: a hint was not given (nothing was done, ``ok`` is False), as it
+      could not reach the actor privately (Telegram: they never opened a private chat
+      with the bot): the adapter offers them the way to open one.
     """
 
     ok: bool = True
@@ -134,6 +137,7 @@ class Reply:
     light: bool = False
     started: bool = False
     confirm: Button | None = None
+    needs_private: bool = False
 
 
 @dataclass(frozen=True)

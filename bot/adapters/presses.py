@@ -56,6 +56,15 @@ class Pressed(Protocol):
     async def show_privately(self, place: Place, game_id: int, shown: Hand | str) -> None:
         """A hand or a hint for the presser's eyes only; answers the press."""
 
+    async def reaches_privately(self) -> bool:
+        """Whether a note for the presser's eyes only (a hint) can reach them from this
+        press (Discord: an ephemeral answer always does; Telegram: only in their private
+        chat, which they must have opened)."""
+
+    async def open_private(self, place: Place) -> None:
+        """Answer with the way to open what a note for the presser's eyes needs (Telegram:
+        a deep link to their private chat with the bot), as it could not reach them."""
+
     async def ask(self, place: Place, question: str, yes: Button) -> None:
         """A question for the presser's eyes only before something that voids a result
         (``Reply.confirm``: a hint that leaves the game uncounted), with ``yes``, the
@@ -96,12 +105,16 @@ class PressAnswers:
         """Let the service take the press made at ``home`` by ``user``, answer it, and
         send whatever changed out the one way (even when the answer failed: a saved
         move must still reach the board, the cues and the computer)."""
-        reply = await self.adapter.service.press(home, user, payload)
+        hint = payload.startswith(HINT_PREFIX)
+        # Whether a hint can reach the presser alone is asked before the service takes
+        # it (a hint that voids the result must never be lost), and only for a hint.
+        reaches = await pressed.reaches_privately() if hint else True
+        reply = await self.adapter.service.press(home, user, payload, reaches=reaches)
         place = reply.place or home
         drawn = Drawn.NOTHING
         sees_hand = False  # whether the press itself showed the presser their hand
         try:
-            if payload.startswith(HINT_PREFIX):
+            if hint:
                 await self._hint(pressed, place, reply)
             elif pressed.in_hand(reply):
                 sees_hand = True
@@ -114,6 +127,10 @@ class PressAnswers:
                                                 by=user.id if sees_hand else None)
 
     async def _hint(self, pressed: Pressed, place: Place, reply: Reply) -> None:
+        if reply.needs_private:
+            # It could not reach the presser alone: not taken, and the way to fix that.
+            await pressed.open_private(place)
+            return
         if reply.confirm is not None:
             # A hint that would void the result: the service asks first, and only its
             # yes, pressed by the player, takes the hint (``bot.hints``).

@@ -171,11 +171,13 @@ class Service:
                           payload: Payload | None) -> Place | None:
         return await self.moves.press_place(origin, user, payload)
 
-    async def press(self, origin: Place, user: User, payload: str) -> Reply:
-        return await self.moves.press(origin, user, payload)
+    async def press(self, origin: Place, user: User, payload: str, *,
+                    reaches: bool = True) -> Reply:
+        return await self.moves.press(origin, user, payload, reaches=reaches)
 
-    async def hint(self, place: Place, user: User, pressed: Payload | None = None) -> Reply:
-        return await self.moves.hint(place, user, pressed)
+    async def hint(self, place: Place, user: User, pressed: Payload | None = None, *,
+                   reaches: bool = True) -> Reply:
+        return await self.moves.hint(place, user, pressed, reaches=reaches)
 
     # ------------------------------------------------- timers and the computer
     async def timeout(self, place: Place, game_id: int, version: int, action: str) -> Reply:

@@ -141,10 +141,12 @@ class Moves:
             return None
         return place_of_record(record)
 
-    async def press(self, origin: Place, user: User, payload: str) -> Reply:
+    async def press(self, origin: Place, user: User, payload: str, *,
+                    reaches: bool = True) -> Reply:
         """A button: a step through the move menu, a whole move at its last step, the
         presser's hand, or taking the open seat. ``origin`` is where it was pressed; a
-        press the rule of ``press_place`` does not allow changes nothing."""
+        press the rule of ``press_place`` does not allow changes nothing. ``reaches``:
+        whether a hint can reach the presser privately (``hint``)."""
         parsed = Payload.parse(payload)
         try:
             place = await self.press_place(origin, user, parsed)
@@ -159,7 +161,7 @@ class Moves:
             return await self.core.guard(origin, refuse, actor=user)
         # The hint button of a practice game: the hint, as ``/hint`` gives it (or the
         # question it asks first, and its yes).
-        reply = (await self.hint(place, user, parsed) if parsed.kind == "i"
+        reply = (await self.hint(place, user, parsed, reaches=reaches) if parsed.kind == "i"
                  else await self._press(place, user, parsed))
         if place != origin:
             reply.place = place
@@ -269,7 +271,8 @@ class Moves:
                          hand=self.presenter.render_hand(place, record, state, seat, path))
         return self.presenter.board_reply(place, record, state, path=path)
 
-    async def hint(self, place: Place, user: User, pressed: Payload | None = None) -> Reply:
+    async def hint(self, place: Place, user: User, pressed: Payload | None = None, *,
+                   reaches: bool = True) -> Reply:
         """A hint for the user's move (``engines.analysis.hint``), as a notice only they
         see; refused in games between people and in events (``bot.hints``). It is worked
         out in the pool, and the game is saved with the seat's hint count raised (a
@@ -279,7 +282,12 @@ class Moves:
         taken only on its yes: ``pressed`` is the hint button pressed (None: ``/hint``),
         and unless it is the yes asked for this game at this version, the reply is the
         question (``hint_question``) and nothing changes. The yes is refused to anyone
-        but the seat to move, like the hint itself (a hint game has one person)."""
+        but the seat to move, like the hint itself (a hint game has one person).
+
+        ``reaches`` False: the hint could not reach the user privately (Telegram: no
+        private chat with the bot yet), so it is neither asked about nor taken, and the
+        game's result still counts (``Reply.needs_private``); someone else is refused as
+        always."""
         from bot.hints import (
             HINT_SECONDS,
             hint_question,
@@ -297,6 +305,9 @@ class Moves:
             refusal = hint_refusal(record, place.language)
             if refusal is not None:
                 raise ServiceError(refusal, record)
+            if not reaches:
+                return Reply(ok=False, notice=t(place, "hint.private_only"),
+                             needs_private=True)
             asked_at = menu_version(record, state, seat)
             if hint_voids_result(record) and not says_yes(pressed, record, asked_at):
                 return hint_question(record, asked_at, place.language)

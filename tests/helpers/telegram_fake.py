@@ -430,6 +430,14 @@ class FakeTelegram:
         self.messages[(chat_id, sent.message_id)] = sent
         return sent.to_json()
 
+    def api_sendChatAction(self, params: dict[str, Any]) -> bool:
+        """"typing…" in a chat: refused where a message would be, shown nowhere here."""
+        chat_id = int(params["chat_id"])
+        chat = self._chat(chat_id)
+        if chat["type"] == "private" and chat_id not in self.started:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        return True
+
     def api_createForumTopic(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id = int(params["chat_id"])
         if not self._chat(chat_id).get("is_forum"):

@@ -122,6 +122,13 @@ class DiscordPressed:
                                         self.interaction,
                                         message.id if message is not None else None)
 
+    async def reaches_privately(self) -> bool:
+        return True  # an ephemeral answer is for the presser's eyes only
+
+    async def open_private(self, place: Place) -> None:
+        # Never needed (``reaches_privately``); answered all the same, as a fault.
+        await self.answer(self.client.t(place, "error.internal"), alert=True)
+
     async def ask(self, place: Place, question: str, yes: Button) -> None:
         """The question in an ephemeral message with its yes button, which only the
         presser sees (a yes that asks again, the game having moved on, redraws it)."""

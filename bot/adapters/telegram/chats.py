@@ -14,6 +14,31 @@ PLATFORM = "telegram"
 HAND_LINK_PREFIX = "hand-"
 # /start payloads may hold only letters, digits, _ and -: a group id's minus becomes "m".
 DAILY_LINK_PREFIX = "daily-"
+# The /start payload of the link that opens a private chat for hints.
+HINT_LINK = "hint"
+
+
+class OpenChats:
+    """The people whose private chat with the bot is known to be open. Telegram lets a bot
+    write to someone only once they have opened that chat, and has no call that asks
+    outright, so what this process saw is the evidence: they wrote there (/start, a
+    command, a press), or a private message to them went through; a refusal (403: never
+    opened, or the bot blocked since) counts as closed. Kept in memory, per process: a
+    chat not known here (after a restart, or seen by another webhook worker) is asked of
+    Telegram when it matters (``TelegramMessages.can_write_privately``)."""
+
+    def __init__(self) -> None:
+        self._open: set[int] = set()
+
+    def heard(self, chat_id: int) -> None:
+        if chat_id > 0:  # a person's private chat, not a group's
+            self._open.add(chat_id)
+
+    def refused(self, chat_id: int) -> None:
+        self._open.discard(chat_id)
+
+    def __contains__(self, chat_id: object) -> bool:
+        return chat_id in self._open
 
 
 def api_base_url(root: str) -> tuple[str, str]:

@@ -46,7 +46,7 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from bot.adapters.telegram.boards import TelegramBoards
-from bot.adapters.telegram.chats import PLATFORM, api_base_url
+from bot.adapters.telegram.chats import PLATFORM, OpenChats, api_base_url
 from bot.adapters.telegram.command_sync import CommandSync
 from bot.adapters.telegram.hands import PrivateHands
 from bot.adapters.telegram.layout import (
@@ -100,6 +100,7 @@ class TelegramBot(CommandSync, TelegramBoards):
         self._open_queries: dict[str, bool] = {}
         self._polling_errors: set[str] = set()
         self.shown = ShownMessages()
+        self.open_chats = OpenChats()  # private chats known to be open (``chats.py``)
         self.hands = PrivateHands(self)  # hands in private chats (``hands.py``)
         self.synced_commands = 0
 

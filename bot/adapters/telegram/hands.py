@@ -12,9 +12,16 @@ from typing import Any, Protocol
 from telegram import Message as TgMessage
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.adapters.telegram.chats import HAND_LINK_PREFIX, PLATFORM, is_private
+from bot.adapters.telegram.chats import (
+    HAND_LINK_PREFIX,
+    HINT_LINK,
+    PLATFORM,
+    OpenChats,
+    is_private,
+)
 from bot.adapters.telegram.layout import Key, Message, ShownMessages, hand_message, text_message
 from bot.service import Board, Hand, Place, Service, User
+from renderers.i18n import translate
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +32,7 @@ class HandsClient(Protocol):
 
     service: Service
     shown: ShownMessages
+    open_chats: OpenChats
 
     @property
     def bot(self) -> Any: ...
@@ -57,7 +65,21 @@ class PrivateHands:
         self.linked = {key for key in self.linked if key[0] != game_id}
 
     def hand_link(self, game_id: int) -> str:
-        return f"https://t.me/{self.client.username}?start={HAND_LINK_PREFIX}{game_id}"
+        return self.chat_link(f"{HAND_LINK_PREFIX}{game_id}")
+
+    def hint_link(self) -> str:
+        """The link that opens the private chat a hint goes to (``/start hint``)."""
+        return self.chat_link(HINT_LINK)
+
+    def open_chat_key(self, place: Place, start: str = "") -> Key:
+        """The button that opens the person's private chat with the bot (``chat_link``)."""
+        return Key(translate(place.language, "telegram.open_chat", "💬 Open a chat with me"),
+                   url=self.chat_link(start))
+
+    def chat_link(self, start: str = "") -> str:
+        """A link that opens the person's private chat with the bot, and sends ``/start``
+        with ``start`` when they press Start."""
+        return f"https://t.me/{self.client.username}" + (f"?start={start}" if start else "")
 
     async def hand_title(self, place: Place, game_id: int) -> str:
         title = str((await self.client.board_ref(game_id)).get("title") or "")
@@ -88,9 +110,11 @@ class PrivateHands:
             sent = await self.client.bot.send_message(int(user_id), message.html,
                                                       reply_markup=message.markup())
         except Forbidden:
+            self.client.open_chats.refused(int(user_id))
             return False
         except BadRequest as error:
             if "chat not found" in str(error).lower():
+                self.client.open_chats.refused(int(user_id))
                 return False
             log.warning("could not send a hand to %s: %s", user_id, error)
             return None
@@ -98,6 +122,7 @@ class PrivateHands:
             log.warning("could not send a hand to %s: %s", user_id, error)
             return None
         self.client.shown.remember(int(user_id), sent.message_id, message)
+        self.client.open_chats.heard(int(user_id))
         previous = self.messages.get((game_id, user_id))
         self.messages[(game_id, user_id)] = (sent.message_id, bool(message.rows))
         if previous is not None and previous[1]:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from telegram import Message as TgMessage
+from telegram.constants import ChatAction
 from telegram.error import (
     BadRequest,
     Forbidden,
@@ -21,7 +22,7 @@ from telegram.ext import Application
 
 from bot.adapters.base import ChatAdapter
 from bot.adapters.delivery import Shown
-from bot.adapters.telegram.chats import DAILY_LINK_PREFIX, chat_of
+from bot.adapters.telegram.chats import DAILY_LINK_PREFIX, OpenChats, chat_of
 from bot.adapters.telegram.layout import (
     Key,
     Message,
@@ -58,6 +59,7 @@ class TelegramMessages(ChatAdapter):
 
     application: Application[Any, Any, Any, Any, Any, Any]
     shown: ShownMessages
+    open_chats: OpenChats
 
     @property
     def bot(self) -> Any:
@@ -156,14 +158,35 @@ class TelegramMessages(ChatAdapter):
                 reply_to_message_id=reply_to, allow_sending_without_reply=True,
                 message_effect_id=message.effect or None))
             self.shown.remember(chat_id, sent.message_id, message)
+            self.open_chats.heard(chat_id)
             return sent
         except TelegramError as error:
+            if isinstance(error, Forbidden):
+                self.open_chats.refused(chat_id)
             if message.effect:  # an effect Telegram no longer knows: the words still go
                 return await self.send_outcome(channel, replace(message, effect=""),
                                                reply_to)
             outcome = delivery_outcome(error)
             log.warning("could not send to %s: %s; %s", channel, error, outcome.value)
             return Shown.REFUSED if outcome is Shown.GONE else outcome
+
+    async def can_write_privately(self, user_id: int) -> bool:
+        """Whether the bot may write to the person's private chat: known open
+        (``open_chats``), else asked of Telegram by a chat action ("typing…", which
+        sends nothing and is answered 403 where a message would be). Another process may
+        have seen the chat open (webhook workers), or this one before a restart."""
+        if user_id in self.open_chats:
+            return True
+        try:
+            await self.bot.send_chat_action(user_id, ChatAction.TYPING)
+        except (Forbidden, BadRequest):
+            self.open_chats.refused(user_id)
+            return False
+        except TelegramError as error:
+            log.info("could not ask whether %s has a private chat: %s", user_id, error)
+            return False
+        self.open_chats.heard(user_id)
+        return True
 
     async def reply_text(self, source: TgMessage, place: Place, text: str,
                          rows: tuple[tuple[Key, ...], ...] = ()) -> None:

@@ -52,6 +52,8 @@ class TelegramPlaces(TelegramMessages):
     async def place_for(self, chat: Chat, topic: int | None, person: TgUser | None) -> Place:
         """The chat (or forum topic) as a service place, in the language to answer in: the
         one the group's admins chose, else the person's own, else the bot's default."""
+        if chat.type == Chat.PRIVATE:  # the person wrote or pressed here: it is open
+            self.open_chats.heard(chat.id)
         chosen = await self.chat_setting(chat.id, "language")
         candidates: list[str | None] = [chosen] if chosen and chosen != "auto" else []
         candidates += [person.language_code if person else None, self.settings.language]

@@ -16,7 +16,8 @@ from telegram.error import TelegramError
 from bot.adapters.delivery import Shown
 from bot.adapters.presses import PressAnswers
 from bot.adapters.telegram.chats import callback_data_of, is_private
-from bot.adapters.telegram.layout import Key, text_message, yes_key
+from bot.adapters.telegram.layout import Key, Message, text_message, yes_key
+from bot.adapters.telegram.limits import ALERT_LIMIT
 from bot.payloads import Payload
 from bot.service import Board, Button, Hand, Place, Reply
 from renderers.i18n import translate
@@ -58,17 +59,37 @@ class TelegramPressed:
     async def answer(self, text: str | None = None, *, alert: bool = False) -> None:
         await self.client.answer(self.query, text, alert=alert)
 
+    async def reaches_privately(self) -> bool:
+        # In the private chat, or a group's presser whose private chat is open.
+        return (is_private(self.home.channel)
+                or await self.client.can_write_privately(self.query.from_user.id))
+
+    async def open_private(self, place: Place) -> None:
+        """The answer opens the private chat, by the link that ``/start hint`` answers."""
+        await self.client.answer(self.query, url=self.client.hands.hint_link())
+
     async def show_privately(self, place: Place, game_id: int, shown: Hand | str) -> None:
-        if isinstance(shown, str):
-            await self._tell_privately(shown)
-            pressed = Payload.parse(self.query.data)
-            if (pressed is not None and pressed.says_yes
-                    and self.source.message_id != await self.client.board_message_id(game_id)):
-                # The yes under /hint's reply (or in a hand): taken, it goes. On the
-                # board it goes with the redrawn board, as the hint moved the game on.
-                await self._swap_key(None)
-        else:
+        if not isinstance(shown, str):
             await self._open_hand(place, game_id, shown)
+            return
+        if not await self._tell_privately(shown):
+            return
+        if self.in_hand_of(place):
+            # The hint moved the game on (its version): the hand it was pressed in is
+            # redrawn, or its buttons would be refused as out of date; the yes goes too.
+            await self._redraw_from_store(place, game_id)
+            return
+        pressed = Payload.parse(self.query.data)
+        if (pressed is not None and pressed.says_yes
+                and self.source.message_id != await self.client.board_message_id(game_id)):
+            # The yes under /hint's reply: taken, it goes. On the board it goes with the
+            # redrawn board, as the hint moved the game on.
+            await self._swap_key(None)
+
+    def in_hand_of(self, place: Place) -> bool:
+        """Whether the press came from the presser's private hand of the game at
+        ``place`` (a private chat's button of a game elsewhere)."""
+        return is_private(self.home.channel) and place.channel != self.home.channel
 
     async def ask(self, place: Place, question: str, yes: Button) -> None:
         """The question in an alert only the presser sees, and the pressed button (the
@@ -101,12 +122,17 @@ class TelegramPressed:
             log.info("could not change the buttons of message %s in %s: %s", message_id,
                      chat_id, error)
 
-    async def _tell_privately(self, text: str) -> None:
-        """A hint, in the presser's private chat (it may name their cards)."""
+    async def _tell_privately(self, text: str) -> bool:
+        """A hint, in the presser's private chat (it may name their cards); whether it
+        got there. A chat closed since the press was let through (the bot blocked): a
+        short hint shows in an alert only the presser sees, never in the group."""
         user_id = str(self.query.from_user.id)
         chat = self.home.channel if is_private(self.home.channel) else user_id
-        if await self.client.send(chat, text_message(text)) is None:
-            await self.answer(self.client.t(self.home, "hint.private_only"), alert=True)
+        if await self.client.send(chat, text_message(text)) is not None:
+            return True
+        await self.answer(text if len(text) <= ALERT_LIMIT
+                          else self.client.t(self.home, "hint.private_only"), alert=True)
+        return False
 
     async def _open_hand(self, place: Place, game_id: int, hand: Hand) -> None:
         """"My hand" on a group board: the hand goes to the private chat, and a short hand
@@ -139,7 +165,6 @@ class TelegramPressed:
 
     async def redraw_hand(self, place: Place, reply: Reply) -> None:
         client = self.client
-        user_id = str(self.query.from_user.id)
         message = (await client.hands.private_hand(place, reply.board.game_id, reply.hand)
                    if reply.hand is not None and reply.board is not None else None)
         if not reply.ok:
@@ -153,12 +178,24 @@ class TelegramPressed:
         else:
             await self.answer()
         if message is not None and reply.board is not None:
-            await client.edit(self.source.chat.id, self.source.message_id, message)
-            client.hands.messages[(reply.board.game_id, user_id)] = (self.source.message_id,
-                                                                      bool(message.rows))
+            await self._draw_hand(reply.board.game_id, message)
         elif reply.finished or reply.board is None:
             await client.edit(self.source.chat.id, self.source.message_id,
                               text_message(reply.notice or client.t(place, "error.game_over")))
+
+    async def _redraw_from_store(self, place: Place, game_id: int) -> None:
+        """The pressed hand redrawn as the presser's hand is stored now."""
+        client = self.client
+        reply = await client.service.hand(place, client.user_for(self.query.from_user))
+        if reply.hand is not None:
+            await self._draw_hand(game_id, await client.hands.private_hand(place, game_id,
+                                                                           reply.hand))
+
+    async def _draw_hand(self, game_id: int, message: Message) -> None:
+        """The pressed message becomes the presser's hand message ``message``."""
+        await self.client.edit(self.source.chat.id, self.source.message_id, message)
+        self.client.hands.messages[(game_id, str(self.query.from_user.id))] = (
+            self.source.message_id, bool(message.rows))
 
     async def retire(self, place: Place) -> None:
         await self.client.retire_message(place, self.source.chat.id, self.source.message_id)

@@ -26,10 +26,12 @@ async def test_admin_ends_a_game_and_exports_results(tmp_path: Path) -> None:
         assert "Carol" in world.last(GROUP).text
         assert await world.store.running_game("telegram", str(GROUP["id"])) is None
 
+        # The file goes to Carol's private chat (``test_private_export.py``).
+        await world.say(CAROL, CAROL.private_chat, "/start")
         await world.say(CAROL, GROUP, "/export")
         assert len(world.fake.documents) == 1
         chat_id, name, data, caption = world.fake.documents[0]
-        assert chat_id == GROUP["id"] and name.endswith(".csv") and "CSV" in caption
+        assert chat_id == CAROL.id and name.endswith(".csv") and "CSV" in caption
         rows = list(csv.reader(io.StringIO(data.decode("utf-8"))))
         assert rows[0] == ["date", "game", "player", "opponent", "outcome", "rating_after"]
         assert sorted(r[1:] for r in rows[1:]) == [["lgame", "Alice", "human", "win", "1216"],

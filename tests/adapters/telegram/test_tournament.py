@@ -87,8 +87,11 @@ async def test_a_swiss_tournament_in_a_telegram_group(tmp_path: Path) -> None:
         assert "Final standings" in final.text and "Buchholz" in final.text
         champion = PEOPLE[str(early.players[1]["id"])]
         assert f"1. {champion.first_name} — 2 " in final.text
-        # /export: the results, and the tournament's final standings beside them.
+        # /export: the results, and the tournament's final standings beside them, in the
+        # teacher's private chat.
+        await world.say(TEACHER, TEACHER.private_chat, "/start")
         await world.say(TEACHER, GROUP, "/export")
+        assert {chat for chat, _, _, _ in world.fake.documents} == {TEACHER.id}
         names = [name for _, name, _, _ in world.fake.documents]
         assert [name.split("-")[0] for name in names] == ["results", "tournaments"]
         rows = list(csv.reader(io.StringIO(world.fake.documents[1][2].decode("utf-8"))))

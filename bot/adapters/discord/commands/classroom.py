@@ -123,6 +123,11 @@ def add_classroom_commands(bot: LogicBot, kit: CommandKit) -> None:
         threads = await bot.guild_setting(guild_id, "threads") == "on"
         style = await bot.guild_setting(guild_id, "board") or "emoji"
         cues = await bot.guild_setting(guild_id, TURN_CUES) != "off"
+        role_id = await bot.guild_setting(guild_id, "teacher_role") or ""
+        guild = interaction.guild
+        # By its name: the answers neutralise mentions (``discord.markdown``), and ping no
+        # one. A role deleted since is no teacher role any more.
+        role = guild.get_role(int(role_id)) if guild is not None and role_id.isdigit() else None
         return "\n".join([
             bot.t(place, "discord.settings.turn_cues",
                   value=bot.t(place, "discord.settings.on" if cues
@@ -134,7 +139,12 @@ def add_classroom_commands(bot: LogicBot, kit: CommandKit) -> None:
                   value=bot.t(place, "discord.settings.on" if threads
                               else "discord.settings.off")),
             bot.t(place, "discord.settings.board",
-                  value=bot.t(place, f"discord.settings.{style}"))])
+                  value=bot.t(place, f"discord.settings.{style}")),
+            translate(place.language, "discord.settings.teacher_role",
+                      "Teacher role (may moderate games here): {value}.",
+                      value=f"@{role.name}" if role is not None else translate(
+                          place.language, "discord.settings.teacher_role_none",
+                          "none (moderators are those who may manage messages)"))])
 
     async def store_setting(interaction: discord.Interaction, key: str, value: str) -> None:
         """Moderators set the server's settings; only managers name the teacher role,

@@ -22,6 +22,7 @@ from telegram.ext import ContextTypes
 from bot.adapters.telegram.chats import (
     DAILY_LINK_PREFIX,
     HAND_LINK_PREFIX,
+    HINT_LINK,
     PLATFORM,
     chat_of,
     is_private,
@@ -31,6 +32,7 @@ from bot.adapters.telegram.commands.community import CommunityCommands
 from bot.adapters.telegram.commands.games import GameCommands
 from bot.adapters.telegram.commands.kit import Handler
 from bot.service import Place, User
+from renderers.i18n import translate
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +64,12 @@ class Commands(GameCommands, CommunityCommands, ClassroomCommands):
         match = _HAND_LINK_RE.fullmatch(context.args[0]) if context.args else None
         if match is not None and is_private(place.channel):
             await self.hand_from_link(message, place, user, int(match.group(1)))
+            return
+        if context.args and context.args[0] == HINT_LINK and is_private(place.channel):
+            # The link a hint pressed in a group answers with: the chat is open now.
+            await self.client.reply_text(message, place, translate(
+                place.language, "telegram.hint.opened",
+                "Our chat is open: hints come here now. Press 💡 Hint again on the board."))
             return
         daily = _DAILY_LINK_RE.fullmatch(context.args[0]) if context.args else None
         if daily is not None and is_private(place.channel):

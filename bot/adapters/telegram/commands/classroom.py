@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 import io
+import logging
 
 from telegram import Update
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.adapters.telegram.chats import PLATFORM
+from bot.adapters.telegram.chats import PLATFORM, is_private
 from bot.adapters.telegram.commands.kit import CommandKit
 from bot.classroom import parse_policy
 from renderers.i18n import translate
+
+log = logging.getLogger(__name__)
 
 
 class ClassroomCommands(CommandKit):
@@ -58,32 +62,69 @@ class ClassroomCommands(CommandKit):
             await self.client.reply_text(message, place, self.t(place, "error.internal"))
 
     async def export(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """The group's results as a CSV document (admins)."""
+        """The group's results as a CSV document (admins), and its tournaments' final
+        standings when it had any, sent to the asker's private chat: in the group every
+        student would see everyone's results. The group hears that they went, or gets a
+        deep link that opens that chat (Telegram lets no bot start one)."""
         message, place, user = await self._context(update)
         if await self.refused_for_speed(message, place, user):
             return
         if not await self.moderator(update, place):
             return
-        classroom = self.client.classroom
-        data = await classroom.export_csv(PLATFORM, place.server)
-        chat_id, topic = message.chat.id, message.message_thread_id
-        await self.client.bot.send_document(
-            chat_id, io.BytesIO(data.encode("utf-8")),
-            filename=classroom.export_name(place.server, self.client.daily.today()),
-            caption=translate(place.language, "export.ready_group",
-                              "The results of this group, as CSV."),
-            message_thread_id=topic if message.is_topic_message else None,
-            reply_to_message_id=message.message_id, allow_sending_without_reply=True)
-        # The final standings of the group's tournaments, when it has had any.
-        tournaments = self.client.app.tournaments
+        group = message.chat.title or self.t(place, "telegram.hand.your_group")
+        classroom, tournaments = self.client.classroom, self.client.app.tournaments
+        today = self.client.daily.today()
+        files = [(classroom.export_name(place.server, today),
+                  await classroom.export_csv(PLATFORM, place.server),
+                  translate(place.language, "export.ready_chat",
+                            "The results of {group}, as CSV.", group=group))]
         standings = await tournaments.standings_csv(PLATFORM, place.server)
         if standings is not None:
-            await self.client.bot.send_document(
-                chat_id, io.BytesIO(standings.encode("utf-8")),
-                filename=tournaments.export_name(place.server, self.client.daily.today()),
-                caption=translate(place.language, "export.tournaments",
-                                  "The final standings of this group's tournaments, as CSV."),
-                message_thread_id=topic if message.is_topic_message else None)
+            files.append((tournaments.export_name(place.server, today), standings, translate(
+                place.language, "export.tournaments_chat",
+                "The final standings of the tournaments in {group}, as CSV.", group=group)))
+        sent = await self._send_files(int(user.id), files)
+        if is_private(place.channel):
+            if sent is None:
+                await self.client.reply_text(message, place, self.t(place, "error.internal"))
+            return
+        if sent is None:
+            await self.client.reply_text(message, place, self.t(place, "error.internal"))
+        elif sent:
+            await self.client.reply_text(message, place, translate(
+                place.language, "export.sent_privately",
+                "📄 The results are in your private chat with me, where only you see them."))
+        else:
+            await self.client.reply_text(message, place, translate(
+                place.language, "export.private_only",
+                "The results go to your private chat with me, where only you see them. "
+                "Open it with the button (then Start), and type /export here again."),
+                rows=((self.client.hands.open_chat_key(place),),))
+
+    async def _send_files(self, chat_id: int, files: list[tuple[str, str, str]]
+                          ) -> bool | None:
+        """CSV files (name, text, caption) to a private chat: whether they went, False
+        when that chat was never opened (or the bot is blocked there), None when
+        Telegram failed otherwise."""
+        try:
+            for name, data, caption in files:
+                await self.client.bot.send_document(
+                    chat_id, io.BytesIO(data.encode("utf-8")), filename=name,
+                    caption=caption)
+        except Forbidden:
+            self.client.open_chats.refused(chat_id)
+            return False
+        except BadRequest as error:
+            if "chat not found" in str(error).lower():
+                self.client.open_chats.refused(chat_id)
+                return False
+            log.warning("could not send the export to %s: %s", chat_id, error)
+            return None
+        except TelegramError as error:
+            log.warning("could not send the export to %s: %s", chat_id, error)
+            return None
+        self.client.open_chats.heard(chat_id)
+        return True
 
     # --------------------------------------------------------------------- /settings
     async def settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -12,7 +12,7 @@ from telegram.ext import ContextTypes
 
 from bot.adapters.delivery import Drawn
 from bot.adapters.telegram.buttons import replay_message, rows_of
-from bot.adapters.telegram.chats import is_private
+from bot.adapters.telegram.chats import HINT_LINK, is_private
 from bot.adapters.telegram.commands.kit import CommandKit
 from bot.adapters.telegram.layout import Key, hand_message, text_message, yes_key
 from bot.service import Opponent, Place, Reply, User
@@ -176,7 +176,15 @@ class GameCommands(CommandKit):
         if found is None:
             return
         message, place, user = found
-        reply = await self.service.hint(place, user)
+        # Asked first, as for the board's button: a hint that cannot reach the player
+        # alone is not taken (``Reply.needs_private``).
+        reaches = is_private(place.channel) or await self.client.can_write_privately(
+            int(user.id))
+        reply = await self.service.hint(place, user, reaches=reaches)
+        if reply.needs_private:
+            await self.client.reply_text(message, place, reply.notice or "", rows=(
+                (self.client.hands.open_chat_key(place, HINT_LINK),),))
+            return
         if reply.confirm is not None:
             # It would void the game's result: asked first, with the yes under the
             # reply (in a group everyone sees it; the service takes it from the player
@@ -188,7 +196,8 @@ class GameCommands(CommandKit):
         if not reply.ok or is_private(place.channel):
             await self.client.reply_text(message, place, text)
         elif await self.client.send(user.id, text_message(text)) is None:
-            # Never opened a chat with the bot: the hint would show the whole group.
+            # The chat closed since it was known open (the bot blocked): the hint would
+            # show the whole group.
             await self.client.reply_text(message, place, self.t(place, "hint.private_only"))
         if reply.ok:
             await self.client.game_changed(place, reply)
