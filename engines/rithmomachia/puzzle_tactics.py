@@ -26,9 +26,10 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from itertools import chain
 
-from engines.rithmomachia.agents import AROUND, Material, Search, final_score, material
+from engines.rithmomachia.agents import AROUND, NEAR, Material, Search, final_score, material
 from engines.rithmomachia.board import EMPTY, PYRAMID, REACH, REACH_MASK, SHAPE_OF
 from engines.rithmomachia.equations import Rules, captures, iter_cells, occupancy
 from engines.rithmomachia.moves import generate_moves
@@ -70,8 +71,18 @@ class Node:
 
 def enemy_pyramids(node: Node) -> int:
     """The cells of the Pyramids of the side not to move, as a mask."""
-    return sum(1 << cell for cell in iter_cells(node.theirs)
-               if (node.board[cell] - 1) & 15 in (0, 15))
+    return pyramid_cells(node.board, node.theirs)
+
+
+def pyramid_cells(board: list[int], pieces: int) -> int:
+    """The cells of the Pyramids among ``pieces`` (a mask), as a mask."""
+    pyramids = 0
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        if (board[low.bit_length() - 1] - 1) & 15 in (0, 15):
+            pyramids |= low
+    return pyramids
 
 
 def node_of(board: list[int], player: int) -> Node:
@@ -143,13 +154,28 @@ class Tactics:
             pyramids = enemy_pyramids(node)
         if self._pyramids_taken(node, move, pyramids) < node.pyramids(1 - node.player):
             return False
-        mine, theirs = 3 * node.player, 3 - 3 * node.player
-        if node.material[mine + 1] >= node.material[theirs + 1]:
-            # The mover loses no piece in its own move and the other side loses each
-            # Pyramid taken: the Pyramid and piece victories are the mover's, two of three.
+        if self._victories_certain(node, pyramids):
             return True
         after = self.after(node, move)
         return after.ended and after.result_for(node.player) == 1
+
+    @staticmethod
+    def _victories_certain(node: Node, pyramids: int) -> bool:
+        """Whether taking the other side's every Pyramid (their cells ``pyramids``) wins
+        whatever else the move takes. The Pyramid victory is the mover's then, and each
+        other piece taken changes sides, which only adds to the mover's pieces and value:
+        so when the pieces and value left after the Pyramids alone are taken give the
+        mover one of the two other victories or a tie in both, the game is theirs."""
+        mine, theirs = 3 * node.player, 3 - 3 * node.player
+        material, board = node.material, node.board
+        value_taken = 0
+        while pyramids:
+            low = pyramids & -pyramids
+            pyramids ^= low
+            value_taken += (board[low.bit_length() - 1] - 1) & 15
+        pieces = material[mine + 1] - (material[theirs + 1] - material[theirs])
+        value = material[mine + 2] - (material[theirs + 2] - value_taken)
+        return (pieces > 0) - (pieces < 0) + (value > 0) - (value < 0) >= 0
 
     def _pyramids_taken(self, node: Node, move: int, pyramids: int) -> int:
         """How many of the other side's Pyramids ``move`` captures: the rules' capture
@@ -171,7 +197,9 @@ class Tactics:
             elif pyramids >> dest & 1:
                 pyramids = pyramids & ~(1 << dest) | 1 << push
         board[dest] = piece
-        taken = captures(board, mine, pyramids, dest, self.rules).bit_count()
+        # Only own pieces next to a Pyramid can help take it (``_next_to``).
+        taken = captures(board, mine & _next_to(pyramids), pyramids, dest,
+                         self.rules).bit_count()
         board[dest] = occupant
         if push >= 0:
             board[push] = saved
@@ -197,10 +225,10 @@ class Tactics:
     def a_win_now(self, node: Node, hints: Iterable[int] = ()) -> int | None:
         """One move that wins at once, the ``hints`` (moves that won in similar positions)
         tried first; None when there is none."""
-        for hint in hints:
-            if self.is_legal(node, hint) and self._wins(node, hint):
-                return hint
         pyramids = enemy_pyramids(node)
+        for hint in hints:
+            if self.is_legal(node, hint) and self._wins(node, hint, pyramids):
+                return hint
         for move in self._pyramid_takers(node, pyramids, node.pyramids(1 - node.player)):
             if self._wins(node, move, pyramids):
                 return move
@@ -224,11 +252,11 @@ class Tactics:
         if needed >= pyramids.bit_count():
             close = far = -1
             for cell in iter_cells(pyramids):
-                near, further = self.search.reachable(board, node.mine, 1 << cell)
+                near, further = _reachable(board, node.mine, 1 << cell)
                 close &= near
                 far &= further
         else:
-            close, far = self.search.reachable(board, node.mine, pyramids)
+            close, far = _reachable(board, node.mine, pyramids)
         occupied = node.mine | node.theirs
         for source in iter_cells(node.mine):
             shape = SHAPE_OF[(board[source] - 1) & 15]
@@ -242,12 +270,27 @@ class Tactics:
                           for target in REACH[PYRAMID][dest]
                           if target == source or not board[target]]
                 occupant = board[dest]
-                if ((occupant - 1) >> 4 != node.player and (occupant - 1) & 15 not in (0, 15)
-                        and self._pyramids_taken(node, pushes[0], pyramids) < needed):
-                    # Pushing an enemy piece that is no Pyramid, it can be neither helper
-                    # nor target of a Pyramid's capture: where it goes changes nothing.
+                if (occupant - 1) >> 4 != node.player:
+                    if ((occupant - 1) & 15 not in (0, 15)
+                            and self._pyramids_taken(node, pushes[0], pyramids) < needed):
+                        # Pushing an enemy piece that is no Pyramid, it can be neither
+                        # helper nor target of a Pyramid's capture: where it goes
+                        # changes nothing.
+                        continue
+                    yield from pushes
                     continue
-                yield from pushes
+                # Pushing an own piece, it may help only where it lands next to a
+                # Pyramid (``_next_to``); wherever else it lands, the Pyramids taken
+                # are the same, so one of those pushes answers for all.
+                helping = _next_to(pyramids)
+                elsewhere: bool | None = None
+                for push in pushes:
+                    if not helping >> ((push >> 12) - 1) & 1:
+                        if elsewhere is None:
+                            elsewhere = self._pyramids_taken(node, push, pyramids) >= needed
+                        if not elsewhere:
+                            continue
+                    yield push
 
     def defence(self, node: Node, attacker: int, memory: Memory) -> int | None:
         """A reply of the side to move (the defender) after which ``attacker`` cannot win
@@ -255,7 +298,11 @@ class Tactics:
         reply loses. Replies that defended in ``memory`` are tried first; the attacker's
         wins met on the way are remembered, tried first in the next position."""
         remembered = [r for r in memory.defences if self.is_legal(node, r)]
+        pyramids = pyramid_cells(node.board, node.mine)
         for reply in chain(remembered, self._replies_by_promise(node)):
+            if memory.wins and self._still_wins(node, reply, memory.wins[0], pyramids):
+                # What the search below would find, sooner: the remembered win first.
+                continue
             after = self.after(node, reply)
             if after.ended:
                 if after.result_for(attacker) != 1:
@@ -268,6 +315,43 @@ class Tactics:
                 return reply
             memory.remember_win(win)
         return None
+
+    def _still_wins(self, node: Node, reply: int, win: int, pyramids: int) -> bool:
+        """Whether after the defender's ``reply`` at ``node`` (the defender's Pyramids on
+        ``pyramids``) the attacker's ``win`` is legal and wins at once, when ``reply``
+        captures nothing; False when it captures (then the position is built in full).
+        Worked out on ``node``'s board in place and restored, as ``Search.gain`` does:
+        most replies to a move that wins in two are quiet and leave the same win, and
+        this answers them without a copy of the board."""
+        board = node.board
+        source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
+        piece, occupant = board[source], board[dest]
+        defender = node.mine & ~(1 << source) | 1 << dest
+        attacker = node.theirs
+        board[source] = EMPTY
+        saved = EMPTY
+        if push >= 0:
+            saved = board[push]
+            board[push] = occupant
+            if (occupant - 1) >> 4 == node.player:
+                defender |= 1 << push
+                if pyramids >> dest & 1:
+                    pyramids = pyramids & ~(1 << dest) | 1 << push
+            else:
+                attacker = attacker & ~(1 << dest) | 1 << push
+        board[dest] = piece
+        if pyramids >> source & 1:
+            pyramids = pyramids & ~(1 << source) | 1 << dest
+        try:
+            if captures(board, defender, attacker, dest, self.rules):
+                return False
+            after = Node(board, 1 - node.player, attacker, defender, node.material)
+            return self.is_legal(after, win) and self._wins(after, win, pyramids)
+        finally:
+            board[dest] = occupant
+            if push >= 0:
+                board[push] = saved
+            board[source] = piece
 
     def _replies_by_promise(self, node: Node) -> Iterator[int]:
         """The defender's replies, the likeliest defences first: its Pyramids' pushes
@@ -316,6 +400,42 @@ class Tactics:
                 assert win is not None
                 return True, [move, reply, win]
         return True, [move, replies[0]]
+
+
+@lru_cache(maxsize=4096)
+def _next_to(cells: int) -> int:
+    """The cells a step away from any of ``cells`` (a mask). Reach is symmetric and a
+    Pyramid's steps hold every shape's, so a piece that helps capture a piece on one of
+    ``cells`` (reaching it, or reached by the capturer and reaching it) stands there:
+    ``captures`` told only the own pieces there answers the same for those targets."""
+    near = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        near |= REACH_MASK[PYRAMID][low.bit_length() - 1]
+    return near
+
+
+def _reachable(board: list[int], mine: int, targets: int) -> tuple[int, int]:
+    """``Search.reachable`` for the side on ``mine`` against a few ``targets``: where a
+    move must end to capture one of them, and where a push must end. The own pieces that
+    reach a target stand next to it, so only those are looked at."""
+    close = far = 0
+    cells = targets
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        cell = low.bit_length() - 1
+        close |= AROUND[cell]
+        far |= NEAR[cell]
+    pieces = mine & _next_to(targets)
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        cell = low.bit_length() - 1
+        if REACH_MASK[SHAPE_OF[(board[cell] - 1) & 15]][cell] & targets:
+            close |= AROUND[cell]
+    return close, far
 
 
 def _cells_of(move: int) -> int:
