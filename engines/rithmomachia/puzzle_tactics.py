@@ -222,10 +222,13 @@ class Tactics:
                 and bool(REACH_MASK[PYRAMID][dest] >> push & 1)
                 and (push == source or not node.board[push]))
 
-    def a_win_now(self, node: Node, hints: Iterable[int] = ()) -> int | None:
+    def a_win_now(self, node: Node, hints: Iterable[int] = (), pyramids: int | None = None
+                  ) -> int | None:
         """One move that wins at once, the ``hints`` (moves that won in similar positions)
-        tried first; None when there is none."""
-        pyramids = enemy_pyramids(node)
+        tried first; None when there is none. ``pyramids``: the other side's Pyramids'
+        cells, when the caller knows them."""
+        if pyramids is None:
+            pyramids = enemy_pyramids(node)
         for hint in hints:
             if self.is_legal(node, hint) and self._wins(node, hint, pyramids):
                 return hint
@@ -300,34 +303,40 @@ class Tactics:
         remembered = [r for r in memory.defences if self.is_legal(node, r)]
         pyramids = pyramid_cells(node.board, node.mine)
         for reply in chain(remembered, self._replies_by_promise(node)):
-            if memory.wins and self._still_wins(node, reply, memory.wins[0], pyramids):
-                # What the search below would find, sooner: the remembered win first.
-                continue
-            after = self.after(node, reply)
-            if after.ended:
-                if after.result_for(attacker) != 1:
-                    memory.remember_defence(reply)
-                    return reply
-                continue
-            win = self.a_win_now(after, memory.wins)
+            quiet, win = self._win_after_quiet(node, reply, pyramids, memory.wins)
+            if not quiet:
+                after = self.after(node, reply)
+                if after.ended:
+                    if after.result_for(attacker) != 1:
+                        memory.remember_defence(reply)
+                        return reply
+                    continue
+                win = self.a_win_now(after, memory.wins)
             if win is None:
                 memory.remember_defence(reply)
                 return reply
             memory.remember_win(win)
         return None
 
-    def _still_wins(self, node: Node, reply: int, win: int, pyramids: int) -> bool:
-        """Whether after the defender's ``reply`` at ``node`` (the defender's Pyramids on
-        ``pyramids``) the attacker's ``win`` is legal and wins at once, when ``reply``
-        captures nothing; False when it captures (then the position is built in full).
-        Worked out on ``node``'s board in place and restored, as ``Search.gain`` does:
-        most replies to a move that wins in two are quiet and leave the same win, and
-        this answers them without a copy of the board."""
+    def _win_after_quiet(self, node: Node, reply: int, pyramids: int,
+                         hints: Iterable[int]) -> tuple[bool, int | None]:
+        """For a ``reply`` of the defender at ``node`` (the defender's Pyramids on
+        ``pyramids``) that captures nothing: True and ``a_win_now`` after it (the
+        ``hints`` tried first); for one that captures, (False, None), and the position
+        after it must be built in full. Worked out on ``node``'s board in place and
+        restored, as ``Search.gain`` does: most replies capture nothing, and this answers
+        them without a copy of the board."""
         board = node.board
         source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
         piece, occupant = board[source], board[dest]
         defender = node.mine & ~(1 << source) | 1 << dest
         attacker = node.theirs
+        # The Pyramids that move: the one moving, and the one pushed (the push may swap
+        # the two, ending where the mover started).
+        moved = pyramids & (1 << source | 1 << dest)
+        pyramids ^= moved
+        if moved >> source & 1:
+            pyramids |= 1 << dest
         board[source] = EMPTY
         saved = EMPTY
         if push >= 0:
@@ -335,18 +344,16 @@ class Tactics:
             board[push] = occupant
             if (occupant - 1) >> 4 == node.player:
                 defender |= 1 << push
-                if pyramids >> dest & 1:
-                    pyramids = pyramids & ~(1 << dest) | 1 << push
+                if moved >> dest & 1:
+                    pyramids |= 1 << push
             else:
                 attacker = attacker & ~(1 << dest) | 1 << push
         board[dest] = piece
-        if pyramids >> source & 1:
-            pyramids = pyramids & ~(1 << source) | 1 << dest
         try:
             if captures(board, defender, attacker, dest, self.rules):
-                return False
+                return False, None
             after = Node(board, 1 - node.player, attacker, defender, node.material)
-            return self.is_legal(after, win) and self._wins(after, win, pyramids)
+            return True, self.a_win_now(after, hints, pyramids)
         finally:
             board[dest] = occupant
             if push >= 0:
