@@ -116,10 +116,12 @@ class Tactics:
     def moves(self, node: Node) -> list[int]:
         return generate_moves(node.board, node.player, True)
 
-    def after(self, node: Node, move: int) -> Node:
-        """The position after ``move`` and its captures, the other side to move."""
-        captured, _, _ = self.search.gain(node.board, node.mine, node.theirs, move,
-                                          node.player)
+    def after(self, node: Node, move: int, captured: int | None = None) -> Node:
+        """The position after ``move`` and its captures (their cells ``captured``, when
+        the caller knows them), the other side to move."""
+        if captured is None:
+            captured, _, _ = self.search.gain(node.board, node.mine, node.theirs, move,
+                                              node.player)
         board, to_move, other, after = self.search.child(node.board, node.mine, node.theirs,
                                                          move, node.player, captured,
                                                          node.material)
@@ -303,9 +305,9 @@ class Tactics:
         remembered = [r for r in memory.defences if self.is_legal(node, r)]
         pyramids = pyramid_cells(node.board, node.mine)
         for reply in chain(remembered, self._replies_by_promise(node)):
-            quiet, win = self._win_after_quiet(node, reply, pyramids, memory.wins)
-            if not quiet:
-                after = self.after(node, reply)
+            captured, win = self._win_after_quiet(node, reply, pyramids, memory.wins)
+            if captured:
+                after = self.after(node, reply, captured)
                 if after.ended:
                     if after.result_for(attacker) != 1:
                         memory.remember_defence(reply)
@@ -319,11 +321,11 @@ class Tactics:
         return None
 
     def _win_after_quiet(self, node: Node, reply: int, pyramids: int,
-                         hints: Iterable[int]) -> tuple[bool, int | None]:
+                         hints: Iterable[int]) -> tuple[int, int | None]:
         """For a ``reply`` of the defender at ``node`` (the defender's Pyramids on
-        ``pyramids``) that captures nothing: True and ``a_win_now`` after it (the
-        ``hints`` tried first); for one that captures, (False, None), and the position
-        after it must be built in full. Worked out on ``node``'s board in place and
+        ``pyramids``) that captures nothing: 0 and ``a_win_now`` after it (the ``hints``
+        tried first); for one that captures, the cells it captures and None, and the
+        position after it must be built in full. Worked out on ``node``'s board in place and
         restored, as ``Search.gain`` does: most replies capture nothing, and this answers
         them without a copy of the board."""
         board = node.board
@@ -350,10 +352,11 @@ class Tactics:
                 attacker = attacker & ~(1 << dest) | 1 << push
         board[dest] = piece
         try:
-            if captures(board, defender, attacker, dest, self.rules):
-                return False, None
+            captured = captures(board, defender, attacker, dest, self.rules)
+            if captured:
+                return captured, None
             after = Node(board, 1 - node.player, attacker, defender, node.material)
-            return True, self.a_win_now(after, hints, pyramids)
+            return 0, self.a_win_now(after, hints, pyramids)
         finally:
             board[dest] = occupant
             if push >= 0:
