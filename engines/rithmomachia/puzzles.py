@@ -43,7 +43,7 @@ from engines.rithmomachia.board import (
     piece_label,
     value_of,
 )
-from engines.rithmomachia.equations import capture_equations, rules_for
+from engines.rithmomachia.equations import OPS, capture_equations, rules_for
 from engines.rithmomachia.moves import encode_move, move_parts, move_text, victories
 from engines.rithmomachia.notation import parse_move_cells
 from engines.rithmomachia.puzzle_tactics import (
@@ -61,6 +61,9 @@ from engines.rithmomachia.state import RithmomachiaState
 GAME = "rithmomachia"
 CAPTURE_THEMES = ("capture", "equation", "teaching")
 THEMES = ("capture", "equation", "victory-in-1", "victory-in-2", "teaching")
+# The tags ``_capture_tags`` may add besides the themes: the capturing equations'
+# operations, and how the capture is made.
+TAGS = (*OPS, "filtering", "pyramid", "double", "push")
 # The operations a learner must learn to see; AND and OR read like plain sums.
 HARD_OPS = frozenset({"NOT", "XOR", "NAND", "NOR"})
 TEACHING_OPTIONS = {"ops": next(p.options for p in PRESETS
@@ -157,6 +160,7 @@ class RithmomachiaPuzzles:
     game = GAME
     code_prefix = "RM"
     themes = THEMES
+    tags = TAGS
     version = 1
 
     def generate(self, seed: int, theme: str | None = None) -> Puzzle:
