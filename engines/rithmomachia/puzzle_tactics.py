@@ -116,12 +116,10 @@ class Tactics:
     def moves(self, node: Node) -> list[int]:
         return generate_moves(node.board, node.player, True)
 
-    def after(self, node: Node, move: int, captured: int | None = None) -> Node:
-        """The position after ``move`` and its captures (their cells ``captured``, when
-        the caller knows them), the other side to move."""
-        if captured is None:
-            captured, _, _ = self.search.gain(node.board, node.mine, node.theirs, move,
-                                              node.player)
+    def after(self, node: Node, move: int) -> Node:
+        """The position after ``move`` and its captures, the other side to move."""
+        captured, _, _ = self.search.gain(node.board, node.mine, node.theirs, move,
+                                          node.player)
         board, to_move, other, after = self.search.child(node.board, node.mine, node.theirs,
                                                          move, node.player, captured,
                                                          node.material)
@@ -305,30 +303,30 @@ class Tactics:
         remembered = [r for r in memory.defences if self.is_legal(node, r)]
         pyramids = pyramid_cells(node.board, node.mine)
         for reply in chain(remembered, self._replies_by_promise(node)):
-            captured, win = self._win_after_quiet(node, reply, pyramids, memory.wins)
-            if captured:
-                after = self.after(node, reply, captured)
-                if after.ended:
-                    if after.result_for(attacker) != 1:
-                        memory.remember_defence(reply)
-                        return reply
-                    continue
-                win = self.a_win_now(after, memory.wins)
+            ended, win = self._after_reply(node, reply, pyramids, memory.wins)
+            if ended:
+                if win != attacker:
+                    memory.remember_defence(reply)
+                    return reply
+                continue
             if win is None:
                 memory.remember_defence(reply)
                 return reply
             memory.remember_win(win)
         return None
 
-    def _win_after_quiet(self, node: Node, reply: int, pyramids: int,
-                         hints: Iterable[int]) -> tuple[int, int | None]:
-        """For a ``reply`` of the defender at ``node`` (the defender's Pyramids on
-        ``pyramids``) that captures nothing: 0 and ``a_win_now`` after it (the ``hints``
-        tried first); for one that captures, the cells it captures and None, and the
-        position after it must be built in full. Worked out on ``node``'s board in place and
-        restored, as ``Search.gain`` does: most replies capture nothing, and this answers
-        them without a copy of the board."""
+    def _after_reply(self, node: Node, reply: int, pyramids: int, hints: Iterable[int]
+                     ) -> tuple[bool, int | None]:
+        """What follows the defender's ``reply`` at ``node`` (the defender's Pyramids on
+        ``pyramids``): (True, the winner or None for a draw) when it ends the game, else
+        (False, ``a_win_now`` of the attacker after it, the ``hints`` tried first).
+
+        Worked out on ``node``'s board in place and restored, as ``Search.gain`` does,
+        instead of on a copy (``after``): a win in two asks this of every reply to every
+        winning move, and the copy was most of the cost. The changes are ``child``'s: the
+        move, a push, and each piece captured removed (a Pyramid) or turned over."""
         board = node.board
+        player = node.player
         source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
         piece, occupant = board[source], board[dest]
         defender = node.mine & ~(1 << source) | 1 << dest
@@ -344,20 +342,48 @@ class Tactics:
         if push >= 0:
             saved = board[push]
             board[push] = occupant
-            if (occupant - 1) >> 4 == node.player:
+            if (occupant - 1) >> 4 == player:
                 defender |= 1 << push
                 if moved >> dest & 1:
                     pyramids |= 1 << push
             else:
                 attacker = attacker & ~(1 << dest) | 1 << push
         board[dest] = piece
+        taken: list[tuple[int, int]] = []
         try:
             captured = captures(board, defender, attacker, dest, self.rules)
+            material = node.material
             if captured:
-                return captured, None
-            after = Node(board, 1 - node.player, attacker, defender, node.material)
-            return 0, self.a_win_now(after, hints, pyramids)
+                counts = list(material)
+                mine, theirs = 3 * player, 3 - 3 * player
+                attacker &= ~captured
+                cells = captured
+                while cells:
+                    low = cells & -cells
+                    cells ^= low
+                    cell = low.bit_length() - 1
+                    code = board[cell]
+                    value = (code - 1) & 15
+                    taken.append((cell, code))
+                    counts[theirs + 1] -= 1
+                    counts[theirs + 2] -= value
+                    if value == 0 or value == 15:
+                        counts[theirs] -= 1
+                        board[cell] = EMPTY
+                    else:
+                        counts[mine + 1] += 1
+                        counts[mine + 2] += value
+                        board[cell] = code + 16 if code <= 16 else code - 16
+                        defender |= low
+                material = (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
+            after = Node(board, 1 - player, attacker, defender, material)
+            if after.ended:
+                result = after.result_for(player)
+                return True, None if result == 0 else player if result == 1 else 1 - player
+            return False, self.a_win_now(after, hints, pyramids)
         finally:
+            for cell, code in taken:
+                board[cell] = code
             board[dest] = occupant
             if push >= 0:
                 board[push] = saved
