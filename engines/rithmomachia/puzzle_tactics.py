@@ -6,10 +6,12 @@ the seed-driven games of a beginner that lead to a puzzle's position (``playout`
 
 A win at once takes every Pyramid left, so it is looked for only among the moves that
 end where each of them can be taken, and with the capture finder asked about the
-Pyramids alone; a win in two is checked against every reply, the likeliest defences
-first (``Memory``: what held against the position's other moves). The order of the work
-never changes a result, only its cost: about 10,000 capture checks for a typical win in
-two, which is this module's heaviest question.
+Pyramids alone (and only the own pieces next to them as helpers); a win in two is checked
+against every reply, the likeliest defences first (``Memory``: what held against the
+position's other moves), each reply played on the board in place and taken back rather
+than on a copy. The order of the work never changes a result, only its cost: a few
+thousand capture checks for a typical win in two, which is this module's heaviest
+question (``benchmarks/puzzles.py`` times it).
 
 Why a win is only a capture of the last Pyramids here: the puzzles are played with push on
 (both of the bot's presets), and with push on a side that still has a Pyramid always has a
