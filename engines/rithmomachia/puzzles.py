@@ -17,7 +17,7 @@ Themes:
   once; accepted: every such move, each checked against every reply. A refused move is
   shown with the reply that defends.
 
-Positions come from seed-driven games of a plausible beginner (``rithmomachia_tactics``):
+Positions come from seed-driven games of a plausible beginner (``puzzle_playouts``):
 capture puzzles from the first suitable position after a seed-chosen number of moves,
 victory puzzles from the last moves of a game that ended. A position that does not suit
 makes way for the seed's next attempt (``engines.puzzles.core.first_suitable``).
@@ -46,14 +46,13 @@ from engines.rithmomachia.board import (
 from engines.rithmomachia.equations import OPS, capture_equations, rules_for
 from engines.rithmomachia.moves import encode_move, move_parts, move_text, victories
 from engines.rithmomachia.notation import parse_move_cells
+from engines.rithmomachia.puzzle_playouts import Style, playout
 from engines.rithmomachia.puzzle_tactics import (
     Memory,
     Node,
-    Style,
     Tactics,
     Taken,
     node_of,
-    playout,
 )
 from engines.rithmomachia.rules import PRESETS, SEAT_NAMES
 from engines.rithmomachia.state import RithmomachiaState
