@@ -297,7 +297,12 @@ class Tactics:
         wins met on the way are remembered, tried first in the next position."""
         remembered = [r for r in memory.defences if self.is_legal(node, r)]
         pyramids = pyramid_cells(node.board, node.mine)
+        pushes = PushedPieces(self, node, pyramids)
         for reply in chain(remembered, self._replies_by_promise(node)):
+            win = pushes.win_after(reply, memory.wins) if reply >> 12 else None
+            if win is not None:
+                memory.remember_win(win)
+                continue
             ended, win = self._after_reply(node, reply, pyramids, memory.wins)
             if ended:
                 if win != attacker:
@@ -467,6 +472,111 @@ def _reachable(board: list[int], mine: int, targets: int) -> tuple[int, int]:
         if REACH_MASK[SHAPE_OF[(board[cell] - 1) & 15]][cell] & targets:
             close |= AROUND[cell]
     return close, far
+
+
+class PushedPieces:
+    """The defender's pushes of its own pieces that are no Pyramid, answered by the
+    Pyramid's step (its source and destination) rather than one by one: a Pyramid
+    pushing such a piece has a push for nearly every cell around, and the pushes of one
+    step differ only in where the pushed piece lands. What the attacker's remembered wins
+    take depends on neither (a win's captures read only the Pyramids, the attacker's own
+    pieces and the cells the win moves through), and what the push captures is what the
+    step captures without the pushed piece, plus what that piece helps to capture where
+    it lands. So each step is worked out once, and each push costs a few look-ups.
+
+    ``win_after`` answers only when that settles it: the first remembered win that wins
+    after a push that captures nothing; every other case (a capture, a win through the
+    cells the push changes, victories that need the whole position) is left to
+    ``Tactics._after_reply``, which works the same answer out in full."""
+
+    def __init__(self, tactics: Tactics, node: Node, pyramids: int) -> None:
+        self.tactics = tactics
+        self.node = node
+        self.pyramids = pyramids      # the defender's (the side to move at ``node``)
+        self.steps: dict[int, tuple[int, int]] = {}   # step -> (captures, Pyramids)
+        self.taken: dict[tuple[int, int], int] = {}   # (step, win) -> Pyramids it takes
+        self.legal: dict[int, bool] = {}
+        self.passed = Node(node.board, 1 - node.player, node.theirs, node.mine,
+                           node.material)
+        self.certain: bool | None = None
+
+    def win_after(self, reply: int, hints: Sequence[int]) -> int | None:
+        node, board = self.node, self.node.board
+        source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
+        pushed = board[dest]
+        if (pushed - 1) >> 4 != node.player or (pushed - 1) & 15 in (0, 15):
+            return None
+        step = reply & 4095
+        known = self.steps.get(step)
+        if known is None:
+            known = self.steps[step] = self._step(source, dest)
+        captured, pyramids = known
+        if captured or self._helps_capture(board[source], dest, pushed, push):
+            return None
+        changed = 1 << source | 1 << dest | 1 << push
+        for hint in hints:
+            if _cells_of(hint) & changed:
+                return None
+            legal = self.legal.get(hint)
+            if legal is None:
+                legal = self.legal[hint] = self.tactics.is_legal(self.passed, hint)
+            if not legal:
+                continue
+            taken = self.taken.get((step, hint))
+            if taken is None:
+                taken = self.taken[step, hint] = self._taken(source, dest, hint, pyramids)
+            if taken < node.material[3 * node.player]:
+                continue
+            if self.certain is None:
+                self.certain = self.tactics._victories_certain(self.passed, self.pyramids)
+            return hint if self.certain else None
+        return None
+
+    def _step(self, source: int, dest: int) -> tuple[int, int]:
+        """What the Pyramid's step from ``source`` to ``dest`` captures with the pushed
+        piece off the board, and the defender's Pyramids after it."""
+        node, board = self.node, self.node.board
+        piece, pushed = board[source], board[dest]
+        board[source], board[dest] = EMPTY, piece
+        try:
+            captured = captures(board, node.mine & ~(1 << source), node.theirs, dest,
+                                self.tactics.rules)
+        finally:
+            board[source], board[dest] = piece, pushed
+        return captured, self.pyramids & ~(1 << source) | 1 << dest
+
+    def _helps_capture(self, mover: int, dest: int, pushed: int, cell: int) -> bool:
+        """Whether the ``pushed`` piece, landing on ``cell`` next to the Pyramid
+        ``mover`` that stepped to ``dest``, adds a capture: as the helper an enemy piece
+        next to both needs (compiling), or as the piece the Pyramid reaches that reaches
+        the enemy piece (filtering; the Pyramid reaches every neighbour)."""
+        node, board, rules = self.node, self.node.board, self.tactics.rules
+        value, mover_value = (pushed - 1) & 15, (mover - 1) & 15
+        targets = REACH_MASK[SHAPE_OF[value]][cell] & node.theirs
+        filtering, need = rules.targets[mover_value][value], rules.need[mover_value]
+        reach = REACH_MASK[PYRAMID][dest]
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            target_value = (board[low.bit_length() - 1] - 1) & 15
+            if filtering >> target_value & 1 or (
+                    reach & low and need[target_value] >> value & 1):
+                return True
+        return False
+
+    def _taken(self, source: int, dest: int, win: int, pyramids: int) -> int:
+        """How many of the defender's Pyramids ``win`` takes after the step, the pushed
+        piece off the board (it is no Pyramid and not the attacker's: no capture of
+        Pyramids reads it)."""
+        node, board = self.node, self.node.board
+        piece, pushed = board[source], board[dest]
+        board[source], board[dest] = EMPTY, piece
+        try:
+            after = Node(board, 1 - node.player, node.theirs, node.mine & ~(1 << source),
+                         node.material)
+            return self.tactics._pyramids_taken(after, win, pyramids)
+        finally:
+            board[source], board[dest] = piece, pushed
 
 
 def _cells_of(move: int) -> int:
