@@ -119,8 +119,7 @@ def _stored_end(module: Any, state: GameState, final: JSON, players: int,
                 hidden: bool) -> Frame:
     """The end the log does not hold: a resignation or abandonment of two-player games
     (whose outcome names the loser) played on the replayed game, else the stored state
-    itself. (Replaying is also the way round a stored end that no longer loads: a
-    Digitalo match resigned mid-round fails its own round check in ``from_dict``.)"""
+    itself."""
     outcome = final.get("outcome") or {}
     detail = outcome.get("detail") or {}
     try:

@@ -8,6 +8,7 @@ Usage (from the repository root)::
 
     .venv/bin/python scripts/extract_messages.py          # update the .po files, report gaps
     .venv/bin/python scripts/extract_messages.py --check  # change nothing; exit 1 on a gap
+    .venv/bin/python scripts/extract_messages.py --locations  # only the #: comments
 
 Without ``--check`` the script rewrites the English catalogue (key -> English default as
 written in the code) and merges every other language with it: translations are kept, keys
@@ -17,6 +18,13 @@ it until a translator checks it and removes the flag), and each entry gets the c
 English text as a ``#.`` comment so translators see what to translate. Keys a language has
 but English lacks are reported, not deleted. After adding a sentence to the code: run the
 script, translate the new empty (or fuzzy) entries in every language, run it again.
+
+The full rewrite writes each catalogue in one form: entries sorted by key, comments
+wrapped at 76 columns as Babel wraps them, no Babel version or date in the header, so that
+running it twice changes nothing. Entries added or edited by hand out of that form (out
+of order, or a comment left unwrapped) are put back in it by the next full run, which is
+then a large but content-free diff. ``--locations`` changes only the ``#:`` comments, in
+place, for when code moved and nothing else should.
 
 ``--check`` exits non-zero when the English catalogue lacks a message of the code, when a
 language misses a key (or leaves it empty or fuzzy), or when a translation's
@@ -69,12 +77,15 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
+from babel.util import TextWrapper
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = ("bot", "renderers", "engines")
 LOCALE_DIR = ROOT / "renderers" / "locale"
 DOMAIN = "logic_bot"
 ENGLISH = "en"
+# ``write_po`` wraps comments at this width even when told not to wrap (as xgettext does).
+LOCATION_WIDTH = 76
 
 # Functions whose first literal key-shaped argument is a catalogue key, and whose next
 # positional argument (or ``default=``) is the English default.
@@ -469,10 +480,50 @@ def render_po(language: str, entries: dict[str, str], english: dict[str, str],
                     flags=["fuzzy"] if key in flagged else [])
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=0, include_lineno=False, omit_header=False)
-    # Babel stamps the creation date; drop it so that an unchanged catalogue stays unchanged.
+    # Babel stamps the creation date and its own version; drop both so that an unchanged
+    # catalogue stays unchanged, whichever Babel writes it.
     lines = [line for line in buffer.getvalue().decode("utf-8").splitlines(keepends=True)
-             if not line.startswith(('"POT-Creation-Date:', '"PO-Revision-Date:'))]
+             if not line.startswith(('"POT-Creation-Date:', '"PO-Revision-Date:',
+                                     '"Generated-By:'))]
     return "".join(lines).encode("utf-8")
+
+
+def location_lines(paths: Iterable[str]) -> list[str]:
+    """The ``#:`` comment of an entry used in ``paths``, wrapped as ``write_po`` wraps it."""
+    wrapper = TextWrapper(width=LOCATION_WIDTH, break_long_words=False)
+    return [f"#: {line.strip()}\n" for line in wrapper.wrap(" ".join(sorted(paths)))]
+
+
+def relocate_po(text: str, locations: dict[str, set[str]]) -> str:
+    """A catalogue's text with each entry's ``#:`` comment naming where the code uses its
+    key now, and every other line as it was: entries keep their order, their comments
+    and their wrapping, however a hand edit left them."""
+    out: list[str] = []
+    flags: list[str] = []  # an entry's ``#,`` line, which follows its locations
+    for line in text.splitlines(keepends=True):
+        if line.startswith("#:"):
+            continue
+        if line.startswith("#,"):
+            flags.append(line)
+            continue
+        if line.startswith("msgid "):
+            key = ast.literal_eval(line[len("msgid "):].strip())
+            if key:
+                out += location_lines(locations.get(key, ()))
+        out += flags
+        flags = []
+        out.append(line)
+    return "".join(out)
+
+
+def relocate(root: Path = ROOT) -> None:
+    """``--locations``: every catalogue's ``#:`` comments brought up to date in place."""
+    extraction = extract(root)
+    locations = {k: m.locations for k, m in extraction.messages.items()}
+    for language in languages(root):
+        path = po_path(language, root)
+        path.write_text(relocate_po(path.read_text(encoding="utf-8"), locations),
+                        encoding="utf-8")
 
 
 @dataclass
@@ -554,7 +605,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 when a catalogue is incomplete")
-    return run(parser.parse_args(argv).check)
+    parser.add_argument("--locations", action="store_true",
+                        help="only bring the #: comments (where the code uses each key) up "
+                             "to date, every other line as it is")
+    args = parser.parse_args(argv)
+    if args.locations:
+        relocate()
+        return 0
+    return run(args.check)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from bot.puzzles.jobs import message_from_json
 from bot.replies import Button
 from bot.store.puzzle_rows import PuzzleAttempt, PuzzlePlayer
 from engines.base import GRID_TOKEN, Choice, GameError, GameState
-from engines.puzzles import Puzzle
+from engines.puzzles import Puzzle, theme_message
 from engines.registry import get_game
 from renderers import renderer_for
 from renderers.i18n import localise, translate
@@ -38,21 +38,6 @@ DATA = re.compile(rf"(?P<attempt>[0-9]{{1,12}}):(?P<step>[arsntv])"
                   rf"{{0,{MAX_PATH_TOKENS - 1}}})|x))?")
 ANY_THEME = "x"
 STARS = 5
-# Each theme's name; a theme a generator adds later reads as its id until it has one.
-THEME_NAMES: dict[str, tuple[str, str]] = {
-    "win-in-1": ("puzzle.theme.win-in-1", "win in 1"),
-    "win-in-2": ("puzzle.theme.win-in-2", "win in 2"),
-    "win-in-3": ("puzzle.theme.win-in-3", "win in 3"),
-    "win-in-4": ("puzzle.theme.win-in-4", "win in 4"),
-    "win-in-5": ("puzzle.theme.win-in-5", "win in 5"),
-    "defend": ("puzzle.theme.defend", "hold the draw"),
-    "only-move": ("puzzle.theme.only-move", "the only move"),
-    "neutral": ("puzzle.theme.neutral", "a neutral's step"),
-    "l-only": ("puzzle.theme.l-only", "the L alone"),
-    "complete": ("puzzle.theme.complete", "complete your pyramid"),
-    "survive": ("puzzle.theme.survive", "survive a flip"),
-    "break": ("puzzle.theme.break", "stop their pyramid"),
-}
 
 
 @dataclass(frozen=True)
@@ -89,8 +74,9 @@ def data(attempt: int, step: str, argument: str = "") -> str:
 
 
 def theme_name(language: str, theme: str) -> str:
-    key, default = THEME_NAMES.get(theme, (f"puzzle.theme.{theme}", theme.replace("-", " ")))
-    return translate(language, key, default)
+    """A theme's or tag's name (``engines.puzzles.THEME_NAMES``) in ``language``."""
+    name = theme_message(theme)
+    return translate(language, name.key, name.default)
 
 
 def _names(seat: int, language: str) -> list[str]:

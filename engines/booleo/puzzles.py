@@ -99,6 +99,8 @@ from engines.puzzles.core import Puzzle, Verdict, generate_by_attempts
 
 GAME = "booleo"
 THEMES = ("complete", "survive", "break")
+# The tags ``tags`` may add to a puzzle's theme.
+TAGS = ("pending-flip", "cancel", "replace", "slot-bit", "only-move")
 # A game played forward for a puzzle stops after this many actions (games last about 50).
 MAX_PLIES = 160
 # The first action at which a position may be taken is drawn below this, so that seeds
@@ -422,6 +424,7 @@ class BooleoPuzzles:
     game = GAME
     code_prefix = "BO"
     themes = THEMES
+    tags = TAGS
     version = 1
 
     def generate(self, seed: int, theme: str | None = None) -> Puzzle:

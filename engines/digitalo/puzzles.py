@@ -103,6 +103,8 @@ from engines.puzzles.core import Puzzle, Verdict, generate_by_attempts
 
 GAME = "digitalo"
 THEMES = ("complete", "survive", "break")
+# The tags ``tags`` may add to a puzzle's theme.
+TAGS = ("pending-flip", "counter", "last-move", "only-move")
 # A match played forward for a puzzle stops after this many actions (a round lasts about
 # 16); the first position that may be taken is drawn below ``EARLIEST``.
 MAX_PLIES = 120
@@ -480,6 +482,7 @@ class DigitaloPuzzles:
     game = GAME
     code_prefix = "DG"
     themes = THEMES
+    tags = TAGS
     version = 1
 
     def generate(self, seed: int, theme: str | None = None) -> Puzzle:

@@ -89,6 +89,10 @@ OPTIONS = (
 # Options added after games were first stored: a stored game without them loads with their
 # defaults (none of them changes the rules).
 LATER_OPTIONS = frozenset({"danger"})
+# The endings of a match that a round's end brings: the round is among the results then.
+# A resignation or an abandonment ends the match in the middle of a round, unscored.
+POINTS_ENDING, ROUNDS_ENDING = "digitalo_points", "digitalo_max_rounds"
+ROUND_ENDINGS = frozenset({POINTS_ENDING, ROUNDS_ENDING})
 
 
 class DigitaloRules(GameState):
@@ -515,11 +519,11 @@ class DigitaloRules(GameState):
         self.round_results.append(result)
         events: list[Event] = [{"type": "round_over", **copy_json(result)}]
         if max(self.scores) >= TARGET:
-            return events + self._finish(Outcome(match_winners(self.scores), "digitalo_points",
+            return events + self._finish(Outcome(match_winners(self.scores), POINTS_ENDING,
                                                  self._score_detail()))
         if self.round >= self.options["max_rounds"]:
-            return events + self._finish(Outcome(match_winners(self.scores),
-                                                 "digitalo_max_rounds", self._score_detail()))
+            return events + self._finish(Outcome(match_winners(self.scores), ROUNDS_ENDING,
+                                                 self._score_detail()))
         self.round += 1
         return events + self._deal()
 

@@ -28,7 +28,7 @@ from engines.digitalo.cards import (
     slot_at,
     sort_cards,
 )
-from engines.digitalo.rules import LATER_OPTIONS, NAME, DigitaloRules
+from engines.digitalo.rules import LATER_OPTIONS, NAME, ROUND_ENDINGS, DigitaloRules
 from engines.json_copy import copy_json
 from engines.state_checks import (
     check_header,
@@ -161,7 +161,9 @@ def _validate(state: DigitaloRules) -> None:
     if any(len(hand) not in ((HAND_SIZE - 1, HAND_SIZE) if over else (HAND_SIZE,))
            for hand in state.hands):
         raise StateError(f"both hands hold {HAND_SIZE} cards")
-    if len(state.round_results) != state.round - (0 if over else 1):
+    # The round a match ended with is finished; one it was resigned or abandoned in is not.
+    ended_round = state._outcome is not None and state._outcome.reason in ROUND_ENDINGS
+    if len(state.round_results) != state.round - (0 if ended_round else 1):
         raise StateError("one result per finished round")
     if state.starter != (state.first if state.round % 2 == 1 else 1 - state.first):
         raise StateError("the first player alternates from round to round")

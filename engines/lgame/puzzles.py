@@ -60,6 +60,8 @@ from engines.puzzles.core import (
 GAME = "lgame"
 WIN_THEMES = tuple(f"win-in-{moves}" for moves in range(1, 6))
 THEMES = (*WIN_THEMES, "defend")
+# The tags ``_tags`` may add to a puzzle's theme.
+TAGS = ("only-move", "neutral", "l-only")
 # How many refused moves of each kind the proof names (all are counted).
 REFUSED_SAMPLES = 3
 # A line drawn after a wrong answer stops after this many single moves.
@@ -215,6 +217,7 @@ class LGamePuzzles:
     game = GAME
     code_prefix = "LG"
     themes = THEMES
+    tags = TAGS
     version = 1
 
     def generate(self, seed: int, theme: str | None = None) -> Puzzle:

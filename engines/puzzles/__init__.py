@@ -13,6 +13,7 @@ from typing import cast
 
 from engines.base import InvalidMove
 from engines.puzzles.core import (
+    THEME_NAMES,
     Puzzle,
     PuzzleGenerator,
     Verdict,
@@ -20,12 +21,13 @@ from engines.puzzles.core import (
     encode_puzzle_code,
     generator_version,
     split_code,
+    theme_message,
 )
 from engines.registry import resolve_name
 
-__all__ = ["Puzzle", "PuzzleGenerator", "Verdict", "decode_puzzle_code",
+__all__ = ["THEME_NAMES", "Puzzle", "PuzzleGenerator", "Verdict", "decode_puzzle_code",
            "encode_puzzle_code", "generate_puzzle", "judge_answer", "puzzle_games",
-           "puzzle_generator"]
+           "puzzle_generator", "theme_message"]
 
 # Game name -> (module holding ``GENERATOR``, its share-code prefix). The prefix is known
 # here so a code finds its game without importing every generator.

@@ -103,10 +103,62 @@ class PuzzleGenerator(Protocol):
     game: str
     code_prefix: str           # two letters: "LG", "RM", "BO", "DG"
     themes: tuple[str, ...]
+    # Every other tag a puzzle's ``themes`` may hold ("only-move", "xor", ...): with the
+    # themes, all a puzzle can be labelled with, each named in ``THEME_NAMES``.
+    tags: tuple[str, ...]
 
     def generate(self, seed: int, theme: str | None = None) -> Puzzle: ...
 
     def judge(self, puzzle: Puzzle, action: str) -> Verdict: ...
+
+
+# The name of every theme and tag a generator declares (``themes``, ``tags``), as the
+# trainer shows it. One table for all games: a tag such as "only-move" means the same in
+# each; an id a generator gives that is missing here reads as itself (``theme_message``),
+# which the tests refuse.
+THEME_NAMES: dict[str, Message] = {
+    # the L-game
+    "win-in-1": Message("puzzle.theme.win-in-1", "win in 1"),
+    "win-in-2": Message("puzzle.theme.win-in-2", "win in 2"),
+    "win-in-3": Message("puzzle.theme.win-in-3", "win in 3"),
+    "win-in-4": Message("puzzle.theme.win-in-4", "win in 4"),
+    "win-in-5": Message("puzzle.theme.win-in-5", "win in 5"),
+    "defend": Message("puzzle.theme.defend", "hold the draw"),
+    "only-move": Message("puzzle.theme.only-move", "the only move"),
+    "neutral": Message("puzzle.theme.neutral", "a neutral's step"),
+    "l-only": Message("puzzle.theme.l-only", "the L alone"),
+    # Rithmomachia
+    "capture": Message("puzzle.theme.capture", "the best capture"),
+    "equation": Message("puzzle.theme.equation", "spot the equation"),
+    "teaching": Message("puzzle.theme.teaching", "a beginner's capture (NOT, NAND)"),
+    "victory-in-1": Message("puzzle.theme.victory-in-1", "victory in 1"),
+    "victory-in-2": Message("puzzle.theme.victory-in-2", "victory in 2"),
+    "not": Message("puzzle.theme.not", "NOT"),
+    "and": Message("puzzle.theme.and", "AND"),
+    "or": Message("puzzle.theme.or", "OR"),
+    "xor": Message("puzzle.theme.xor", "XOR"),
+    "nand": Message("puzzle.theme.nand", "NAND"),
+    "nor": Message("puzzle.theme.nor", "NOR"),
+    "filtering": Message("puzzle.theme.filtering", "filtering"),
+    "pyramid": Message("puzzle.theme.pyramid", "a Pyramid taken"),
+    "double": Message("puzzle.theme.double", "two pieces at once"),
+    "push": Message("puzzle.theme.push", "a push"),
+    # bOOleO and Digitalo
+    "complete": Message("puzzle.theme.complete", "complete your pyramid"),
+    "survive": Message("puzzle.theme.survive", "survive a flip"),
+    "break": Message("puzzle.theme.break", "stop their pyramid"),
+    "pending-flip": Message("puzzle.theme.pending-flip", "a flip pending"),
+    "cancel": Message("puzzle.theme.cancel", "cancel the NOT"),
+    "replace": Message("puzzle.theme.replace", "replace a gate"),
+    "slot-bit": Message("puzzle.theme.slot-bit", "your slot bit"),
+    "counter": Message("puzzle.theme.counter", "counter the inverter"),
+    "last-move": Message("puzzle.theme.last-move", "the last move"),
+}
+
+
+def theme_message(theme: str) -> Message:
+    """The name of a theme or tag (``THEME_NAMES``); an unknown one reads as its id."""
+    return THEME_NAMES.get(theme) or Message(f"puzzle.theme.{theme}", theme.replace("-", " "))
 
 
 def generator_version(generator: PuzzleGenerator) -> int:

@@ -1,15 +1,17 @@
 """Short, exact tactics of Boolean Rithmomachia for its puzzles: captures, wins at once and
 wins in two moves, worked out with the rules' capture finder (``captures``) and the
 computer player's search primitives (``engines.rithmomachia.agents.Search``: ``gain``, the
-position after a move ``child``, and ``reachable``, where a move must end to capture), and
-the seed-driven games of a beginner that lead to a puzzle's position (``playout``).
+position after a move ``child``, and ``reachable``, where a move must end to capture). The
+seed-driven games that lead to a puzzle's position are ``puzzle_playouts``.
 
 A win at once takes every Pyramid left, so it is looked for only among the moves that
 end where each of them can be taken, and with the capture finder asked about the
-Pyramids alone; a win in two is checked against every reply, the likeliest defences
-first (``Memory``: what held against the position's other moves). The order of the work
-never changes a result, only its cost: about 10,000 capture checks for a typical win in
-two, which is this module's heaviest question.
+Pyramids alone (and only the own pieces next to them as helpers); a win in two is checked
+against every reply, the likeliest defences first (``Memory``: what held against the
+position's other moves), each reply played on the board in place and taken back rather
+than on a copy. The order of the work never changes a result, only its cost: a few
+thousand capture checks for a typical win in two, which is this module's heaviest
+question (``benchmarks/puzzles.py`` times it).
 
 Why a win is only a capture of the last Pyramids here: the puzzles are played with push on
 (both of the bot's presets), and with push on a side that still has a Pyramid always has a
@@ -22,24 +24,18 @@ tests check every answer again with the game's own ``apply`` and ``outcome``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from functools import lru_cache
 from itertools import chain
 
-from engines.rithmomachia.agents import AROUND, Material, Search, final_score, material
+from engines.rithmomachia.agents import AROUND, NEAR, Material, Search, final_score, material
 from engines.rithmomachia.board import EMPTY, PYRAMID, REACH, REACH_MASK, SHAPE_OF
 from engines.rithmomachia.equations import Rules, captures, iter_cells, occupancy
 from engines.rithmomachia.moves import generate_moves
 
 # A search with no clock and no node limit: puzzles must be the same on any machine.
 PLIES_LEFT = 200
-# The playouts that lead to a puzzle's position: how often a side takes its biggest
-# capture when it has one, and how many random moves it tries for one that keeps its
-# Pyramids safe (``_playout_move``).
-GREEDY = 0.5
-SAFETY_TRIES = 6
 
 
 @dataclass(frozen=True)
@@ -70,8 +66,18 @@ class Node:
 
 def enemy_pyramids(node: Node) -> int:
     """The cells of the Pyramids of the side not to move, as a mask."""
-    return sum(1 << cell for cell in iter_cells(node.theirs)
-               if (node.board[cell] - 1) & 15 in (0, 15))
+    return pyramid_cells(node.board, node.theirs)
+
+
+def pyramid_cells(board: list[int], pieces: int) -> int:
+    """The cells of the Pyramids among ``pieces`` (a mask), as a mask."""
+    pyramids = 0
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        if (board[low.bit_length() - 1] - 1) & 15 in (0, 15):
+            pyramids |= low
+    return pyramids
 
 
 def node_of(board: list[int], player: int) -> Node:
@@ -143,13 +149,28 @@ class Tactics:
             pyramids = enemy_pyramids(node)
         if self._pyramids_taken(node, move, pyramids) < node.pyramids(1 - node.player):
             return False
-        mine, theirs = 3 * node.player, 3 - 3 * node.player
-        if node.material[mine + 1] >= node.material[theirs + 1]:
-            # The mover loses no piece in its own move and the other side loses each
-            # Pyramid taken: the Pyramid and piece victories are the mover's, two of three.
+        if self._victories_certain(node, pyramids):
             return True
         after = self.after(node, move)
         return after.ended and after.result_for(node.player) == 1
+
+    @staticmethod
+    def _victories_certain(node: Node, pyramids: int) -> bool:
+        """Whether taking the other side's every Pyramid (their cells ``pyramids``) wins
+        whatever else the move takes. The Pyramid victory is the mover's then, and each
+        other piece taken changes sides, which only adds to the mover's pieces and value:
+        so when the pieces and value left after the Pyramids alone are taken give the
+        mover one of the two other victories or a tie in both, the game is theirs."""
+        mine, theirs = 3 * node.player, 3 - 3 * node.player
+        material, board = node.material, node.board
+        value_taken = 0
+        while pyramids:
+            low = pyramids & -pyramids
+            pyramids ^= low
+            value_taken += (board[low.bit_length() - 1] - 1) & 15
+        pieces = material[mine + 1] - (material[theirs + 1] - material[theirs])
+        value = material[mine + 2] - (material[theirs + 2] - value_taken)
+        return (pieces > 0) - (pieces < 0) + (value > 0) - (value < 0) >= 0
 
     def _pyramids_taken(self, node: Node, move: int, pyramids: int) -> int:
         """How many of the other side's Pyramids ``move`` captures: the rules' capture
@@ -171,7 +192,9 @@ class Tactics:
             elif pyramids >> dest & 1:
                 pyramids = pyramids & ~(1 << dest) | 1 << push
         board[dest] = piece
-        taken = captures(board, mine, pyramids, dest, self.rules).bit_count()
+        # Only own pieces next to a Pyramid can help take it (``_next_to``).
+        taken = captures(board, mine & _next_to(pyramids), pyramids, dest,
+                         self.rules).bit_count()
         board[dest] = occupant
         if push >= 0:
             board[push] = saved
@@ -194,13 +217,16 @@ class Tactics:
                 and bool(REACH_MASK[PYRAMID][dest] >> push & 1)
                 and (push == source or not node.board[push]))
 
-    def a_win_now(self, node: Node, hints: Iterable[int] = ()) -> int | None:
+    def a_win_now(self, node: Node, hints: Iterable[int] = (), pyramids: int | None = None
+                  ) -> int | None:
         """One move that wins at once, the ``hints`` (moves that won in similar positions)
-        tried first; None when there is none."""
+        tried first; None when there is none. ``pyramids``: the other side's Pyramids'
+        cells, when the caller knows them."""
+        if pyramids is None:
+            pyramids = enemy_pyramids(node)
         for hint in hints:
-            if self.is_legal(node, hint) and self._wins(node, hint):
+            if self.is_legal(node, hint) and self._wins(node, hint, pyramids):
                 return hint
-        pyramids = enemy_pyramids(node)
         for move in self._pyramid_takers(node, pyramids, node.pyramids(1 - node.player)):
             if self._wins(node, move, pyramids):
                 return move
@@ -224,11 +250,11 @@ class Tactics:
         if needed >= pyramids.bit_count():
             close = far = -1
             for cell in iter_cells(pyramids):
-                near, further = self.search.reachable(board, node.mine, 1 << cell)
+                near, further = _reachable(board, node.mine, 1 << cell)
                 close &= near
                 far &= further
         else:
-            close, far = self.search.reachable(board, node.mine, pyramids)
+            close, far = _reachable(board, node.mine, pyramids)
         occupied = node.mine | node.theirs
         for source in iter_cells(node.mine):
             shape = SHAPE_OF[(board[source] - 1) & 15]
@@ -242,12 +268,27 @@ class Tactics:
                           for target in REACH[PYRAMID][dest]
                           if target == source or not board[target]]
                 occupant = board[dest]
-                if ((occupant - 1) >> 4 != node.player and (occupant - 1) & 15 not in (0, 15)
-                        and self._pyramids_taken(node, pushes[0], pyramids) < needed):
-                    # Pushing an enemy piece that is no Pyramid, it can be neither helper
-                    # nor target of a Pyramid's capture: where it goes changes nothing.
+                if (occupant - 1) >> 4 != node.player:
+                    if ((occupant - 1) & 15 not in (0, 15)
+                            and self._pyramids_taken(node, pushes[0], pyramids) < needed):
+                        # Pushing an enemy piece that is no Pyramid, it can be neither
+                        # helper nor target of a Pyramid's capture: where it goes
+                        # changes nothing.
+                        continue
+                    yield from pushes
                     continue
-                yield from pushes
+                # Pushing an own piece, it may help only where it lands next to a
+                # Pyramid (``_next_to``); wherever else it lands, the Pyramids taken
+                # are the same, so one of those pushes answers for all.
+                helping = _next_to(pyramids)
+                elsewhere: bool | None = None
+                for push in pushes:
+                    if not helping >> ((push >> 12) - 1) & 1:
+                        if elsewhere is None:
+                            elsewhere = self._pyramids_taken(node, push, pyramids) >= needed
+                        if not elsewhere:
+                            continue
+                    yield push
 
     def defence(self, node: Node, attacker: int, memory: Memory) -> int | None:
         """A reply of the side to move (the defender) after which ``attacker`` cannot win
@@ -255,19 +296,98 @@ class Tactics:
         reply loses. Replies that defended in ``memory`` are tried first; the attacker's
         wins met on the way are remembered, tried first in the next position."""
         remembered = [r for r in memory.defences if self.is_legal(node, r)]
+        pyramids = pyramid_cells(node.board, node.mine)
+        pushes = PushedPieces(self, node, pyramids)
         for reply in chain(remembered, self._replies_by_promise(node)):
-            after = self.after(node, reply)
-            if after.ended:
-                if after.result_for(attacker) != 1:
+            win = pushes.win_after(reply, memory.wins) if reply >> 12 else None
+            if win is not None:
+                memory.remember_win(win)
+                continue
+            ended, win = self._after_reply(node, reply, pyramids, memory.wins)
+            if ended:
+                if win != attacker:
                     memory.remember_defence(reply)
                     return reply
                 continue
-            win = self.a_win_now(after, memory.wins)
             if win is None:
                 memory.remember_defence(reply)
                 return reply
             memory.remember_win(win)
         return None
+
+    def _after_reply(self, node: Node, reply: int, pyramids: int, hints: Iterable[int]
+                     ) -> tuple[bool, int | None]:
+        """What follows the defender's ``reply`` at ``node`` (the defender's Pyramids on
+        ``pyramids``): (True, the winner or None for a draw) when it ends the game, else
+        (False, ``a_win_now`` of the attacker after it, the ``hints`` tried first).
+
+        Worked out on ``node``'s board in place and restored, as ``Search.gain`` does,
+        instead of on a copy (``after``): a win in two asks this of every reply to every
+        winning move, and the copy was most of the cost. The changes are ``child``'s: the
+        move, a push, and each piece captured removed (a Pyramid) or turned over."""
+        board = node.board
+        player = node.player
+        source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
+        piece, occupant = board[source], board[dest]
+        defender = node.mine & ~(1 << source) | 1 << dest
+        attacker = node.theirs
+        # The Pyramids that move: the one moving, and the one pushed (the push may swap
+        # the two, ending where the mover started).
+        moved = pyramids & (1 << source | 1 << dest)
+        pyramids ^= moved
+        if moved >> source & 1:
+            pyramids |= 1 << dest
+        board[source] = EMPTY
+        saved = EMPTY
+        if push >= 0:
+            saved = board[push]
+            board[push] = occupant
+            if (occupant - 1) >> 4 == player:
+                defender |= 1 << push
+                if moved >> dest & 1:
+                    pyramids |= 1 << push
+            else:
+                attacker = attacker & ~(1 << dest) | 1 << push
+        board[dest] = piece
+        taken: list[tuple[int, int]] = []
+        try:
+            captured = captures(board, defender, attacker, dest, self.rules)
+            material = node.material
+            if captured:
+                counts = list(material)
+                mine, theirs = 3 * player, 3 - 3 * player
+                attacker &= ~captured
+                cells = captured
+                while cells:
+                    low = cells & -cells
+                    cells ^= low
+                    cell = low.bit_length() - 1
+                    code = board[cell]
+                    value = (code - 1) & 15
+                    taken.append((cell, code))
+                    counts[theirs + 1] -= 1
+                    counts[theirs + 2] -= value
+                    if value == 0 or value == 15:
+                        counts[theirs] -= 1
+                        board[cell] = EMPTY
+                    else:
+                        counts[mine + 1] += 1
+                        counts[mine + 2] += value
+                        board[cell] = code + 16 if code <= 16 else code - 16
+                        defender |= low
+                material = (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
+            after = Node(board, 1 - player, attacker, defender, material)
+            if after.ended:
+                result = after.result_for(player)
+                return True, None if result == 0 else player if result == 1 else 1 - player
+            return False, self.a_win_now(after, hints, pyramids)
+        finally:
+            for cell, code in taken:
+                board[cell] = code
+            board[dest] = occupant
+            if push >= 0:
+                board[push] = saved
+            board[source] = piece
 
     def _replies_by_promise(self, node: Node) -> Iterator[int]:
         """The defender's replies, the likeliest defences first: its Pyramids' pushes
@@ -318,6 +438,147 @@ class Tactics:
         return True, [move, replies[0]]
 
 
+@lru_cache(maxsize=4096)
+def _next_to(cells: int) -> int:
+    """The cells a step away from any of ``cells`` (a mask). Reach is symmetric and a
+    Pyramid's steps hold every shape's, so a piece that helps capture a piece on one of
+    ``cells`` (reaching it, or reached by the capturer and reaching it) stands there:
+    ``captures`` told only the own pieces there answers the same for those targets."""
+    near = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        near |= REACH_MASK[PYRAMID][low.bit_length() - 1]
+    return near
+
+
+def _reachable(board: list[int], mine: int, targets: int) -> tuple[int, int]:
+    """``Search.reachable`` for the side on ``mine`` against a few ``targets``: where a
+    move must end to capture one of them, and where a push must end. The own pieces that
+    reach a target stand next to it, so only those are looked at."""
+    close = far = 0
+    cells = targets
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        cell = low.bit_length() - 1
+        close |= AROUND[cell]
+        far |= NEAR[cell]
+    pieces = mine & _next_to(targets)
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        cell = low.bit_length() - 1
+        if REACH_MASK[SHAPE_OF[(board[cell] - 1) & 15]][cell] & targets:
+            close |= AROUND[cell]
+    return close, far
+
+
+class PushedPieces:
+    """The defender's pushes of its own pieces that are no Pyramid, answered by the
+    Pyramid's step (its source and destination) rather than one by one: a Pyramid
+    pushing such a piece has a push for nearly every cell around, and the pushes of one
+    step differ only in where the pushed piece lands. What the attacker's remembered wins
+    take depends on neither (a win's captures read only the Pyramids, the attacker's own
+    pieces and the cells the win moves through), and what the push captures is what the
+    step captures without the pushed piece, plus what that piece helps to capture where
+    it lands. So each step is worked out once, and each push costs a few look-ups.
+
+    ``win_after`` answers only when that settles it: the first remembered win that wins
+    after a push that captures nothing; every other case (a capture, a win through the
+    cells the push changes, victories that need the whole position) is left to
+    ``Tactics._after_reply``, which works the same answer out in full."""
+
+    def __init__(self, tactics: Tactics, node: Node, pyramids: int) -> None:
+        self.tactics = tactics
+        self.node = node
+        self.pyramids = pyramids      # the defender's (the side to move at ``node``)
+        self.steps: dict[int, tuple[int, int]] = {}   # step -> (captures, Pyramids)
+        self.taken: dict[tuple[int, int], int] = {}   # (step, win) -> Pyramids it takes
+        self.legal: dict[int, bool] = {}
+        self.passed = Node(node.board, 1 - node.player, node.theirs, node.mine,
+                           node.material)
+        self.certain: bool | None = None
+
+    def win_after(self, reply: int, hints: Sequence[int]) -> int | None:
+        node, board = self.node, self.node.board
+        source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
+        pushed = board[dest]
+        if (pushed - 1) >> 4 != node.player or (pushed - 1) & 15 in (0, 15):
+            return None
+        step = reply & 4095
+        known = self.steps.get(step)
+        if known is None:
+            known = self.steps[step] = self._step(source, dest)
+        captured, pyramids = known
+        if captured or self._helps_capture(board[source], dest, pushed, push):
+            return None
+        changed = 1 << source | 1 << dest | 1 << push
+        for hint in hints:
+            if _cells_of(hint) & changed:
+                return None
+            legal = self.legal.get(hint)
+            if legal is None:
+                legal = self.legal[hint] = self.tactics.is_legal(self.passed, hint)
+            if not legal:
+                continue
+            taken = self.taken.get((step, hint))
+            if taken is None:
+                taken = self.taken[step, hint] = self._taken(source, dest, hint, pyramids)
+            if taken < node.material[3 * node.player]:
+                continue
+            if self.certain is None:
+                self.certain = self.tactics._victories_certain(self.passed, self.pyramids)
+            return hint if self.certain else None
+        return None
+
+    def _step(self, source: int, dest: int) -> tuple[int, int]:
+        """What the Pyramid's step from ``source`` to ``dest`` captures with the pushed
+        piece off the board, and the defender's Pyramids after it."""
+        node, board = self.node, self.node.board
+        piece, pushed = board[source], board[dest]
+        board[source], board[dest] = EMPTY, piece
+        try:
+            captured = captures(board, node.mine & ~(1 << source), node.theirs, dest,
+                                self.tactics.rules)
+        finally:
+            board[source], board[dest] = piece, pushed
+        return captured, self.pyramids & ~(1 << source) | 1 << dest
+
+    def _helps_capture(self, mover: int, dest: int, pushed: int, cell: int) -> bool:
+        """Whether the ``pushed`` piece, landing on ``cell`` next to the Pyramid
+        ``mover`` that stepped to ``dest``, adds a capture: as the helper an enemy piece
+        next to both needs (compiling), or as the piece the Pyramid reaches that reaches
+        the enemy piece (filtering; the Pyramid reaches every neighbour)."""
+        node, board, rules = self.node, self.node.board, self.tactics.rules
+        value, mover_value = (pushed - 1) & 15, (mover - 1) & 15
+        targets = REACH_MASK[SHAPE_OF[value]][cell] & node.theirs
+        filtering, need = rules.targets[mover_value][value], rules.need[mover_value]
+        reach = REACH_MASK[PYRAMID][dest]
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            target_value = (board[low.bit_length() - 1] - 1) & 15
+            if filtering >> target_value & 1 or (
+                    reach & low and need[target_value] >> value & 1):
+                return True
+        return False
+
+    def _taken(self, source: int, dest: int, win: int, pyramids: int) -> int:
+        """How many of the defender's Pyramids ``win`` takes after the step, the pushed
+        piece off the board (it is no Pyramid and not the attacker's: no capture of
+        Pyramids reads it)."""
+        node, board = self.node, self.node.board
+        piece, pushed = board[source], board[dest]
+        board[source], board[dest] = EMPTY, piece
+        try:
+            after = Node(board, 1 - node.player, node.theirs, node.mine & ~(1 << source),
+                         node.material)
+            return self.tactics._pyramids_taken(after, win, pyramids)
+        finally:
+            board[source], board[dest] = piece, pushed
+
+
 def _cells_of(move: int) -> int:
     """The cells a move touches, as a mask: its source, destination and push cell."""
     push = (move >> 12) - 1
@@ -342,83 +603,9 @@ class Memory:
 
 
 def _remember(moves: list[int], move: int, kept: int) -> None:
+    if moves and moves[0] == move:
+        return  # the usual case: the same win again
     if move in moves:
         moves.remove(move)
     moves.insert(0, move)
     del moves[kept:]
-
-
-class Style(Enum):
-    """How the beginner of a playout plays (``playout``).
-
-    * ``CAREFUL`` tries ``SAFETY_TRIES`` random moves for one that keeps each of its
-      Pyramids safe, so games last (capture puzzles);
-    * ``CARELESS`` keeps only all its Pyramids from being taken at once, trying as many
-      moves, so games end soon, often with a win at once missed (victory in one);
-    * ``STUBBORN`` takes a win at once when it has one, its biggest capture only when it
-      is safe, and looks at all its moves for a safe one, so a game ends only when the
-      loser could not hold: the winner's move two moves before the end is then often a
-      win in two (victory in two).
-    """
-
-    CAREFUL = "careful"
-    CARELESS = "careless"
-    STUBBORN = "stubborn"
-
-
-def playout(tactics: Tactics, start: Node, rng: random.Random, limit: int, style: Style,
-            played: list[int] | None = None) -> Iterator[Node]:
-    """The positions of a game played from ``start`` by a plausible beginner of
-    ``style``, ``start`` first, until a side has no Pyramid or ``limit`` moves were
-    made; ``played``, when given, collects the moves (the one from each position but
-    the last)."""
-    node = start
-    yield node
-    for _ in range(limit):
-        if node.ended:
-            return
-        move = _playout_move(tactics, node, rng, style)
-        if played is not None:
-            played.append(move)
-        node = tactics.after(node, move)
-        yield node
-
-
-def _playout_move(tactics: Tactics, node: Node, rng: random.Random, style: Style) -> int:
-    """The biggest capture (by the search's worth) on a share ``GREEDY`` of the moves
-    that have one; otherwise a random safe move, or the first tried when none is safe
-    (``Style`` says what is safe and what else the player does)."""
-    if style is Style.STUBBORN:
-        win = tactics.a_win_now(node)
-        if win is not None:
-            return win
-    moves = tactics.moves(node)
-    if rng.random() < GREEDY:
-        # Only a move that ends near an enemy piece can capture (``Search.reachable``,
-        # as the computer player's move ordering uses it); the others are worth 0.
-        close, far = tactics.search.reachable(node.board, node.mine, node.theirs)
-        far &= node.mine
-        worth = [tactics.search.gain(node.board, node.mine, node.theirs, move,
-                                     node.player)[1]
-                 if close >> ((move >> 6) & 63) & 1 or (move >> 12 and far >> ((move >> 6) & 63)
-                                                         & 1) else 0
-                 for move in moves]
-        best = max(worth)
-        if best:
-            greedy = rng.choice([m for m, w in zip(moves, worth, strict=True) if w == best])
-            if style is not Style.STUBBORN or _safe(tactics, node, greedy, style):
-                return greedy
-    order = list(moves)
-    rng.shuffle(order)
-    for move in order if style is Style.STUBBORN else order[:SAFETY_TRIES]:
-        if _safe(tactics, node, move, style):
-            return move
-    return order[0]
-
-
-def _safe(tactics: Tactics, node: Node, move: int, style: Style) -> bool:
-    """Whether after ``move`` the opponent cannot take a Pyramid of the mover
-    (``CAREFUL``), or all of them (the others), or the move ends the game."""
-    after = tactics.after(node, move)
-    needed = 1 if style is Style.CAREFUL else after.pyramids(node.player)
-    return after.ended or not tactics.can_take_pyramids(after, needed)

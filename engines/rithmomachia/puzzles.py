@@ -17,7 +17,7 @@ Themes:
   once; accepted: every such move, each checked against every reply. A refused move is
   shown with the reply that defends.
 
-Positions come from seed-driven games of a plausible beginner (``rithmomachia_tactics``):
+Positions come from seed-driven games of a plausible beginner (``puzzle_playouts``):
 capture puzzles from the first suitable position after a seed-chosen number of moves,
 victory puzzles from the last moves of a game that ended. A position that does not suit
 makes way for the seed's next attempt (``engines.puzzles.core.first_suitable``).
@@ -43,17 +43,16 @@ from engines.rithmomachia.board import (
     piece_label,
     value_of,
 )
-from engines.rithmomachia.equations import capture_equations, rules_for
+from engines.rithmomachia.equations import OPS, capture_equations, rules_for
 from engines.rithmomachia.moves import encode_move, move_parts, move_text, victories
 from engines.rithmomachia.notation import parse_move_cells
+from engines.rithmomachia.puzzle_playouts import Style, playout
 from engines.rithmomachia.puzzle_tactics import (
     Memory,
     Node,
-    Style,
     Tactics,
     Taken,
     node_of,
-    playout,
 )
 from engines.rithmomachia.rules import PRESETS, SEAT_NAMES
 from engines.rithmomachia.state import RithmomachiaState
@@ -61,6 +60,9 @@ from engines.rithmomachia.state import RithmomachiaState
 GAME = "rithmomachia"
 CAPTURE_THEMES = ("capture", "equation", "teaching")
 THEMES = ("capture", "equation", "victory-in-1", "victory-in-2", "teaching")
+# The tags ``_capture_tags`` may add besides the themes: the capturing equations'
+# operations, and how the capture is made.
+TAGS = (*OPS, "filtering", "pyramid", "double", "push")
 # The operations a learner must learn to see; AND and OR read like plain sums.
 HARD_OPS = frozenset({"NOT", "XOR", "NAND", "NOR"})
 TEACHING_OPTIONS = {"ops": next(p.options for p in PRESETS
@@ -157,6 +159,7 @@ class RithmomachiaPuzzles:
     game = GAME
     code_prefix = "RM"
     themes = THEMES
+    tags = TAGS
     version = 1
 
     def generate(self, seed: int, theme: str | None = None) -> Puzzle:

@@ -5,7 +5,9 @@ Random legal play from seeded starts; at every position the state survives its J
 trip unchanged, every view is JSON, every seat to move has legal actions in canonical text
 that reads back as itself, and each of the move menu's complete paths is played or refused
 in words without a change (the card games' menus also offer slots where a card does not
-fit, which the referee explains)."""
+fit, which the referee explains). A game resigned or abandoned at any point survives its
+round trip too (a Digitalo match resigned in the middle of a round once did not: its
+unfinished round was counted among the finished ones)."""
 
 from __future__ import annotations
 
@@ -88,3 +90,37 @@ def test_every_game_keeps_the_contract_in_random_play(game: str) -> None:
             state.apply(seat, rng.choice(state.legal_actions(seat)))
 
     play()
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_resigned_or_abandoned_game_survives_its_round_trip(game: str) -> None:
+    module = get_game(game)
+
+    @settings(max_examples=EXAMPLES.get(game, 40), deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(seed=st.integers(0, 2 ** 31 - 1), moves=st.integers(0, 4 * MOVES),
+           ending=st.sampled_from(["resign 0", "resign 1", "abandon"]))
+    def end(seed: int, moves: int, ending: str) -> None:
+        state = module.new_game({}, 2, seed)
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if state.outcome() is not None:
+                return  # the game ended by its rules first: the other test's case
+            seat = rng.choice(state.to_move())
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if state.outcome() is not None:
+            return
+        if ending == "abandon":
+            state.abandon()
+        else:
+            state.resign(int(ending.split()[1]))
+        # (A Turing game goes on while a player who has not resigned is left.)
+        loaded = round_trip(state)
+        assert loaded.to_dict() == state.to_dict()
+        assert loaded.outcome() == state.outcome()
+        json.dumps(loaded.view(None))
+        if loaded.outcome() is not None:
+            assert loaded.to_move() == []
+            assert all(loaded.legal_actions(seat) == [] for seat in (0, 1))
+
+    end()

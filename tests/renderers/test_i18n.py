@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import io
 import itertools
 import pickle
 import random
@@ -16,6 +17,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
 
 from bot.service import Button, Opponent, Place, Reply, Service
 from bot.store import SQLiteStore
@@ -139,6 +142,27 @@ def test_english_texts_are_the_code_defaults(extraction: Any) -> None:
 
 def test_check_mode_passes(capsys: pytest.CaptureFixture[str]) -> None:
     assert extract_messages.main(["--check"]) == 0, capsys.readouterr().out
+
+
+def test_locations_only_rewrite_changes_nothing_but_the_location_comments() -> None:
+    text = ('# header\nmsgid ""\nmsgstr ""\n\n'
+            '#. A long English text, as a hand edit may leave it, longer than a wrapped line.\n'
+            '#: bot/old_place.py\n#, fuzzy\nmsgid "b.key"\nmsgstr "B"\n\n'
+            'msgid "a.key"\nmsgstr "A"\n')
+    paths = {f"bot/feature_{n}/module_with_a_long_name.py" for n in range(4)}
+    moved = extract_messages.relocate_po(text, {"b.key": {"bot/new_place.py"}, "a.key": paths})
+    assert moved == text.replace("bot/old_place.py", "bot/new_place.py").replace(
+        'msgid "a.key"', "".join(extract_messages.location_lines(paths)) + 'msgid "a.key"')
+    # Wrapped as the full rewrite (Babel's write_po) wraps them.
+    catalog = Catalog(locale=None, domain="logic_bot")
+    catalog.add("a.key", "A", locations=[(path, 0) for path in sorted(paths)])
+    written = io.BytesIO()
+    write_po(written, catalog, width=0, include_lineno=False, omit_header=True)
+    assert extract_messages.location_lines(paths) == [
+        line for line in written.getvalue().decode().splitlines(keepends=True)
+        if line.startswith("#:")]
+    assert extract_messages.relocate_po(moved, {"b.key": {"bot/new_place.py"},
+                                                "a.key": paths}) == moved
 
 
 def test_placeholders_parse_indexes_and_conversions() -> None:
