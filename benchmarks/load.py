@@ -7,6 +7,13 @@ Run from the repository root::
                               [--workers process|thread] [--runtime bot|python]
                               [--tmpdir DIR] [--json] [--profile TOP] [--check]
 
+The scripted people run in a process of their own (``--people process``, the default;
+``benchmarks/load_people.py`` says what is and is not in the bot's account), so the bot
+process's CPU per saved move and its loop's busy share are the bot's only: the real
+``Service`` with its press resolution, drawing of replies and store at its real
+durability setting, each command read off a socket and its ``Reply`` pickled back (as an
+adapter reads and answers). ``--people inline`` plays them on the bot's loop as before.
+
 ``--games`` channels play at once, each its own coroutine, in turn L-game, Turing Machine,
 bOOleO, Digitalo and Rithmomachia; one table in three of each game is a person against
 the computer (a solo game in the Turing Machine), the others two people
@@ -72,6 +79,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.breakdown import Breakdown, print_breakdown  # noqa: E402
+from benchmarks.load_people import PeopleServer, start_people  # noqa: E402
 from benchmarks.load_processes import (  # noqa: E402
     PRESS_MOVE_OVER_BARE_P99,
     TWO_PROCESSES_SPEED_UP,
@@ -129,10 +137,13 @@ def peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
-def worker_peak_rss_mb() -> list[float]:
-    """Each live worker process's peak resident set (``VmHWM``), where /proc has it."""
+def worker_peak_rss_mb(people: int | None = None) -> list[float]:
+    """Each live worker process's peak resident set (``VmHWM``), where /proc has it; the
+    people's process (pid ``people``) is not one."""
     peaks = []
     for child in multiprocessing.active_children():
+        if child.pid == people:
+            continue
         with contextlib.suppress(OSError):
             status = Path(f"/proc/{child.pid}/status").read_text()
             kilobytes = next(int(line.split()[1]) for line in status.splitlines()
@@ -231,8 +242,10 @@ def full_collection() -> dict[str, float]:
 
 async def load_run(folder: Path, games: int, moves: int, seed: int, think: float,
                    click: float, ramp: float, processes: bool, bot_gc: bool,
-                   sync: str) -> dict[str, Any]:
-    """Play every table to ``moves`` saved moves at once; return the timings and counts."""
+                   sync: str, people: str = "process") -> dict[str, Any]:
+    """Play every table to ``moves`` saved moves at once; return the timings and counts.
+    ``people``: ``process`` runs the scripted people in a child process
+    (``benchmarks/load_people.py``), ``inline`` on this process's loop, as before issue 42."""
     store = await SQLiteStore.open(folder / "load.sqlite3", sync=sync)
     timings: dict[str, list[float]] = defaultdict(list)
     finished_at: list[tuple[float, float]] = []  # (when, how long) of every command
@@ -264,8 +277,21 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         service = Service(store, seed_source=lambda: next(seeds), limits=limits)
         service.workers.start()
         breakdown = Breakdown(service, store)
-        player = breakdown.player(service, store, recorder=record, think=think, click=click)
-        tables = [make_table(i, seed, PLATFORM) for i in range(games)]
+        server: PeopleServer | None = None
+        people_process = None
+        tables: list[Table] = []
+        if people == "process":
+            server = PeopleServer(service, folder / "people.sock", record, breakdown.traced)
+            await server.start()
+            people_process = start_people(folder / "people.sock",
+                                          ("sqlite", str(folder / "load.sqlite3")),
+                                          list(range(games)), seed, moves, think, click, ramp,
+                                          PLATFORM)
+            await asyncio.wait_for(server.connected.wait(), 120)
+        else:
+            player = breakdown.player(service, store, recorder=record, think=think,
+                                      click=click)
+            tables = [make_table(i, seed, PLATFORM) for i in range(games)]
         lags: list[float] = []
         stop = asyncio.Event()
         sampler = asyncio.create_task(sample_loop_lag(lags, stop))
@@ -279,8 +305,15 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         gc.callbacks.append(collections)
         collector = asyncio.ensure_future(collect_garbage()) if bot_gc else None
         try:
-            await asyncio.gather(*(play(table) for table in tables))
-            workers_rss = worker_peak_rss_mb()
+            if server is not None:
+                await server.go()
+                await server.finished.wait()
+                if server.summary.get("error"):
+                    raise RuntimeError(f"the scripted people failed: {server.summary['error']}")
+                done.extend(server.done)
+            else:
+                await asyncio.gather(*(play(table) for table in tables))
+            workers_rss = worker_peak_rss_mb(people_process.pid if people_process else None)
         finally:
             if collector is not None:
                 collector.cancel()
@@ -288,6 +321,12 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
             gc.callbacks.remove(collections)
             commits.stop.set()
             stop.set()
+            if server is not None:
+                await server.close()
+            if people_process is not None:
+                people_process.join(30)
+                if people_process.is_alive():
+                    people_process.kill()
         wall, worker_cpu = clock.read()
         process_cpu = time.process_time() - process_cpu
         await sampler
@@ -299,7 +338,10 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
                   for r in await store.games_with_status("active", "finished")]
     finally:
         await store.close()
-    saved = sum(t.moves for t in tables)
+    if server is not None:
+        saved, games_played = server.summary["moves"], server.summary["games"]
+    else:
+        saved, games_played = sum(t.moves for t in tables), sum(t.games for t in tables)
     # The median stored state: what the bare commit writes, so it stores as many bytes.
     payload = sorted(states, key=len)[len(states) // 2]
     # Every table playing: from the last table's start to the first table's end (the
@@ -317,7 +359,7 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         "steady_cpu": trace.shares(last_opened, first_done),
         "workers_peak_rss_mb": workers_rss,
         "command_count": sum(len(v) for v in timings.values()),
-        "games_played": sum(t.games for t in tables),
+        "games_played": games_played,
         "db_thread_cpu_ms_per_move": round(worker_cpu * 1000 / max(saved, 1), 4),
         "process_cpu_ms_per_move": round(process_cpu * 1000 / max(saved, 1), 4),
         "process_cpu_percent": round(100 * process_cpu / wall, 1),
@@ -404,6 +446,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--processes", default="1",
                         help="with --database: bot processes, or a list such as 1,2 run one "
                              "after the other and compared")
+    parser.add_argument("--people", choices=("process", "inline"), default="process",
+                        help="the scripted people in a process of their own, so that the bot "
+                             "process's CPU and loop are the bot's only "
+                             "(benchmarks/load_people.py), or on the bot's loop (before "
+                             "issue 42)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--check", action="store_true",
                         help="exit with status 2 when a target that applies to this run is "
@@ -437,7 +484,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             profiler.enable()
         played = run_on_loop(load_run(folder, args.games, args.moves, args.seed, args.think,
                                       args.click, args.ramp, args.workers == "process",
-                                      args.runtime == "bot", args.sync), args.loop)
+                                      args.runtime == "bot", args.sync, args.people),
+                             args.loop)
         if profiler is not None:
             profiler.disable()
         rss = peak_rss_mb()  # before the bare commits, which would only add their own
@@ -453,7 +501,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             "games": args.games, "moves": args.moves, "seed": args.seed,
             "think_s": args.think, "click_s": args.click, "ramp_s": args.ramp,
             "runtime": args.runtime, "workers": args.workers, "sync": args.sync,
-            "loop": args.loop,
+            "loop": args.loop, "people": args.people,
             "mix": dict(Counter(f"{s.game}{' vs AI' if s.versus_ai else ''}"
                                 for s in map(table_spec, range(args.games)))),
             "cpus": os.cpu_count(), "filesystem": filesystem,
@@ -510,8 +558,10 @@ def print_human(result: dict[str, Any]) -> None:
         print(f"  the event loop's thread busy {100 * cpu['loop']:.0f}% of those "
               f"{cpu['seconds']} s; {machine}")
     lag = result["loop_lag"]
-    print(f"process CPU {result['process_cpu_percent']:.0f}% of one core, "
-          f"{result['process_cpu_ms_per_move']:.2f} ms per move (script included); event loop "
+    who = ("the bot's alone" if config.get("people") == "process"
+           else "the scripted people included")
+    print(f"bot process CPU {result['process_cpu_percent']:.0f}% of one core, "
+          f"{result['process_cpu_ms_per_move']:.2f} ms per move ({who}); event loop "
           f"lag p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms")
     print(f"garbage collection ({config['runtime']}): " + ", ".join(
         f"{name} {row['n']}x" + (f" p50 {row['p50_ms']:.1f} / max {row['max_ms']:.1f} ms"

@@ -31,25 +31,27 @@ import itertools
 import multiprocessing
 import os
 import pstats
-import random
 import secrets
+import shutil
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
 from dataclasses import replace
 from multiprocessing.synchronize import Event as ProcessEvent
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 
+from benchmarks.load_people import PeopleServer, start_people
 from benchmarks.machine import CpuTrace, machine_cpu, window_shares
 from benchmarks.timing import summary
 from bot.limits import Limits
 from bot.runtime import collect_garbage, prepare_interpreter, run_on_loop
 from bot.service import Service
 from bot.store.postgres import PostgresStore
-from tests.helpers.scripted_play import ScriptedPlayer, make_table, play_table
 
 PLATFORM = "load"
 SAMPLE_PERIOD_S = 0.05
@@ -97,9 +99,15 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
                          cpu_processes=True)
         service = Service(store, seed_source=lambda: next(seeds), limits=limits)
         service.workers.start()
-        player = ScriptedPlayer(service, store, recorder=record,  # type: ignore[arg-type]
-                                think=options["think"], click=options["click"])
-        tables = [make_table(i, seed, PLATFORM) for i in mine]
+        # The people in a process of their own (benchmarks/load_people.py): this process's
+        # CPU and loop are then the bot's only.
+        people_dir = tempfile.mkdtemp(prefix="people-")
+        socket_path = Path(people_dir) / "people.sock"
+        server = PeopleServer(service, socket_path, record)
+        await server.start()
+        people = start_people(socket_path, ("postgres", url), mine, seed, options["moves"],
+                              options["think"], options["click"], options["ramp"], PLATFORM)
+        await asyncio.wait_for(server.connected.wait(), 120)
         ready.put(share)
         await asyncio.get_running_loop().run_in_executor(None, go.wait)
         lags: list[float] = []
@@ -111,12 +119,6 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
         # collector off, so without this the process would never collect at all.
         collector = asyncio.ensure_future(collect_garbage())
 
-        async def play(table: Any) -> None:
-            pause = random.Random(f"{seed}-{table.place.channel}").uniform(0, options["ramp"])
-            await asyncio.sleep(pause)
-            await play_table(player, table, options["moves"])
-            done.append(time.perf_counter())
-
         # --profile: process 0's own time while it plays (its share of the tables).
         profiler = cProfile.Profile() if options.get("profile") and share == 0 else None
         started = time.perf_counter()
@@ -124,13 +126,22 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
         try:
             if profiler is not None:
                 profiler.enable()
-            await asyncio.gather(*(play(table) for table in tables))
+            await server.go()
+            await server.finished.wait()
+            if server.summary.get("error"):
+                raise RuntimeError(f"the scripted people failed: {server.summary['error']}")
+            done.extend(server.done)
         finally:
             if profiler is not None:
                 profiler.disable()
             stop.set()
             collector.cancel()
             service.workers.shutdown()
+            await server.close()
+            people.join(30)
+            if people.is_alive():
+                people.kill()
+            shutil.rmtree(people_dir, ignore_errors=True)
         ended = time.perf_counter()
         cpu_used = time.process_time() - cpu_started
         await sampler
@@ -146,7 +157,7 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
         profile = out.getvalue()
     return {"timings": dict(timings), "saved_at": saved_at, "opened": opened, "done": done,
             "profile": profile, "cpu_s": cpu_used,
-            "moves": sum(t.moves for t in tables), "started": started, "ended": ended,
+            "moves": server.summary["moves"], "started": started, "ended": ended,
             "loop_lag": summary(lags or [0.0]), "cpu_trace": trace.samples}
 
 
@@ -357,8 +368,9 @@ def merge(shares: list[dict[str, Any]], bare: list[float], processes: int
         "press_move_p99_over_bare_p99": round(move["p99_ms"] / bare_summary["p99_ms"], 2)
         if bare_summary["p99_ms"] else None,
         "loop_lag_p99_ms": [share["loop_lag"]["p99_ms"] for share in shares],
-        # The bot processes' own CPU (their worker processes not counted) per saved move,
-        # the scripted people included: what decides how many moves one process can save.
+        # The bot processes' own CPU (their worker processes and the scripted people's
+        # processes not counted) per saved move: what decides how many moves one process
+        # can save.
         "cpu_ms_per_move": round(1000 * sum(share["cpu_s"] for share in shares) / moves, 2)
         if moves else None,
         "cpu_share_of_one_core": [round(share["cpu_s"] / (share["ended"] - share["started"]), 2)
@@ -376,7 +388,7 @@ def print_result(result: dict[str, Any]) -> None:
           f"{result['steady_moves_per_s']} moves/s")
     print(f"  event loop lag p99 per process: {result['loop_lag_p99_ms']} ms; CPU per "
           f"process (share of one core): {result['cpu_share_of_one_core']}, "
-          f"{result['cpu_ms_per_move']} ms per saved move (the scripted people included)")
+          f"{result['cpu_ms_per_move']} ms per saved move (the bot's alone)")
     if result.get("steady_machine_share") is not None:
         print(f"  while every table played: each process's event-loop thread busy "
               f"{result['steady_loop_share']} of the time; the machine's cores "
