@@ -80,7 +80,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.breakdown import Breakdown, print_breakdown  # noqa: E402
 from benchmarks.load_curve import CURVE_TABLES, run_curve  # noqa: E402
-from benchmarks.load_people import PeopleServer, start_people  # noqa: E402
+from benchmarks.load_people import PeopleServer, start_people, wait_for_people  # noqa: E402
 from benchmarks.load_processes import print_result, run_processes  # noqa: E402
 from benchmarks.load_targets import (  # noqa: E402
     Target,
@@ -295,9 +295,8 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         try:
             if server is not None:
                 await server.go()
-                await server.finished.wait()
-                if server.summary.get("error"):
-                    raise RuntimeError(f"the scripted people failed: {server.summary['error']}")
+                assert people_process is not None
+                await wait_for_people(server, people_process)
                 done.extend(server.done)
             else:
                 await asyncio.gather(*(play(table) for table in tables))

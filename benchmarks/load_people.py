@@ -37,6 +37,7 @@ import multiprocessing
 import pickle
 import struct
 import time
+import traceback
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -116,8 +117,8 @@ class PeopleServer:
                     self.summary = message[1]
                     self.finished.set()
                     return
-        except asyncio.IncompleteReadError:
-            self.summary = {"error": "the people's process closed the socket"}
+        except (asyncio.IncompleteReadError, OSError, pickle.UnpicklingError) as error:
+            self.summary = {"error": f"the people's connection failed: {error!r}"}
             self.finished.set()
 
     async def _call(self, writer: asyncio.StreamWriter, number: int, label: str, method: str,
@@ -149,12 +150,15 @@ class RemoteService:
         return Service.hides_hands(record)
 
     async def receive(self) -> None:
-        while True:
-            try:
+        try:
+            while True:
                 number, reply = await read_frame(self._reader)
-            except asyncio.IncompleteReadError:
-                return
-            self._waiting.pop(number).set_result(reply)
+                self._waiting.pop(number).set_result(reply)
+        except BaseException as error:  # every waiting command hears of it
+            for future in self._waiting.values():
+                if not future.done():
+                    future.set_exception(ConnectionError(f"the bot's socket: {error!r}"))
+            raise
 
     def _send(self, method: str, *args: Any, **kwargs: Any) -> asyncio.Future[Reply]:
         number = next(self._numbers)
@@ -225,6 +229,7 @@ async def _people(socket_path: str, store_spec: tuple[str, str], indexes: list[i
         try:
             await asyncio.gather(*(play(table) for table in tables))
         except Exception as failure:  # reported to the bot process, which fails the run
+            traceback.print_exc()
             error = repr(failure)
         writer.write(frame(("finished", {"moves": sum(t.moves for t in tables),
                                           "games": sum(t.games for t in tables),
@@ -250,3 +255,18 @@ def start_people(socket_path: Path, store_spec: tuple[str, str], indexes: list[i
         str(socket_path), store_spec, indexes, seed, moves, think, click, ramp, platform))
     process.start()
     return process
+
+
+async def wait_for_people(server: PeopleServer,
+                          process: multiprocessing.process.BaseProcess) -> None:
+    """Until the people say they finished; a process that died without saying so fails
+    the run rather than hanging it."""
+    while not server.finished.is_set():
+        try:
+            await asyncio.wait_for(server.finished.wait(), 5)
+        except TimeoutError:
+            if not process.is_alive():
+                raise RuntimeError(f"the people's process died (exit code {process.exitcode})"
+                                   ) from None
+    if server.summary.get("error"):
+        raise RuntimeError(f"the scripted people failed: {server.summary['error']}")

@@ -45,7 +45,7 @@ from typing import Any
 
 import asyncpg
 
-from benchmarks.load_people import PeopleServer, start_people
+from benchmarks.load_people import PeopleServer, start_people, wait_for_people
 from benchmarks.load_targets import SERVICE_LEVEL_RATIO
 from benchmarks.machine import CpuTrace, machine_cpu, window_shares
 from benchmarks.timing import summary
@@ -126,9 +126,7 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
             if profiler is not None:
                 profiler.enable()
             await server.go()
-            await server.finished.wait()
-            if server.summary.get("error"):
-                raise RuntimeError(f"the scripted people failed: {server.summary['error']}")
+            await wait_for_people(server, people)
             done.extend(server.done)
         finally:
             if profiler is not None:
