@@ -316,6 +316,8 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
                     people_process.kill()
         wall, worker_cpu = clock.read()
         process_cpu = time.process_time() - process_cpu
+        # The socket to the people's process stands in for an adapter: counted apart.
+        transport_cpu = server.transport_cpu if server is not None else 0.0
         await sampler
         await tracer
         commits.join()
@@ -347,8 +349,11 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         "workers_peak_rss_mb": workers_rss,
         "command_count": sum(len(v) for v in timings.values()),
         "games_played": games_played,
+        "people_late_reads": server.summary.get("late_reads", 0) if server else 0,
         "db_thread_cpu_ms_per_move": round(worker_cpu * 1000 / max(saved, 1), 4),
-        "process_cpu_ms_per_move": round(process_cpu * 1000 / max(saved, 1), 4),
+        "process_cpu_ms_per_move": round((process_cpu - transport_cpu) * 1000
+                                         / max(saved, 1), 4),
+        "transport_cpu_ms_per_move": round(transport_cpu * 1000 / max(saved, 1), 4),
         "process_cpu_percent": round(100 * process_cpu / wall, 1),
         "loop_lag": summary(lags or [0.0]),
         "gc_pauses": collections.summary(),
@@ -524,6 +529,9 @@ def print_human(result: dict[str, Any]) -> None:
           f"{result['wall_s']:.1f} s: {result['moves_per_s']:.1f} moves/s, "
           f"{result['command_count']} commands, {result['games_played']} games started or resumed; "
           f"db thread {result['db_thread_cpu_ms_per_move']:.3f} ms CPU per move")
+    if result["people_late_reads"]:
+        print(f"the people's process read a new game late {result['people_late_reads']} "
+              f"time(s) (benchmarks/load_people.py, RemotePlayer)")
     speed = result["engine_yardstick"]
     print(f"engine yardstick (the machine's speed, benchmarks/machine.py): "
           f"{speed['before']['micros_per_position']} µs a position before the run, "
@@ -542,8 +550,11 @@ def print_human(result: dict[str, Any]) -> None:
     lag = result["loop_lag"]
     who = ("the bot's alone" if config.get("people") == "process"
            else "the scripted people included")
+    transport = (f"; the socket to them another {result['transport_cpu_ms_per_move']:.3f} ms"
+                 if config.get("people") == "process" else "")
     print(f"bot process CPU {result['process_cpu_percent']:.0f}% of one core, "
-          f"{result['process_cpu_ms_per_move']:.2f} ms per move ({who}); event loop "
+          f"{result['process_cpu_ms_per_move']:.3f} ms per move ({who}"
+          f"{transport}); event loop "
           f"lag p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms")
     print(f"garbage collection ({config['runtime']}): " + ", ".join(
         f"{name} {row['n']}x" + (f" p50 {row['p50_ms']:.1f} / max {row['max_ms']:.1f} ms"
