@@ -193,8 +193,16 @@ class CommitSampler(threading.Thread):
         self.sync = sync
         self.timings: list[float] = []
         self.stop = threading.Event()
+        self.cpu = 0.0  # this thread's CPU seconds: in the bot's process, not the bot's
 
     def run(self) -> None:
+        started = time.thread_time()
+        try:
+            self._sample()
+        finally:
+            self.cpu = time.thread_time() - started
+
+    def _sample(self) -> None:
         db = sqlite3.connect(self.path, isolation_level=None)
         try:
             for pragma in ("journal_mode=WAL", f"synchronous={self.sync}"):  # as the store
@@ -321,6 +329,7 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         await sampler
         await tracer
         commits.join()
+        process_cpu -= commits.cpu  # the yardstick's thread is not the bot
         full = full_collection() if bot_gc else None
         integrity = await store.integrity_ok()
         states = [json.dumps(r.state, separators=(",", ":"), sort_keys=True)

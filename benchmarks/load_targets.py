@@ -5,7 +5,8 @@ load the loop is nearly always busy and the p99 measured the queue in front of i
 issue 26's "2 processes ≥ 1.5× one" on a 2-core machine, and set these instead:
 
 - the bot process's own CPU per saved move (the scripted people in a process of their
-  own, ``benchmarks/load_people.py``): ≤ 1.0 ms on SQLite, ≤ 1.5 ms on PostgreSQL;
+  own, ``benchmarks/load_people.py``), under load (1000 tables or more, or no pauses):
+  ≤ 1.0 ms on SQLite, ≤ 1.5 ms on PostgreSQL;
 - the capacity at the service level, from ``--curve``: the highest offered moves/s at
   which ``press_move`` p99 ≤ 3× the in-run bare commit p99 and the loop lag p99 < 10 ms,
   at least 800 moves/s for one SQLite process;
@@ -29,6 +30,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 BOT_CPU_MS_PER_MOVE = {"sqlite": 1.0, "postgres": 1.5}
+# The CPU per move is judged under load, as issue 42 measured it (at 1000 tables or at
+# capacity): at a few moves a second every save is a synced commit of its own, and the
+# database thread's cost per move is several times that of a group commit.
+CPU_TARGET_GAMES = 1000
 SERVICE_LEVEL_RATIO = 3.0  # press_move p99 over the in-run bare commit p99
 LOOP_LAG_P99_MS = 10.0
 RATIO_POINT_GAMES = 300
@@ -72,7 +77,8 @@ def unsynced(result: dict[str, Any], args: argparse.Namespace) -> bool:
 def run_targets(result: dict[str, Any], args: argparse.Namespace) -> list[Target]:
     """The targets one SQLite run can judge."""
     judged: list[Target] = []
-    if result["config"].get("people") == "process":
+    if result["config"].get("people") == "process" and (
+            args.games >= CPU_TARGET_GAMES or not paced(args)):
         cpu = result["process_cpu_ms_per_move"]
         limit = BOT_CPU_MS_PER_MOVE["sqlite"]
         judged.append(Target(f"bot_cpu_per_saved_move_at_most_{limit}_ms", cpu,
