@@ -201,16 +201,19 @@ class RemoteService:
 class RemotePlayer(ScriptedPlayer):
     """Labels each call for the bot process, which times it; nothing is timed here.
 
-    The mirror is read on a connection of this process. A new game acknowledged by the
-    bot was now and then not yet visible to it on SQLite (a reader of a WAL file may
-    start from the snapshot before the last commit); such a read is tried again, and
-    counted (``late_reads``), rather than failing the run."""
+    The mirror is read on a connection of this process. Under load, a game the bot had
+    acknowledged (a new game, or the computer's move) was now and then not yet visible
+    to that connection on SQLite, at the version the bot's reply showed; such a read is
+    tried again, and counted (``late_reads``), rather than failing the run."""
 
     late_reads = 0
 
     async def _sync(self, table: Any, game_id: int) -> GameRecord:
+        board = table.reply.board if table.reply is not None else None
+        shown = board.version if board is not None and board.game_id == game_id else 1
         for _ in range(LATE_READ_TRIES):
-            if await self.store.get_game(game_id) is not None:
+            record = await self.store.get_game(game_id)
+            if record is not None and record.version >= shown:
                 break
             RemotePlayer.late_reads += 1
             await asyncio.sleep(LATE_READ_PAUSE_S)
