@@ -62,10 +62,8 @@ import os
 import pstats
 import random
 import resource
-import sqlite3
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import replace
@@ -81,6 +79,12 @@ if str(ROOT) not in sys.path:
 from benchmarks.breakdown import Breakdown, print_breakdown  # noqa: E402
 from benchmarks.load_curve import CURVE_TABLES, run_curve  # noqa: E402
 from benchmarks.load_people import PeopleServer, start_people, wait_for_people  # noqa: E402
+from benchmarks.load_probes import (  # noqa: E402
+    SAMPLE_PERIOD_S,
+    CommitSampler,
+    GcPauses,
+    full_collection,
+)
 from benchmarks.load_processes import print_result, run_processes  # noqa: E402
 from benchmarks.load_targets import (  # noqa: E402
     Target,
@@ -104,7 +108,7 @@ from bot.runtime import (  # noqa: E402
     run_on_loop,
 )
 from bot.service import Service  # noqa: E402
-from bot.store import MIGRATIONS, SQLiteStore, sql_statements  # noqa: E402
+from bot.store import SQLiteStore  # noqa: E402
 from tests.helpers.scripted_play import (  # noqa: E402
     Table,
     make_table,
@@ -114,8 +118,6 @@ from tests.helpers.scripted_play import (  # noqa: E402
 
 PLATFORM = "load"
 LAG_PERIOD_S = 0.05
-SAMPLE_PERIOD_S = 0.05
-SAMPLE_STATE = "x" * 900  # as long as a typical stored state (250 to 950 characters)
 BARE_COMMITS = 300
 # Commands a person waits for; start and rematch are listed, and count, too.
 COMMANDS = ("board", "start", "rematch", "hand", "press", "press_move", "move", "ai_turn")
@@ -158,82 +160,6 @@ async def sample_loop_lag(lags: list[float], stop: asyncio.Event) -> None:
         started = time.perf_counter()
         await asyncio.sleep(LAG_PERIOD_S)
         lags.append(time.perf_counter() - started - LAG_PERIOD_S)
-
-
-class GcPauses:
-    """How long each cyclic garbage collection took, by generation (``gc.callbacks``).
-    A collection holds the interpreter lock from start to end, so it stops the event loop
-    and every command in flight for that long."""
-
-    def __init__(self) -> None:
-        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-        self._started = 0.0
-
-    def __call__(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        else:
-            self.pauses[info["generation"]].append(time.perf_counter() - self._started)
-
-    def summary(self) -> dict[str, Any]:
-        return {f"gen{generation}": summary(pauses) if pauses else {"n": 0}
-                for generation, pauses in self.pauses.items()}
-
-
-class CommitSampler(threading.Thread):
-    """Bare commits on a file of their own while the load runs, one every
-    ``SAMPLE_PERIOD_S``, from a plain thread: what one commit costs on this disk at the same
-    moments, other processes' I/O included, with no event loop in between. The disk of a
-    shared machine changes from minute to minute, so a baseline taken before or after the
-    run alone can be off by an order of magnitude."""
-
-    def __init__(self, path: Path, sync: str) -> None:
-        super().__init__(daemon=True)
-        self.path = path
-        self.sync = sync
-        self.timings: list[float] = []
-        self.stop = threading.Event()
-        self.cpu = 0.0  # this thread's CPU seconds: in the bot's process, not the bot's
-
-    def run(self) -> None:
-        started = time.thread_time()
-        try:
-            self._sample()
-        finally:
-            self.cpu = time.thread_time() - started
-
-    def _sample(self) -> None:
-        db = sqlite3.connect(self.path, isolation_level=None)
-        try:
-            for pragma in ("journal_mode=WAL", f"synchronous={self.sync}"):  # as the store
-                db.execute(f"PRAGMA {pragma}")
-            for statement in sql_statements(MIGRATIONS[0]):
-                db.execute(statement)
-            db.execute("INSERT INTO games (id, platform, channel, game, options, seed, state, "
-                       "version, players, status, created_at, updated_at) "
-                       "VALUES (1,'bare','c','lgame','{}',1,'',1,'[]','active','','')")
-            version = 1
-            while True:  # one sample at least, however short the run
-                started = time.perf_counter()
-                db.execute("UPDATE games SET state=?, version=?, last_seat=0, "
-                           "last_kind='action', last_action='a' WHERE id=1 AND version=?",
-                           (SAMPLE_STATE, version + 1, version))
-                self.timings.append(time.perf_counter() - started)
-                version += 1
-                if self.stop.wait(SAMPLE_PERIOD_S):
-                    break
-        finally:
-            db.close()
-
-
-def full_collection() -> dict[str, float]:
-    """One full collection with every game in memory, as ``collect_garbage`` makes every
-    ``FULL_SECONDS``: how long it stops the bot, and how much garbage had waited for it."""
-    started = time.perf_counter()
-    gc.unfreeze()
-    found = gc.collect()
-    gc.freeze()
-    return {"ms": round((time.perf_counter() - started) * 1000, 1), "unreachable": found}
 
 
 async def load_run(folder: Path, games: int, moves: int, seed: int, think: float,
