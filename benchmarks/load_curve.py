@@ -53,6 +53,8 @@ LEGEND = ("  (moves/s while every table played; loop: the event loop thread's bu
 
 def run_curve(args: argparse.Namespace, run: Run) -> tuple[list[dict[str, Any]], list[Target]]:
     """Every point of the curve and the capacity run; the points and the judged targets."""
+    # With --json the table goes to stderr, beside the progress, and stdout holds the JSON.
+    out = sys.stderr if args.json else sys.stdout
     capacity_run = {**CAPACITY_RUN, "games": max(args.curve_tables)}
     configs = [{"games": tables} for tables in args.curve_tables] + [capacity_run]
     points: list[dict[str, Any]] = []
@@ -69,14 +71,14 @@ def run_curve(args: argparse.Namespace, run: Run) -> tuple[list[dict[str, Any]],
         point["yardstick_us"] = result["engine_yardstick"]["before"]["micros_per_position"]
         points.append(point)
         if number == 1:
-            print(HEADER)
-        print(_row(point, point["yardstick_us"]), flush=True)
-    print(LEGEND)
+            print(HEADER, file=out)
+        print(_row(point, point["yardstick_us"]), file=out, flush=True)
+    print(LEGEND, file=out)
     found, lower_bound = capacity(points)
     if found is None:
-        print("capacity at the service level: no paced point was within it")
+        print("capacity at the service level: no paced point was within it", file=out)
     else:
         print(f"capacity at the service level (press_move p99 <= 3x bare p99, loop lag p99 "
-              f"< 10 ms): {'at least ' if lower_bound else ''}{found:.1f} moves/s")
-    print(f"the curve took {time.perf_counter() - began:.0f} s")
+              f"< 10 ms): {'at least ' if lower_bound else ''}{found:.1f} moves/s", file=out)
+    print(f"the curve took {time.perf_counter() - began:.0f} s", file=out)
     return points, curve_targets(points)

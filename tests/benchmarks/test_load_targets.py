@@ -144,3 +144,23 @@ def test_check_fails_a_run_that_misses_a_target(capsys: Any, monkeypatch: Any) -
     missed = captured.err.split("check failed, missed: ")[1].strip().split(", ")
     assert missed == [name for name, met in judged.items() if not met]
     assert "loop_lag_p99_under_10_ms" in missed and "rss_under_200_mb" not in missed
+
+
+def test_the_curve_runs_each_point_and_the_capacity_run(capsys: Any,
+                                                          monkeypatch: Any) -> None:
+    # Two tiny points and the capacity run, on this process's loop, the machine's
+    # yardstick stubbed (it is timing, not the curve's shape).
+    import benchmarks.load as load
+
+    speed = {"micros_per_position": 100.0, "over_round_5": 0.65, "spread": 1.0}
+    monkeypatch.setattr(load, "engine_yardstick", lambda: speed)
+    argv = ["--curve", "1,2", "--moves", "1", "--think", "0.01", "--click", "0", "--ramp",
+            "0", "--runtime", "python", "--people", "inline", "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    points = report["points"]
+    assert [(p["tables"], p["paced"]) for p in points] == [(1, True), (2, True), (2, False)]
+    assert all(p["moves_per_s"] > 0 and p["yardstick_us"] == 100.0 for p in points)
+    names = [row["name"] for row in report["targets"]]
+    assert names[0] == "capacity_at_service_level_at_least_800_moves_per_s"
+    assert "rss_under_200_mb_at_2_tables" in names
