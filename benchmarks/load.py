@@ -5,7 +5,8 @@ Run from the repository root::
     python benchmarks/load.py [--games 1000] [--moves 20] [--seed 1] [--think 2.5]
                               [--click 0.1] [--ramp 20] [--sync full|normal]
                               [--workers process|thread] [--runtime bot|python]
-                              [--tmpdir DIR] [--json] [--profile TOP] [--check]
+                              [--people process|inline] [--tmpdir DIR] [--json]
+                              [--profile TOP] [--check] [--curve [100,300,...]]
 
 The scripted people run in a process of their own (``--people process``, the default;
 ``benchmarks/load_people.py`` says what is and is not in the bot's account), so the bot
@@ -43,8 +44,11 @@ minute. The database is checked with ``PRAGMA integrity_check`` at the end.
 
 Then where the time of every saving or creating command went, stage by stage
 (``benchmarks/breakdown.py``), each command's p99 over the bare commit's p99 during the run,
-and issue 25's targets as they apply to the run; ``--check`` exits with status 2 when one
-is missed (docs/performance.md, section 9).
+and issue 42's targets as they apply to the run (``benchmarks/load_targets.py``), each
+with its measured value; ``--check`` exits with status 2 when one is missed. ``--curve``
+runs one point per number of tables and the capacity run, and finds the capacity at the
+service level (``benchmarks/load_curve.py``, about 9 minutes; docs/performance.md, *Issue
+42*).
 """
 
 from __future__ import annotations
@@ -368,7 +372,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--check", action="store_true",
                         help="exit with status 2 when a target that applies to this run is "
-                             "missed (issue 25: a regression guard, not a unit test)")
+                             "missed (issue 42: a regression guard, not a unit test)")
     args = parser.parse_args(argv)
     try:
         args.process_counts = [int(n) for n in args.processes.split(",")]
