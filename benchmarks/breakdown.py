@@ -234,22 +234,27 @@ class Breakdown:
 
         db._execute = timed_execute  # type: ignore[method-assign,assignment]
 
+    async def traced(self, name: str, call: Callable[[], Awaitable[Reply]]) -> Reply:
+        """Run one command, keeping its stages when it is one of ``TRACED``."""
+        if name not in TRACED:
+            return await call()
+        trace = Trace(time.perf_counter())
+        token = CURRENT.set(trace)
+        try:
+            return await call()
+        finally:
+            CURRENT.reset(token)
+            stages = trace.stages(time.perf_counter())
+            for stage, column in self.rows[name].items():
+                column.append(stages.get(stage, 0.0))
+
     def player(self, service: Service, store: SQLiteStore, **options: Any) -> ScriptedPlayer:
+        """A scripted player in this process whose commands are traced."""
         breakdown = self
 
         class TracedPlayer(ScriptedPlayer):
             async def _command(self, name: str, call: Callable[[], Awaitable[Reply]]) -> Reply:
-                if name not in TRACED:
-                    return await super()._command(name, call)
-                trace = Trace(time.perf_counter())
-                token = CURRENT.set(trace)
-                try:
-                    return await super()._command(name, call)
-                finally:
-                    CURRENT.reset(token)
-                    stages = trace.stages(time.perf_counter())
-                    for stage, column in breakdown.rows[name].items():
-                        column.append(stages.get(stage, 0.0))
+                return await super()._command(name, lambda: breakdown.traced(name, call))
 
         return TracedPlayer(service, store, **options)
 

@@ -13,7 +13,7 @@ then released together. The run uses a fresh schema in the database, dropped aft
 A thread of the parent samples the bare synced commit of the same database every
 ``SAMPLE_PERIOD_S`` during the run: the store's own save (one row's UPDATE, whose trigger
 logs the move) on a connection of its own, so that ``press_move``'s p99 is judged against
-what one commit cost at the same moments (the target: at most 2x).
+what one commit cost at the same moments (issue 42: within 3x at the service level).
 
 Printed: moves/s over the whole run and while every table played, p50/p99 per command
 over all processes, each process's event-loop lag, and the bare commit's p50/p99. Run it
@@ -31,33 +31,34 @@ import itertools
 import multiprocessing
 import os
 import pstats
-import random
 import secrets
+import shutil
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
 from dataclasses import replace
 from multiprocessing.synchronize import Event as ProcessEvent
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 
+from benchmarks.load_people import PeopleServer, start_people, wait_for_people
+from benchmarks.load_targets import SERVICE_LEVEL_RATIO
 from benchmarks.machine import CpuTrace, machine_cpu, window_shares
 from benchmarks.timing import summary
 from bot.limits import Limits
 from bot.runtime import collect_garbage, prepare_interpreter, run_on_loop
 from bot.service import Service
 from bot.store.postgres import PostgresStore
-from tests.helpers.scripted_play import ScriptedPlayer, make_table, play_table
 
 PLATFORM = "load"
 SAMPLE_PERIOD_S = 0.05
 LAG_PERIOD_S = 0.05
 SAMPLE_STATE = "x" * 900  # as long as a typical stored state
 SAVING_COMMANDS = ("press_move", "move", "ai_turn")
-PRESS_MOVE_OVER_BARE_P99 = 2.0  # issue 26's target
-TWO_PROCESSES_SPEED_UP = 1.5
 
 
 def with_search_path(url: str, schema: str) -> str:
@@ -97,9 +98,15 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
                          cpu_processes=True)
         service = Service(store, seed_source=lambda: next(seeds), limits=limits)
         service.workers.start()
-        player = ScriptedPlayer(service, store, recorder=record,  # type: ignore[arg-type]
-                                think=options["think"], click=options["click"])
-        tables = [make_table(i, seed, PLATFORM) for i in mine]
+        # The people in a process of their own (benchmarks/load_people.py): this process's
+        # CPU and loop are then the bot's only.
+        people_dir = tempfile.mkdtemp(prefix="people-")
+        socket_path = Path(people_dir) / "people.sock"
+        server = PeopleServer(service, socket_path, record)
+        await server.start()
+        people = start_people(socket_path, ("postgres", url), mine, seed, options["moves"],
+                              options["think"], options["click"], options["ramp"], PLATFORM)
+        await asyncio.wait_for(server.connected.wait(), 120)
         ready.put(share)
         await asyncio.get_running_loop().run_in_executor(None, go.wait)
         lags: list[float] = []
@@ -111,12 +118,6 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
         # collector off, so without this the process would never collect at all.
         collector = asyncio.ensure_future(collect_garbage())
 
-        async def play(table: Any) -> None:
-            pause = random.Random(f"{seed}-{table.place.channel}").uniform(0, options["ramp"])
-            await asyncio.sleep(pause)
-            await play_table(player, table, options["moves"])
-            done.append(time.perf_counter())
-
         # --profile: process 0's own time while it plays (its share of the tables).
         profiler = cProfile.Profile() if options.get("profile") and share == 0 else None
         started = time.perf_counter()
@@ -124,15 +125,23 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
         try:
             if profiler is not None:
                 profiler.enable()
-            await asyncio.gather(*(play(table) for table in tables))
+            await server.go()
+            await wait_for_people(server, people)
+            done.extend(server.done)
         finally:
             if profiler is not None:
                 profiler.disable()
             stop.set()
             collector.cancel()
             service.workers.shutdown()
+            await server.close()
+            people.join(30)
+            if people.is_alive():
+                people.kill()
+            shutil.rmtree(people_dir, ignore_errors=True)
         ended = time.perf_counter()
-        cpu_used = time.process_time() - cpu_started
+        # The socket to the people's process stands in for an adapter: counted apart.
+        cpu_used = time.process_time() - cpu_started - server.transport_cpu
         await sampler
         await tracer
     finally:
@@ -146,7 +155,8 @@ async def _play_share(url: str, share: int, processes: int, options: dict[str, A
         profile = out.getvalue()
     return {"timings": dict(timings), "saved_at": saved_at, "opened": opened, "done": done,
             "profile": profile, "cpu_s": cpu_used,
-            "moves": sum(t.moves for t in tables), "started": started, "ended": ended,
+            "transport_cpu_s": server.transport_cpu,
+            "moves": server.summary["moves"], "started": started, "ended": ended,
             "loop_lag": summary(lags or [0.0]), "cpu_trace": trace.samples}
 
 
@@ -357,9 +367,13 @@ def merge(shares: list[dict[str, Any]], bare: list[float], processes: int
         "press_move_p99_over_bare_p99": round(move["p99_ms"] / bare_summary["p99_ms"], 2)
         if bare_summary["p99_ms"] else None,
         "loop_lag_p99_ms": [share["loop_lag"]["p99_ms"] for share in shares],
-        # The bot processes' own CPU (their worker processes not counted) per saved move,
-        # the scripted people included: what decides how many moves one process can save.
+        # The bot processes' own CPU (their worker processes and the scripted people's
+        # processes not counted) per saved move: what decides how many moves one process
+        # can save.
         "cpu_ms_per_move": round(1000 * sum(share["cpu_s"] for share in shares) / moves, 2)
+        if moves else None,
+        "transport_cpu_ms_per_move": round(1000 * sum(share["transport_cpu_s"]
+                                                      for share in shares) / moves, 3)
         if moves else None,
         "cpu_share_of_one_core": [round(share["cpu_s"] / (share["ended"] - share["started"]), 2)
                                   for share in shares],
@@ -376,7 +390,8 @@ def print_result(result: dict[str, Any]) -> None:
           f"{result['steady_moves_per_s']} moves/s")
     print(f"  event loop lag p99 per process: {result['loop_lag_p99_ms']} ms; CPU per "
           f"process (share of one core): {result['cpu_share_of_one_core']}, "
-          f"{result['cpu_ms_per_move']} ms per saved move (the scripted people included)")
+          f"{result['cpu_ms_per_move']} ms per saved move (the bot's alone; the socket to the "
+          f"people's process another {result['transport_cpu_ms_per_move']} ms)")
     if result.get("steady_machine_share") is not None:
         print(f"  while every table played: each process's event-loop thread busy "
               f"{result['steady_loop_share']} of the time; the machine's cores "
@@ -394,4 +409,4 @@ def print_result(result: dict[str, Any]) -> None:
     print(f"  bare synced commit during the run (n={bare['n']}): p50 {bare['p50_ms']:.3f} ms, "
           f"p99 {bare['p99_ms']:.3f} ms; press_move p99 / bare p99 = "
           f"{result['press_move_p99_over_bare_p99']}x (target <= "
-          f"{PRESS_MOVE_OVER_BARE_P99}x)")
+          f"{SERVICE_LEVEL_RATIO}x)")

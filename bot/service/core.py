@@ -16,6 +16,7 @@ import secrets
 import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from bot.events import Events, GameFinished
@@ -350,7 +351,8 @@ class Core:
         reply = self.presenter.board_reply(place, saved, state)
         reply.moved = True
         if saved.status == "finished" and reply.board is not None:
-            reply.board.prompt = await self._finale(place, saved)
+            # A copy: the drawn board is shared (``Presenter.boards``).
+            reply.board = replace(reply.board, prompt=await self._finale(place, saved))
         if waiting is not None:
             reply.turn_began = turn_began(saved, state, waiting)
             reply.turn_cue = cued(saved, reply.turn_began, seat)

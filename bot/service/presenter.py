@@ -98,6 +98,13 @@ class Presenter:
         # needs the very objects the text was drawn from.
         self.texts: dict[int, dict[tuple[int | None, str, bool],
                                    tuple[GameRecord, GameState, str]]] = {}
+        # The boards last drawn at the menu's first step per game: (language, emoji) ->
+        # (record, state, board). A game with hidden hands draws the same board at every
+        # press of a move (the hand, each menu step), and every reader of a version gets
+        # the same one; like ``texts``, a hit needs the very objects it was drawn from.
+        # The boards are shared: nobody changes a drawn board (``Core.changed_reply``
+        # replaces one to add a prompt).
+        self.boards: dict[int, dict[tuple[str, bool], tuple[GameRecord, GameState, Board]]] = {}
         # The menus and views built for the games moved last (``menu_at``).
         self.built: OrderedDict[int, Built] = OrderedDict()
 
@@ -105,10 +112,12 @@ class Presenter:
         """Forget what was drawn of a game, so that its next board and hand are drawn
         again (it was saved, dropped, or its danger marks came after them)."""
         self.texts.pop(game_id, None)
+        self.boards.pop(game_id, None)
         self.built.pop(game_id, None)
 
     def clear(self) -> None:
         self.texts.clear()
+        self.boards.clear()
         self.built.clear()
 
     # ------------------------------------------------------------------ texts
@@ -197,7 +206,21 @@ class Presenter:
 
     def render_board(self, place: Place, record: GameRecord, state: GameState,
                      path: tuple[str, ...] = ()) -> Board:
-        """The board text plus the menu for the player to move, at menu ``path``."""
+        """The board text plus the menu for the player to move, at menu ``path``; at the
+        first step drawn once per record, state, language and style (``boards``)."""
+        if path:
+            return self._draw_board(place, record, state, path)
+        boards = self.boards.setdefault(record.id, {})
+        key = (place.language, place.emoji)
+        drawn = boards.get(key)
+        if drawn is not None and drawn[0] is record and drawn[1] is state:
+            return drawn[2]
+        board = self._draw_board(place, record, state, path)
+        boards[key] = (record, state, board)
+        return board
+
+    def _draw_board(self, place: Place, record: GameRecord, state: GameState,
+                    path: tuple[str, ...]) -> Board:
         text = self._text(place, record, state, None)
         buttons: list[Button] = []
         navigation: list[Button] = []

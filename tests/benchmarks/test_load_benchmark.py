@@ -75,6 +75,7 @@ def test_load_benchmark_runs_on_postgresql_with_two_processes() -> None:
         assert move["n"] > 0 and 0 < move["p50_ms"] <= move["p99_ms"]
         assert run["bare_commit_during"]["n"] > 0 and run["press_move_p99_over_bare_p99"] > 0
         assert len(run["loop_lag_p99_ms"]) == run["processes"]
-    assert set(report["targets"]) == {"press_move_p99_within_2.0x_bare_1p",
-                                      "press_move_p99_within_2.0x_bare_2p",
-                                      "2_processes_1.5x_moves_per_s"}
+    # No pauses: the latency is the queue's, so the CPU and the speed-up are judged.
+    assert set(report["targets"]) == {"bot_cpu_per_saved_move_at_most_1.5_ms_1p",
+                                      "bot_cpu_per_saved_move_at_most_1.5_ms_2p",
+                                      "2_processes_at_least_90%_of_ceiling"}

@@ -36,3 +36,22 @@ def test_the_kept_texts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for n in range(25):
         assert translate("en", f"label.{n}", f"label {n}") == f"label {n}"
     assert len(i18n._PLAIN_TEXTS) <= 10
+
+
+def test_a_formatted_text_is_kept_per_parameters_and_follows_the_catalogue(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    first = translate("en", "game.started", game="L-game", players="Ann vs Bob")
+    assert translate("en", "game.started", game="L-game", players="Ann vs Bob") == first
+    assert translate("en", "game.started", game="L-game", players="Cy vs Di") != first
+    monkeypatch.setitem(CATALOGUE["en"], "game.started", "{game}: {players}!")
+    assert translate("en", "game.started", game="L-game", players="Ann vs Bob") == \
+        "L-game: Ann vs Bob!"
+    monkeypatch.undo()
+    assert translate("en", "game.started", game="L-game", players="Ann vs Bob") == first
+
+
+def test_the_kept_formatted_texts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "PLAIN_TEXTS_KEPT", 10)
+    for n in range(25):
+        assert translate("en", "no.such.key", "{n} of {total}", n=n, total=25) == f"{n} of 25"
+    assert len(i18n._FORMATTED) <= 10
