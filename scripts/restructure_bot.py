@@ -172,10 +172,14 @@ FRAME = ("__init__", "__main__", "app", "clock", "config", "events", "hints", "j
 ADAPTER_FLAT: dict[str, tuple[str, ...]] = {
     "bot/adapters": ("__init__", "answers", "base", "common", "delivery", "end_panel",
                      "presses", "tournament_host"),
-    "bot/adapters/discord": ("__init__", "client", "errors", "hands", "layout", "limits",
-                             "presses", "translator"),
-    "bot/adapters/telegram": ("__init__", "buttons", "chats", "client", "handlers", "hands",
-                              "layout", "limits", "pacing", "presses", "updates", "webhook"),
+    "bot/adapters/discord": ("__init__", "boards", "client", "command_sync", "components",
+                             "errors", "hands", "interactions", "layout", "limits",
+                             "markdown", "menus", "messages", "places", "presses", "threads",
+                             "translator"),
+    "bot/adapters/telegram": ("__init__", "boards", "buttons", "chats", "client",
+                              "command_sync", "handlers", "hands", "layout", "limits",
+                              "messages", "pacing", "places", "presses", "updates",
+                              "webhook"),
 }
 
 # Files that hold the old names on purpose: this tool and its test.
