@@ -168,7 +168,8 @@ async def sample_loop_lag(lags: list[float], stop: asyncio.Event) -> None:
 
 async def load_run(folder: Path, games: int, moves: int, seed: int, think: float,
                    click: float, ramp: float, processes: bool, bot_gc: bool,
-                   sync: str, people: str = "process") -> dict[str, Any]:
+                   sync: str, people: str = "process",
+                   young_seconds: float | None = None) -> dict[str, Any]:
     """Play every table to ``moves`` saved moves at once; return the timings and counts.
     ``people``: ``process`` runs the scripted people in a child process
     (``benchmarks/load_people.py``), ``inline`` on this process's loop, as before issue 42."""
@@ -229,7 +230,8 @@ async def load_run(folder: Path, games: int, moves: int, seed: int, think: float
         process_cpu = time.process_time()
         collections = GcPauses()
         gc.callbacks.append(collections)
-        collector = asyncio.ensure_future(collect_garbage()) if bot_gc else None
+        collector = (asyncio.ensure_future(collect_garbage(young_seconds))
+                     if bot_gc else None)
         try:
             if server is not None:
                 await server.go()
@@ -346,6 +348,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the interpreter as python -m bot runs it (bot.runtime: a short "
                              "thread switch, frozen start-up, young collections on a timer) "
                              "or Python's defaults")
+    parser.add_argument("--young", type=float, default=None, metavar="SECONDS",
+                        help="the bot runtime's young collections every SECONDS (default "
+                             "bot.runtime.YOUNG_SECONDS)")
     parser.add_argument("--loop", choices=EVENT_LOOPS, default=EVENT_LOOPS[0],
                         help="the event loop, as the bot's EVENT_LOOP setting chooses it "
                              "(uvloop where installed, the bot's default)")
@@ -408,7 +413,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             profiler.enable()
         played = run_on_loop(load_run(folder, args.games, args.moves, args.seed, args.think,
                                       args.click, args.ramp, args.workers == "process",
-                                      args.runtime == "bot", args.sync, args.people),
+                                      args.runtime == "bot", args.sync, args.people,
+                                      args.young),
                              args.loop)
         if profiler is not None:
             profiler.disable()

@@ -60,9 +60,11 @@ def prepare_interpreter() -> None:
     gc.disable()
 
 
-async def collect_garbage(young_seconds: float = YOUNG_SECONDS,
+async def collect_garbage(young_seconds: float | None = None,
                           full_seconds: float = FULL_SECONDS) -> None:
-    """Collect young objects often and everything seldom, until cancelled."""
+    """Collect young objects often (every ``YOUNG_SECONDS`` unless told) and everything
+    seldom, until cancelled."""
+    young_seconds = YOUNG_SECONDS if young_seconds is None else young_seconds
     loop = asyncio.get_running_loop()
     next_full = loop.time() + full_seconds
     while True:
