@@ -11,8 +11,9 @@ by its buttons, reads the verdict for ``--think`` seconds and presses Next, ``--
 times. Timed: from the press of Next to its page being ready. Each theme is run once
 with the prefetch (``bot.puzzles.prefetch``) and once without, one after the other, so
 both columns share the machine's load; printed per game and theme, then all together:
-p50, p99 and max in milliseconds. The workers' start and each game's first puzzle (the
-L-game's table) are paid before the timing, as the bot pays them once per process.
+p50, p99 and max in milliseconds. The workers' start and each game's first puzzle in each
+worker (the L-game's table) are paid before the timing, as the bot pays them once per
+worker process.
 
     .venv/bin/python -m benchmarks.puzzle_trainer              # about 2 minutes
     .venv/bin/python -m benchmarks.puzzle_trainer --games rithmomachia --puzzles 20
@@ -75,9 +76,10 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         games = [game for game in args.games if game in puzzle_games()]
         pairs = [(game, theme) for game in games for theme in themes_of(game)]
         progress = Progress("puzzle trainer", len(pairs) * len(MODES))
-        progress.say("warming the workers up: a puzzle of each game")
-        for game in games:
-            await app.trainer.start(PLACE, User("warm", game, "Warm"), game)
+        progress.say("warming the workers up: two puzzles of each game at once")
+        for game in games:  # one for each worker, which builds the game's tables once
+            await asyncio.gather(*(app.trainer.start(PLACE, User("warm", f"{game}{n}", "W"),
+                                                     game) for n in range(2)))
         waits: dict[tuple[str, str, str], list[float]] = {}
         done = 0
         for number, (game, theme) in enumerate(pairs):
