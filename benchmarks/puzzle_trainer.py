@@ -16,7 +16,8 @@ worker (the L-game's table) are paid before the timing, as the bot pays them onc
 worker process.
 
     .venv/bin/python -m benchmarks.puzzle_trainer              # about 2 minutes
-    .venv/bin/python -m benchmarks.puzzle_trainer --games rithmomachia --puzzles 20
+    .venv/bin/python -m benchmarks.puzzle_trainer --games rithmomachia --themes victory-in-2 \
+        --puzzles 30
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     app.start()
     try:
         games = [game for game in args.games if game in puzzle_games()]
-        pairs = [(game, theme) for game in games for theme in themes_of(game)]
+        pairs = [(game, theme) for game in games for theme in themes_of(game)
+                 if not args.themes or theme in args.themes]
         progress = Progress("puzzle trainer", len(pairs) * len(MODES))
         progress.say("warming the workers up: two puzzles of each game at once")
         for game in games:  # one for each worker, which builds the game's tables once
@@ -126,6 +128,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.3,
                         help="seconds a student looks at a puzzle, and at its verdict")
     parser.add_argument("--games", nargs="+", default=list(puzzle_games()))
+    parser.add_argument("--themes", nargs="+", default=[], help="only these themes")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

@@ -7,6 +7,7 @@ generator (``engines.puzzles``) in the worker pool and is kept as an attempt in 
 (``bot/store/puzzle_rows.py``) with the player's first answer; its pages are drawn by
 ``bot.puzzles.pages``, with buttons that carry the attempt and the menu path, so a restart
 in the middle of a puzzle changes nothing and a stale or forged button is answered in words.
+The next puzzle's candidates are made while the student answers (``bot.puzzles.prefetch``).
 
 Why not a game of its own kind in the ``games`` table: a channel holds one running game,
 which a puzzle would take from the Telegram private chat and the console; puzzles would
