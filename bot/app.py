@@ -89,6 +89,7 @@ class App:
         # worker before it kills it. The store closes whatever happens meanwhile (a second
         # Ctrl-C): its open connection's thread would keep the process from ever exiting.
         try:
+            await self.trainer.close()  # its next puzzles being made, before their pool
             await asyncio.to_thread(self.service.workers.shutdown,
                                     wait_seconds=WORKERS_STOP_SECONDS)
         finally:

@@ -7,6 +7,7 @@ generator (``engines.puzzles``) in the worker pool and is kept as an attempt in 
 (``bot/store/puzzle_rows.py``) with the player's first answer; its pages are drawn by
 ``bot.puzzles.pages``, with buttons that carry the attempt and the menu path, so a restart
 in the middle of a puzzle changes nothing and a stale or forged button is answered in words.
+The next puzzle's candidates are made while the student answers (``bot.puzzles.prefetch``).
 
 Why not a game of its own kind in the ``games`` table: a channel holds one running game,
 which a puzzle would take from the Telegram private chat and the console; puzzles would
@@ -48,6 +49,7 @@ from bot.puzzles.pages import (
     solution_page,
     theme_page,
 )
+from bot.puzzles.prefetch import Candidates, Prefetches, prefetch_key
 from bot.puzzles.ratings import Glicko, after_try, puzzle_start
 from bot.replies import Place, User
 from bot.service import Service
@@ -151,13 +153,21 @@ class PuzzleTrainer:
         # The puzzle of the day per game and day, made once per process.
         self._daily: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
         self._daily_making: dict[tuple[str, str], asyncio.Lock] = {}
+        # The candidates of each player's next puzzle, made while they answer this one.
+        self.prefetches = Prefetches(service.workers)
+        self.prefetching = True  # off only to measure what it saves (benchmarks)
 
     def today(self) -> dt.date:
         return self.clock().astimezone(dt.UTC).date()
 
     async def player_forgotten(self, event: PlayerForgotten) -> None:
         """``/forget-me``: the person's attempts and puzzle ratings go."""
+        self.prefetches.forget(event.platform, event.user_id)
         await self.store.forget_puzzle_player(event.platform, event.user_id)
+
+    async def close(self) -> None:
+        """The bot is stopping: the next puzzles being made are not wanted."""
+        await self.prefetches.close()
 
     # --------------------------------------------------------------- starting
     async def start(self, place: Place, user: User, game: str,
@@ -185,6 +195,7 @@ class PuzzleTrainer:
                 return refusal(_t(language, "puzzle.unavailable",
                                   "No puzzle could be made just now. Try again in a minute."))
             resumed_note = False
+        self._prefetch_next(existing)
         note = (_t(language, "puzzle.resumed",
                    "Your puzzle from before is still open: answer it first.")
                 if resumed_note else "")
@@ -192,16 +203,20 @@ class PuzzleTrainer:
 
     async def _new_attempt(self, place: Place, user: User, game: str,
                            theme: str | None) -> PuzzleAttempt:
+        prefetched = await self.prefetches.take(prefetch_key(user.platform, user.id, game, theme))
         player = await self.store.puzzle_player(user.platform, user.id, game)
         recent = set(await self.store.recent_puzzle_codes(user.platform, user.id, game,
                                                           RECENT))
-        rng = random.Random(f"trainer:{user.platform}:{user.id}:{game}:{theme}:"
-                            f"{player.tried if player else 0}:{len(recent)}")
-        seeds = [rng.randrange(1 << SEED_BITS) for _ in range(CANDIDATES)]
         target = _glicko(player).rating
-        found = await self.service.workers.run(puzzle_candidates, game, theme, seeds, target,
-                                               sorted(recent), PICK_SECONDS,
-                                               refuse_when_busy=True, timeout=MAKE_SECONDS)
+        # Made before the press: those not given since; none left, and they are made now.
+        found = [candidate for candidate in prefetched or () if candidate[0] not in recent]
+        if not found:
+            rng = random.Random(f"trainer:{user.platform}:{user.id}:{game}:{theme}:"
+                                f"{player.tried if player else 0}:{len(recent)}")
+            seeds = [rng.randrange(1 << SEED_BITS) for _ in range(CANDIDATES)]
+            found = await self.service.workers.run(
+                puzzle_candidates, game, theme, seeds, target, sorted(recent), PICK_SECONDS,
+                refuse_when_busy=True, timeout=MAKE_SECONDS)
         if not found:
             raise GameError("puzzle.none", "No puzzle was found.")
         ratings = await self.store.puzzle_ratings([code for code, _ in found])
@@ -220,6 +235,26 @@ class PuzzleTrainer:
         if opened is None:
             raise GameError("puzzle.none", "No puzzle was found.")
         return opened
+
+    def _prefetch_next(self, attempt: PuzzleAttempt) -> None:
+        """Start making the candidates of the puzzle after ``attempt`` (not of the day's)."""
+        if self.prefetching and not attempt.daily:
+            self.prefetches.start(
+                prefetch_key(attempt.platform, attempt.user_id, attempt.game, attempt.theme),
+                lambda: self._next_candidates(attempt))
+
+    async def _next_candidates(self, attempt: PuzzleAttempt) -> Candidates:
+        """Every candidate (within ``PICK_SECONDS``) for the puzzle after ``attempt``:
+        which is nearest is decided when Next is pressed, by the rating after the answer."""
+        recent = {attempt.code, *await self.store.recent_puzzle_codes(
+            attempt.platform, attempt.user_id, attempt.game, RECENT)}
+        rng = random.Random(f"trainer-next:{attempt.platform}:{attempt.user_id}:"
+                            f"{attempt.game}:{attempt.theme}:{attempt.id}")
+        seeds = [rng.randrange(1 << SEED_BITS) for _ in range(CANDIDATES)]
+        found: Candidates = await self.service.workers.run(
+            puzzle_candidates, attempt.game, attempt.theme or None, seeds, None,
+            sorted(recent), PICK_SECONDS, refuse_when_busy=True, timeout=MAKE_SECONDS)
+        return found
 
     @staticmethod
     def _attempt(place: Place, user: User, game: str, code: str, puzzle: dict[str, Any],
@@ -408,6 +443,7 @@ class PuzzleTrainer:
         except WorkersBusy:
             return refusal(translate(place.language, "error.workers_busy"))
         recorded = await self._record(attempt, action, verdict)
+        self._prefetch_next(recorded)  # when the open page's prefetch is gone
         return await self.attempt_page(place, recorded)
 
     async def _judge(self, puzzle: dict[str, Any], action: str) -> dict[str, Any]:

@@ -63,4 +63,7 @@ def payloads(page: PuzzlePage) -> list[str]:
 async def trainer_app(store: Store, tmp_path: Path) -> AsyncIterator[App]:
     app = App.build(Settings(database_path=str(tmp_path / "unused.sqlite3")), store,
                     limits=Limits.unlimited())
-    yield app
+    try:
+        yield app
+    finally:
+        await app.trainer.close()  # the next puzzles it was making, as the bot's close does
