@@ -115,6 +115,38 @@ def final_score(m: Material, ply: int) -> int:
 Clock = Callable[[], float]
 
 
+
+def take_captured(board: list[int], captured: int, player: int, m: Material,
+                  taken: list[tuple[int, int]] | None = None) -> tuple[Material, int]:
+    """``player``'s captures (the mask ``captured``) applied to ``board`` in place: a
+    Pyramid (value 0 or 15) removed, any other piece turned over to ``player``. Returns the
+    material after them and the mask of the pieces turned over (now ``player``'s); each
+    captured cell and its code before are appended to ``taken`` when given, to restore it.
+    The one place captures change a search's board (``Search.child``, the puzzle tactics'
+    replies in place)."""
+    mat = list(m)
+    me, them = 3 * player, 3 - 3 * player
+    turned = 0
+    while captured:
+        low = captured & -captured
+        captured ^= low
+        cell = low.bit_length() - 1
+        code = board[cell]
+        value = (code - 1) & 15
+        if taken is not None:
+            taken.append((cell, code))
+        mat[them + 1] -= 1
+        mat[them + 2] -= value
+        if value == 0 or value == 15:
+            mat[them] -= 1
+            board[cell] = EMPTY
+        else:
+            mat[me + 1] += 1
+            mat[me + 2] += value
+            board[cell] = code + 16 if code <= 16 else code - 16
+            turned |= low
+    return (mat[0], mat[1], mat[2], mat[3], mat[4], mat[5]), turned
+
 class Search:
     """One decision's search. A position is the engine's board list with the occupancy masks
     of the side to move and of the other side."""
@@ -190,26 +222,8 @@ class Search:
         after[dest] = board[source]
         if not captured:
             return after, theirs, mine, m
-        mat = list(m)
-        me, them = 3 * player, 3 - 3 * player
-        theirs &= ~captured
-        while captured:
-            low = captured & -captured
-            captured ^= low
-            t = low.bit_length() - 1
-            c = after[t]
-            v = (c - 1) & 15
-            mat[them + 1] -= 1
-            mat[them + 2] -= v
-            if v == 0 or v == 15:
-                mat[them] -= 1
-                after[t] = EMPTY
-            else:
-                mat[me + 1] += 1
-                mat[me + 2] += v
-                after[t] = c + 16 if c <= 16 else c - 16
-                mine |= low
-        return after, theirs, mine, (mat[0], mat[1], mat[2], mat[3], mat[4], mat[5])
+        m, turned = take_captured(after, captured, player, m)
+        return after, theirs & ~captured, mine | turned, m
 
     def reachable(self, board: list[int], mine: int, theirs: int) -> tuple[int, int]:
         """Where a move of the side occupying ``mine`` must end to capture anything: next to

@@ -29,7 +29,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
 
-from engines.rithmomachia.agents import AROUND, NEAR, Material, Search, final_score, material
+from engines.rithmomachia.agents import (
+    AROUND,
+    NEAR,
+    Material,
+    Search,
+    final_score,
+    material,
+    take_captured,
+)
 from engines.rithmomachia.board import EMPTY, PYRAMID, REACH, REACH_MASK, SHAPE_OF
 from engines.rithmomachia.equations import Rules, captures, iter_cells, occupancy
 from engines.rithmomachia.moves import generate_moves
@@ -354,28 +362,9 @@ class Tactics:
             captured = captures(board, defender, attacker, dest, self.rules)
             material = node.material
             if captured:
-                counts = list(material)
-                mine, theirs = 3 * player, 3 - 3 * player
                 attacker &= ~captured
-                cells = captured
-                while cells:
-                    low = cells & -cells
-                    cells ^= low
-                    cell = low.bit_length() - 1
-                    code = board[cell]
-                    value = (code - 1) & 15
-                    taken.append((cell, code))
-                    counts[theirs + 1] -= 1
-                    counts[theirs + 2] -= value
-                    if value == 0 or value == 15:
-                        counts[theirs] -= 1
-                        board[cell] = EMPTY
-                    else:
-                        counts[mine + 1] += 1
-                        counts[mine + 2] += value
-                        board[cell] = code + 16 if code <= 16 else code - 16
-                        defender |= low
-                material = (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
+                material, turned = take_captured(board, captured, player, material, taken)
+                defender |= turned
             after = Node(board, 1 - player, attacker, defender, material)
             if after.ended:
                 result = after.result_for(player)
