@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +20,8 @@ import asyncpg
 import pytest
 
 from bot.store import SQLiteStore, Store
+from bot.store import postgres_schema as postgres_ddl
+from bot.store import sqlite_schema as sqlite_ddl
 from bot.store.postgres import PostgresStore
 
 # The ``store`` fixture's parameters: each test that takes it runs once on each, and its id
@@ -113,3 +116,46 @@ async def two_processes(database: str, tmp_path: Path) -> AsyncIterator[tuple[St
                 await second.close()
         finally:
             await first.close()
+
+
+@asynccontextmanager
+async def old_database_store(database: str, tmp_path: Path, version: int,
+                             rows: list[str]) -> AsyncIterator[Store]:
+    """A store opened on a ``database`` ("sqlite" or "postgres") that an older bot left: built
+    by the first ``version`` migrations, with ``rows`` (SQL both databases take) inserted, so
+    opening it runs the later migrations over them; closed afterwards."""
+    if database == "sqlite":
+        path = tmp_path / "old.sqlite3"
+        raw = sqlite3.connect(path, isolation_level=None)
+        try:
+            for migration in sqlite_ddl.MIGRATIONS[:version]:
+                for statement in sqlite_ddl.sql_statements(migration):
+                    raw.execute(statement)
+            raw.execute(f"PRAGMA user_version = {version}")
+            for row in rows:
+                raw.execute(row)
+        finally:
+            raw.close()
+        sqlite = await SQLiteStore.open(path)
+        try:
+            yield sqlite
+        finally:
+            await sqlite.close()
+        return
+    async with postgres_schema() as url:
+        connection = await asyncpg.connect(url)
+        try:
+            await connection.execute(postgres_ddl.SCHEMA_TABLE)
+            for number, migration in enumerate(postgres_ddl.MIGRATIONS[:version], 1):
+                await connection.execute(migration)
+                await connection.execute("INSERT INTO schema_version VALUES ($1, 'then')",
+                                         number)
+            for row in rows:
+                await connection.execute(row)
+        finally:
+            await connection.close()
+        postgres = await PostgresStore.open(url)
+        try:
+            yield postgres
+        finally:
+            await postgres.close()

@@ -6,19 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import sqlite3
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from bot.puzzles.daily import DailyChallenge, PostOutcome, gone_setting
 from bot.service import Place, Service
-from bot.store import TURING_DAILY, DailySchedule, SQLiteStore, Store
-from bot.store import postgres_schema as postgres_ddl
-from bot.store import sqlite_schema as sqlite_ddl
-from bot.store.postgres import PostgresStore
-from tests.helpers.databases import DATABASES, postgres_schema
+from bot.store import TURING_DAILY, DailySchedule, Store
+from tests.helpers.databases import DATABASES, old_database_store
 
 BEFORE = 12  # the version before schedules had a game
 OLD_SCHEDULES = [
@@ -70,32 +65,6 @@ async def test_each_game_of_a_channel_has_its_own_schedule_and_claim(any_store: 
     assert [s.game for s in await any_store.daily_schedules("test")] == ["booleo"]
 
 
-async def _old_sqlite(path: Path) -> None:
-    raw = sqlite3.connect(path, isolation_level=None)
-    try:
-        for migration in sqlite_ddl.MIGRATIONS[:BEFORE]:
-            for statement in sqlite_ddl.sql_statements(migration):
-                raw.execute(statement)
-        raw.execute(f"PRAGMA user_version = {BEFORE}")
-        for statement in OLD_SCHEDULES:
-            raw.execute(statement)
-    finally:
-        raw.close()
-
-
-async def _old_postgres(url: str) -> None:
-    raw = await asyncpg.connect(url)
-    try:
-        await raw.execute(postgres_ddl.SCHEMA_TABLE)
-        for version, migration in enumerate(postgres_ddl.MIGRATIONS[:BEFORE], 1):
-            await raw.execute(migration)
-            await raw.execute("INSERT INTO schema_version VALUES ($1, 'then')", version)
-        for statement in OLD_SCHEDULES:
-            await raw.execute(statement)
-    finally:
-        await raw.close()
-
-
 async def _check_kept(store: Store) -> None:
     schedules = await store.daily_schedules("test")
     assert schedules == [
@@ -116,22 +85,8 @@ async def _check_kept(store: Store) -> None:
 @pytest.mark.parametrize("database", DATABASES)
 async def test_schedules_made_before_games_post_the_turing_challenge(tmp_path: Path,
                                                                     database: str) -> None:
-    if database == "sqlite":
-        path = tmp_path / "old.sqlite3"
-        await _old_sqlite(path)
-        sqlite = await SQLiteStore.open(path)
-        try:
-            await _check_kept(sqlite)
-        finally:
-            await sqlite.close()
-        return
-    async with postgres_schema() as url:
-        await _old_postgres(url)
-        postgres = await PostgresStore.open(url)
-        try:
-            await _check_kept(postgres)
-        finally:
-            await postgres.close()
+    async with old_database_store(database, tmp_path, BEFORE, OLD_SCHEDULES) as store:
+        await _check_kept(store)
 
 
 class Clock:

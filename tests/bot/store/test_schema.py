@@ -5,18 +5,15 @@ were built by, and a database of an older version is brought up to date with its
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from pathlib import Path
 
-import asyncpg
 import pytest
 
-from bot.store import SCHEMA_VERSION, SQLiteStore, Store
+from bot.store import SCHEMA_VERSION, Store
 from bot.store import postgres_schema as postgres_ddl
 from bot.store import sqlite_schema as sqlite_ddl
-from bot.store.postgres import PostgresStore
 from bot.store.puzzle_rows import NewPuzzleAttempt
-from tests.helpers.databases import DATABASES, postgres_schema
+from tests.helpers.databases import DATABASES, old_database_store
 
 # Each released migration's text, whitespace aside, as each database ran it: taken from the
 # two hand-written schemas before they became one. A new migration adds its fingerprint
@@ -65,32 +62,6 @@ def test_the_words_leave_no_brace_unfilled() -> None:
         assert "{" not in migration and "}" not in migration
 
 
-async def _old_sqlite(path: Path) -> None:
-    raw = sqlite3.connect(path, isolation_level=None)
-    try:
-        for migration in sqlite_ddl.MIGRATIONS[:OLD_VERSION]:
-            for statement in sqlite_ddl.sql_statements(migration):
-                raw.execute(statement)
-        raw.execute(f"PRAGMA user_version = {OLD_VERSION}")
-        for statement in OLD_ROWS:
-            raw.execute(statement)
-    finally:
-        raw.close()
-
-
-async def _old_postgres(url: str) -> None:
-    raw = await asyncpg.connect(url)
-    try:
-        await raw.execute(postgres_ddl.SCHEMA_TABLE)
-        for version, migration in enumerate(postgres_ddl.MIGRATIONS[:OLD_VERSION], 1):
-            await raw.execute(migration)
-            await raw.execute("INSERT INTO schema_version VALUES ($1, 'then')", version)
-        for statement in OLD_ROWS:
-            await raw.execute(statement)
-    finally:
-        await raw.close()
-
-
 async def _check_upgraded(store: Store) -> None:
     game = await store.get_game(1)
     assert game is not None and (game.state, game.version, game.server) == (
@@ -114,21 +85,6 @@ async def _check_upgraded(store: Store) -> None:
 @pytest.mark.parametrize("database", DATABASES)
 async def test_an_older_database_is_upgraded_with_its_rows(tmp_path: Path,
                                                           database: str) -> None:
-    if database == "sqlite":
-        path = tmp_path / "old.sqlite3"
-        await _old_sqlite(path)
-        sqlite = await SQLiteStore.open(path)
-        try:
-            assert await sqlite.schema_version() == SCHEMA_VERSION
-            await _check_upgraded(sqlite)
-        finally:
-            await sqlite.close()
-        return
-    async with postgres_schema() as url:
-        await _old_postgres(url)
-        postgres = await PostgresStore.open(url)
-        try:
-            assert await postgres.schema_version() == SCHEMA_VERSION
-            await _check_upgraded(postgres)
-        finally:
-            await postgres.close()
+    async with old_database_store(database, tmp_path, OLD_VERSION, OLD_ROWS) as store:
+        assert await store.schema_version() == SCHEMA_VERSION
+        await _check_upgraded(store)
