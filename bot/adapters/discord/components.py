@@ -22,6 +22,15 @@ SIGNUP_TEMPLATE = r"lt:(?P<tournament>[0-9]{1,12})"  # a tournament's sign-up bu
 SELECT_TEMPLATE = rf"lbs:(?P<payload>[!-~]{{1,{PAYLOAD_LIMIT}}}?):(?P<chunk>[0-9])"
 
 
+def option_button(custom_id: str, label: str, row: int | None, primary: bool,
+                  disabled: bool) -> discord.ui.Button[discord.ui.View]:
+    """The button of a menu option or a navigation, as the board's, the trainer's and the
+    lessons' dynamic items draw it: blue when ``primary``, else grey."""
+    style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
+    return discord.ui.Button(label=label, custom_id=custom_id, style=style, row=row,
+                             disabled=disabled)
+
+
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                   template=BUTTON_TEMPLATE):
     """A menu, join or hand button. Being a DynamicItem, it works on messages sent before a
@@ -29,9 +38,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
 
     def __init__(self, payload: str, label: str = "…", row: int | None = None,
                  primary: bool = False, disabled: bool = False) -> None:
-        style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label=label, custom_id=BUTTON_PREFIX + payload,
-                                           style=style, row=row, disabled=disabled))
+        super().__init__(option_button(BUTTON_PREFIX + payload, label, row, primary, disabled))
         self.payload = payload
 
     @classmethod

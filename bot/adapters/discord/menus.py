@@ -98,7 +98,7 @@ def menu_button(button: Button, row: int, primary: bool = True) -> MenuButton:
                       row, primary=primary and not button.disabled, disabled=button.disabled)
 
 
-def _grid_layout(buttons: list[Button], navigation: list[Button], v2: bool = False
+def grid_layout(buttons: list[Button], navigation: list[Button], v2: bool = False
                  ) -> tuple[list[MenuButton], list[Button]] | None:
     """A menu holding a board's grid (``Choice.group`` ``grid4``): the grid's rows as grey
     buttons in the board's shape, then its other options; in a classic message those that
@@ -142,7 +142,7 @@ def menu_layout(buttons: list[Button], navigation: list[Button], language: str,
     selects: list[MenuSelect] = []
     overflow = False
     navigation_row = MENU_ROWS
-    grid = _grid_layout(buttons, navigation, v2)
+    grid = grid_layout(buttons, navigation, v2)
     if grid is not None:
         menu_buttons, navigation = grid
         buttons = []

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.commands import CommandKit
+from bot.adapters.discord.components import option_button
 from bot.adapters.discord.layout import Layout
 from bot.adapters.discord.markdown import fit_content, rendered
 from bot.adapters.discord.menus import page_menu_view
@@ -46,9 +47,7 @@ class LessonButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
 
     def __init__(self, data: str, label: str = "…", row: int | None = None,
                  primary: bool = False, disabled: bool = False) -> None:
-        style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label=label, custom_id=f"ll:{data}", style=style,
-                                           row=row, disabled=disabled))
+        super().__init__(option_button(f"ll:{data}", label, row, primary, disabled))
         self.data = data
 
     @classmethod

@@ -26,10 +26,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.adapters.common import grid_width, runs_of
+from bot.adapters.discord.components import option_button
 from bot.adapters.discord.layout import NO_MENTIONS, Layout
 from bot.adapters.discord.markdown import fit_content, inert, rendered, shorten
-from bot.adapters.discord.menus import BUTTON_LABEL_LIMIT, MENU_ROWS, ROW_WIDTH, page_menu_view
+from bot.adapters.discord.menus import (
+    BUTTON_LABEL_LIMIT,
+    BUTTON_PREFIX,
+    MENU_ROWS,
+    grid_layout,
+    page_menu_view,
+)
 from bot.puzzles.daily import LIST_WORD, OFF_WORD, PostOutcome
 from bot.puzzles.pages import PuzzlePage, theme_name
 from bot.puzzles.posts import scheduled_post_text
@@ -55,9 +61,7 @@ class PuzzleButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
 
     def __init__(self, data: str, label: str = "…", row: int | None = None,
                  primary: bool = False, disabled: bool = False) -> None:
-        style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label=label, custom_id=f"lp:{data}", style=style,
-                                           row=row, disabled=disabled))
+        super().__init__(option_button(f"lp:{data}", label, row, primary, disabled))
         self.data = data
 
     @classmethod
@@ -145,32 +149,23 @@ def page_view(page: PuzzlePage, language: str) -> discord.ui.View | None:
 def grid_view(choices: tuple[Button, ...], navigation: tuple[Button, ...]
               ) -> discord.ui.View | None:
     """A page whose options are a board's grid (``Choice.group`` ``grid4``: the L-game's
-    squares, Rithmomachia's cells and level keys): the grid's rows in the board's shape as
-    grey buttons, as a game in progress draws them, and the options beside the grid with
-    the navigation in the last row. None when there is no grid or it does not fit."""
-    runs = runs_of(list(choices))
-    if not any(grid_width(run[0].group) for run in runs):
+    squares, Rithmomachia's cells and level keys), laid out as a game in progress draws it
+    (``grid_layout``): the grid's rows in the board's shape as grey buttons, the options
+    that find no row of their own beside the navigation in the last row. None when there is
+    no grid or it does not fit."""
+    layout = grid_layout(list(choices), list(navigation))
+    if layout is None:
         return None
+    cells, last = layout
     view = discord.ui.View(timeout=None)
-    row = 0
-    beside: list[Button] = []
-    for run in runs:
-        width = grid_width(run[0].group)
-        if width is None:
-            beside += run
-            continue
-        if width > ROW_WIDTH:
-            return None
-        for index, cell in enumerate(run):
-            view.add_item(PuzzleButton(cell.payload, shorten(cell.label, BUTTON_LABEL_LIMIT),
-                                       row + index // width, disabled=cell.disabled))
-        row += -(-len(run) // width)
-    last = [*((button, True) for button in beside), *((nav, False) for nav in navigation)]
-    if row > MENU_ROWS + 1 or (last and row > MENU_ROWS) or len(last) > ROW_WIDTH:
-        return None
-    for button, option in last:
+    for cell in cells:
+        view.add_item(PuzzleButton(cell.custom_id[len(BUTTON_PREFIX):], cell.label, cell.row,
+                                   primary=cell.primary, disabled=cell.disabled))
+    options = len(last) - len(navigation)  # ``last`` is the options left over, then these
+    for index, button in enumerate(last):
         view.add_item(PuzzleButton(button.payload, shorten(button.label, BUTTON_LABEL_LIMIT),
-                                   MENU_ROWS, primary=option, disabled=button.disabled))
+                                   MENU_ROWS, primary=index < options,
+                                   disabled=button.disabled))
     return view
 
 
