@@ -10,6 +10,7 @@ from bot.app import App
 from bot.config import Settings
 from bot.limits import Limits
 from bot.puzzles.pages import PuzzlePage
+from bot.replies import Place, User
 from bot.store import Store
 from bot.store.puzzle_rows import PuzzleAttempt
 from engines.base import Action
@@ -67,3 +68,14 @@ async def trainer_app(store: Store, tmp_path: Path) -> AsyncIterator[App]:
         yield app
     finally:
         await app.trainer.close()  # the next puzzles it was making, as the bot's close does
+
+
+async def started_attempt(app: App, place: Place, user: User, game: str,
+                          theme: str | None = None) -> tuple[PuzzlePage, PuzzleAttempt]:
+    """A trainer puzzle of ``game`` started (or resumed) for ``user``: its first page and
+    its attempt as the store holds it."""
+    page = await app.trainer.start(place, user, game, theme)
+    assert page.attempt is not None, page.text
+    attempt = await app.store.puzzle_attempt(page.attempt)
+    assert attempt is not None
+    return page, attempt

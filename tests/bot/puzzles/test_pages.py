@@ -19,7 +19,7 @@ from engines.puzzles import Puzzle, puzzle_games
 from engines.registry import get_game
 from renderers import renderer_for
 from renderers.common import PHONE_COLUMNS, display_width, split_blocks
-from tests.helpers.puzzle_trainer import answer_presses, trainer_app
+from tests.helpers.puzzle_trainer import answer_presses, started_attempt, trainer_app
 
 ANN = User("discord", "1", "Ann")
 CARD_GAMES = [game for game in puzzle_games() if get_game(game).INFO.hidden_information]
@@ -76,10 +76,7 @@ async def test_a_card_puzzle_never_shows_the_opponents_hand(store: Store, tmp_pa
     place = Place("discord", "c", "en", False, "g")
     async with trainer_app(store, tmp_path) as app:
         for number in range(4):
-            page = await app.trainer.start(place, ANN, game)
-            assert page.attempt is not None
-            attempt = await store.puzzle_attempt(page.attempt)
-            assert attempt is not None
+            page, attempt = await started_attempt(app, place, ANN, game)
             puzzle = Puzzle.from_dict(attempt.puzzle)
             state = puzzle.position()
             seen, hidden = lines_at(game, state, puzzle.seat)

@@ -16,7 +16,7 @@ from bot.puzzles.trainer import daily_seed, puzzle_game, themes_of
 from bot.replies import Place, User
 from bot.store import Store
 from engines.puzzles import Puzzle, puzzle_games
-from tests.helpers.puzzle_trainer import answer_presses, payloads, trainer_app
+from tests.helpers.puzzle_trainer import answer_presses, payloads, started_attempt, trainer_app
 
 PLACE = Place("discord", "c1", "en", False, "guild")
 ANN = User("discord", "1", "Ann")
@@ -68,10 +68,7 @@ async def test_ten_puzzles_in_a_row_by_their_buttons(store: Store, tmp_path: Pat
 async def test_retry_and_show_me_change_no_rating(store: Store, tmp_path: Path,
                                                   game: str) -> None:
     async with trainer_app(store, tmp_path) as app:
-        page = await app.trainer.start(PLACE, ANN, game)
-        assert page.attempt is not None
-        attempt = await store.puzzle_attempt(page.attempt)
-        assert attempt is not None
+        page, attempt = await started_attempt(app, PLACE, ANN, game)
         # Before an answer, the steps after it are refused: no peeking without a rating.
         early = await app.trainer.press(PLACE, ANN, f"{attempt.id}:s")
         assert "Answer the puzzle first" in early.text and early.answering
@@ -166,10 +163,7 @@ async def test_stats_show_the_puzzle_rating_apart_from_game_results(
         store: Store, tmp_path: Path) -> None:
     game = GAMES[0]
     async with trainer_app(store, tmp_path) as app:
-        page = await app.trainer.start(PLACE, ANN, game)
-        assert page.attempt is not None
-        attempt = await store.puzzle_attempt(page.attempt)
-        assert attempt is not None
+        page, attempt = await started_attempt(app, PLACE, ANN, game)
         await press_all(app, ANN, answer_presses(attempt, True), page)
         text = await app.community.stats_text(PLACE, ANN.id, ANN.name)
         assert "puzzles: rating" in text and "1 of 1 solved" in text
@@ -192,10 +186,7 @@ async def test_a_move_the_rules_refuse_is_explained_and_spends_no_try(
         pytest.skip("no bOOleO puzzles")
     async with trainer_app(store, tmp_path) as app:
         for _ in range(10):
-            page = await app.trainer.start(PLACE, ANN, "booleo")
-            assert page.attempt is not None
-            attempt = await store.puzzle_attempt(page.attempt)
-            assert attempt is not None
+            page, attempt = await started_attempt(app, PLACE, ANN, "booleo")
             puzzle = Puzzle.from_dict(attempt.puzzle)
             state = puzzle.position()
             legal = set(state.legal_actions(puzzle.seat))

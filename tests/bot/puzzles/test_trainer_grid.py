@@ -16,7 +16,7 @@ from bot.store import Store
 from engines.base import grid_width
 from engines.puzzles import Puzzle
 from tests.helpers.puzzle_grid import grid_presses, refused_tap
-from tests.helpers.puzzle_trainer import payloads, trainer_app
+from tests.helpers.puzzle_trainer import payloads, started_attempt, trainer_app
 
 PLACE = Place("discord", "c1", "en", False, "guild")
 ANN = User("discord", "1", "Ann")
@@ -71,10 +71,7 @@ async def test_a_tap_the_grid_refuses_says_why_and_spends_nothing(store: Store,
                                                                   tmp_path: Path) -> None:
     async with trainer_app(store, tmp_path) as app:
         for _ in range(10):
-            page = await app.trainer.start(PLACE, ANN, "lgame")
-            assert page.attempt is not None
-            attempt = await store.puzzle_attempt(page.attempt)
-            assert attempt is not None
+            page, attempt = await started_attempt(app, PLACE, ANN, "lgame")
             tap = refused_tap(Puzzle.from_dict(attempt.puzzle))
             if tap is not None:
                 break
