@@ -129,11 +129,7 @@ class ClassroomCommands(CommandKit):
     # --------------------------------------------------------------------- /settings
     async def settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, place, _ = await self._context(update)
-        person = update.effective_user
-        assert person is not None
-        if not await self.client.is_admin(message.chat, person, message.sender_chat):
-            await self.client.reply_text(message, place, self.t(
-                place, "telegram.settings.admins_only"))
+        if not await self.settings_admin(update, message, place):
             return
         await self.client.send(place.channel, await self.settings_panel(place, message.chat.id),
                                reply_to=message.message_id)

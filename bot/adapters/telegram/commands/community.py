@@ -28,11 +28,7 @@ class CommunityCommands(CommandKit):
             await self.start_daily(message, place, user, "")
             return
         if words:
-            person = update.effective_user
-            assert person is not None
-            if not await self.client.is_admin(message.chat, person, message.sender_chat):
-                await self.client.reply_text(message, place, self.t(
-                    place, "telegram.settings.admins_only"))
+            if not await self.settings_admin(update, message, place):
                 return
             # The whole text: a time may be followed by its zone (07:30 Europe/Brussels).
             answer = (await self.client.daily.unschedule(place) if words[0] == "off"
@@ -48,11 +44,7 @@ class CommunityCommands(CommandKit):
     async def start_daily(self, message: TgMessage, place: Place, user: User,
                           server: str) -> None:
         reply = await self.client.daily.start_attempt(place, user, server)
-        if not reply.ok or reply.board is None:
-            await self.client.reply_text(message, place,
-                                         reply.notice or self.t(place, "error.internal"))
-            return
-        await self.client.post_board(place, reply, reply_to=message.message_id)
+        await self.post_board_reply(message, place, reply)
 
     async def leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/leaderboard <game>``: that game's rankings; alone, the daily challenge's."""

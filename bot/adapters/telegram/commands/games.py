@@ -14,7 +14,7 @@ from bot.adapters.delivery import Drawn
 from bot.adapters.telegram.buttons import replay_message, rows_of
 from bot.adapters.telegram.chats import HINT_LINK, is_private
 from bot.adapters.telegram.commands.kit import CommandKit
-from bot.adapters.telegram.layout import Key, hand_message, text_message, yes_key
+from bot.adapters.telegram.layout import Key, Message, hand_message, text_message, yes_key
 from bot.service import Opponent, Place, Reply, User
 from engines.base import GameError
 from engines.registry import game_names, get_game, resolve_name
@@ -30,14 +30,10 @@ class GameCommands(CommandKit):
     async def play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/play`` offers buttons; ``/play <game> [level] [options] [first=…]`` starts
         at once. Sent as a reply to someone's message, it invites that person."""
-        message, place, user = await self._context(update)
-        if await self.anonymous(message, place):
+        started = await self._words_or_picker(update, context, self.game_picker)
+        if started is None:
             return
-        words = list(context.args or [])
-        if not words:
-            await self.client.send(place.channel, self.game_picker(place, user),
-                                   reply_to=message.message_id)
-            return
+        message, place, user, words = started
         try:
             game = resolve_name(words[0])
         except GameError as error:
@@ -72,23 +68,35 @@ class GameCommands(CommandKit):
 
     async def puzzle(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A solo Turing Machine puzzle here: ``/puzzle hard 6 extreme``, or a puzzle code."""
-        message, place, user = await self._context(update)
-        if await self.anonymous(message, place):
+        started = await self._words_or_picker(update, context, self.puzzle_picker)
+        if started is None:
             return
-        words = list(context.args or [])
-        if not words:
-            await self.client.send(place.channel, self.puzzle_picker(place, user),
-                                   reply_to=message.message_id)
-            return
+        message, place, user, words = started
         options = " ".join(f"verifiers={w}" if w.isdigit() and len(w) == 1 else w
                            for w in words)
         await self.start_game(message, place, user, "turing", Opponent("ai"), options, 0)
+
+    async def _words_or_picker(self, update: Update, context: ContextTypes.DEFAULT_TYPE,
+                               picker: Callable[[Place, User], Message]
+                               ) -> tuple[TgMessage, Place, User, list[str]] | None:
+        """A command that starts something (``/play``, ``/puzzle``): its message, place,
+        sender and words; None when it is answered already: sent as the group (refused),
+        or without words (its ``picker``'s buttons instead)."""
+        message, place, user = await self._context(update)
+        if await self.anonymous(message, place):
+            return None
+        words = list(context.args or [])
+        if not words:
+            await self.client.send(place.channel, picker(place, user),
+                                   reply_to=message.message_id)
+            return None
+        return message, place, user, words
 
     async def rematch(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, place, user = await self._context(update)
         if await self.anonymous(message, place):
             return
-        await self.post_new_game(message, place, await self.service.rematch(place, user))
+        await self.post_board_reply(message, place, await self.service.rematch(place, user))
 
     # -------------------------------------------------------- changes away from the board
     async def _change(self, update: Update,
@@ -136,11 +144,7 @@ class GameCommands(CommandKit):
             return
         message, place, user = found
         reply = await self.service.board(place, user)
-        if not reply.ok or reply.board is None:
-            await self.client.reply_text(message, place, reply.notice or self.t(
-                place, "error.no_game"))
-            return
-        await self.client.post_board(place, reply, reply_to=message.message_id)
+        await self.post_board_reply(message, place, reply, "error.no_game")
 
     async def move(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         found = await self._game_context(update)
@@ -163,11 +167,7 @@ class GameCommands(CommandKit):
         """A move in notation: the board is posted again below it, as the typed message
         pushed the old one up."""
         reply = await self.service.move(place, user, notation)
-        if not reply.ok or reply.board is None:
-            await self.client.reply_text(message, place, reply.notice or self.t(
-                place, "error.internal"))
-            return
-        await self.client.post_board(place, reply, reply_to=message.message_id)
+        await self.post_board_reply(message, place, reply)
 
     async def hint(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/hint``: a hint for your move against the computer or in a puzzle, in your

@@ -96,6 +96,17 @@ class CommandKit(SetupButtons):
             "Only this group's admins can do that."))
         return False
 
+    async def settings_admin(self, update: Update, message: TgMessage, place: Place) -> bool:
+        """Whether the sender may change what this chat is set to (``/settings``, the daily
+        post's time): its admins (``is_admin``); anyone else is told so."""
+        person = update.effective_user
+        assert person is not None
+        if await self.client.is_admin(message.chat, person, message.sender_chat):
+            return True
+        await self.client.reply_text(message, place, self.t(
+            place, "telegram.settings.admins_only"))
+        return False
+
     def invited(self, message: TgMessage) -> Opponent | None:
         """The opponent named by replying to their message: the bot itself means the
         computer; other bots cannot play."""
@@ -121,14 +132,15 @@ class CommandKit(SetupButtons):
         if isinstance(table, str):
             await self.client.reply_text(message, place, table)
             return
-        await self.post_new_game(message, table, await self.service.start_game(
+        await self.post_board_reply(message, table, await self.service.start_game(
             table, user, game, rival, options, creator_seat))
 
-    async def post_new_game(self, message: TgMessage, place: Place, reply: Reply) -> None:
-        """A new game (/play, /rematch): its board in reply to the command, or why it did
-        not start."""
+    async def post_board_reply(self, message: TgMessage, place: Place, reply: Reply,
+                               missing: str = "error.internal") -> None:
+        """The board a command's ``reply`` brings (a new game, /board, a typed move, the
+        daily challenge) posted in reply to the command, or why there is none: the reply's
+        notice, else the message ``missing``."""
         if not reply.ok or reply.board is None:
-            await self.client.reply_text(message, place, reply.notice or self.t(
-                place, "error.internal"))
+            await self.client.reply_text(message, place, reply.notice or self.t(place, missing))
             return
         await self.client.post_board(place, reply, reply_to=message.message_id)
