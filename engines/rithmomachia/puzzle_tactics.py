@@ -31,7 +31,6 @@ from itertools import chain
 
 from engines.rithmomachia.agents import (
     AROUND,
-    NEAR,
     Material,
     Search,
     final_score,
@@ -248,6 +247,12 @@ class Tactics:
         return any(self._pyramids_taken(node, move, pyramids) >= needed
                    for move in self._pyramid_takers(node, pyramids, needed))
 
+    def _reachable(self, node: Node, targets: int) -> tuple[int, int]:
+        """``Search.reachable`` for the side to move against a few ``targets``: where a move
+        must end to capture one of them, and where a push must end. The own pieces that
+        reach a target stand next to it, so only those are looked at."""
+        return self.search.reachable(node.board, node.mine & _next_to(targets), targets)
+
     def _pyramid_takers(self, node: Node, pyramids: int, needed: int) -> Iterator[int]:
         """The side to move's moves that may take ``needed`` of the Pyramids on
         ``pyramids``; every move that does is among them. As ``Search.pyramid_threatened``
@@ -258,11 +263,11 @@ class Tactics:
         if needed >= pyramids.bit_count():
             close = far = -1
             for cell in iter_cells(pyramids):
-                near, further = _reachable(board, node.mine, 1 << cell)
+                near, further = self._reachable(node, 1 << cell)
                 close &= near
                 far &= further
         else:
-            close, far = _reachable(board, node.mine, pyramids)
+            close, far = self._reachable(node, pyramids)
         occupied = node.mine | node.theirs
         for source in iter_cells(node.mine):
             shape = SHAPE_OF[(board[source] - 1) & 15]
@@ -439,28 +444,6 @@ def _next_to(cells: int) -> int:
         cells ^= low
         near |= REACH_MASK[PYRAMID][low.bit_length() - 1]
     return near
-
-
-def _reachable(board: list[int], mine: int, targets: int) -> tuple[int, int]:
-    """``Search.reachable`` for the side on ``mine`` against a few ``targets``: where a
-    move must end to capture one of them, and where a push must end. The own pieces that
-    reach a target stand next to it, so only those are looked at."""
-    close = far = 0
-    cells = targets
-    while cells:
-        low = cells & -cells
-        cells ^= low
-        cell = low.bit_length() - 1
-        close |= AROUND[cell]
-        far |= NEAR[cell]
-    pieces = mine & _next_to(targets)
-    while pieces:
-        low = pieces & -pieces
-        pieces ^= low
-        cell = low.bit_length() - 1
-        if REACH_MASK[SHAPE_OF[(board[cell] - 1) & 15]][cell] & targets:
-            close |= AROUND[cell]
-    return close, far
 
 
 class PushedPieces:
