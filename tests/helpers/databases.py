@@ -62,21 +62,23 @@ async def postgres_schema() -> AsyncIterator[str]:
 
 
 @asynccontextmanager
+async def closing(store: Store) -> AsyncIterator[Store]:
+    """``store``, closed when the block is left (``contextlib.aclosing`` wants ``aclose``)."""
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+@asynccontextmanager
 async def open_test_store(database: str, tmp_path: Path) -> AsyncIterator[Store]:
     """A fresh store on ``database`` ("sqlite" or "postgres"), closed afterwards."""
     if database == "sqlite":
-        sqlite = await SQLiteStore.open(tmp_path / "bot.sqlite3")
-        try:
+        async with closing(await SQLiteStore.open(tmp_path / "bot.sqlite3")) as sqlite:
             yield sqlite
-        finally:
-            await sqlite.close()
         return
-    async with postgres_schema() as url:
-        postgres = await PostgresStore.open(url)
-        try:
-            yield postgres
-        finally:
-            await postgres.close()
+    async with postgres_schema() as url, closing(await PostgresStore.open(url)) as postgres:
+        yield postgres
 
 
 @asynccontextmanager
@@ -136,11 +138,8 @@ async def old_database_store(database: str, tmp_path: Path, version: int,
                 raw.execute(row)
         finally:
             raw.close()
-        sqlite = await SQLiteStore.open(path)
-        try:
+        async with closing(await SQLiteStore.open(path)) as sqlite:
             yield sqlite
-        finally:
-            await sqlite.close()
         return
     async with postgres_schema() as url:
         connection = await asyncpg.connect(url)
@@ -154,8 +153,5 @@ async def old_database_store(database: str, tmp_path: Path, version: int,
                 await connection.execute(row)
         finally:
             await connection.close()
-        postgres = await PostgresStore.open(url)
-        try:
+        async with closing(await PostgresStore.open(url)) as postgres:
             yield postgres
-        finally:
-            await postgres.close()
