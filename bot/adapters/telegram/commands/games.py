@@ -147,12 +147,10 @@ class GameCommands(CommandKit):
         await self.post_board_reply(message, place, reply, "error.no_game")
 
     async def move(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        found = await self._game_context(update)
+        found = await self._playing_context(update)
         if found is None:
             return
         message, place, user = found
-        if await self.anonymous(message, place):
-            return
         notation = " ".join(context.args or [])[:200]
         if not notation:
             suggestions = await self.service.move_suggestions(place, user, "", 8)
@@ -218,12 +216,10 @@ class GameCommands(CommandKit):
 
     async def hand(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Your hand: in a group it goes to your private chat with the bot."""
-        found = await self._game_context(update)
+        found = await self._playing_context(update)
         if found is None:
             return
         message, place, user = found
-        if await self.anonymous(message, place):
-            return
         reply = await self.service.hand(place, user)
         if reply.hand is None:
             await self.client.reply_text(message, place, reply.notice or self.t(

@@ -52,6 +52,15 @@ class CommandKit(SetupButtons):
             return None
         return message, place, user
 
+    async def _playing_context(self, update: Update
+                               ) -> tuple[TgMessage, Place, User] | None:
+        """``_game_context`` for a command that plays in the sender's game (a move, the
+        hand): None too when it is sent as the group, which is told so (``anonymous``)."""
+        found = await self._game_context(update)
+        if found is None or await self.anonymous(found[0], found[1]):
+            return None
+        return found
+
     async def anonymous(self, message: TgMessage, place: Place) -> bool:
         """Messages sent as the group or a channel all come from one shared account, which
         must not take a seat; say so instead."""
