@@ -178,9 +178,25 @@ def keyboard(menu: list[Button], navigation: list[Button]) -> tuple[tuple[tuple[
                 for button in run]
         rows += [tuple(keys[start:start + width]) for start in range(0, len(keys), width)]
     if navigation:
-        rows.append(tuple(Key(shorten(button.label, LABEL_LIMIT), button.payload)
-                          for button in navigation))
+        # As wide as its labels allow, like the menu: four puzzle buttons in one row are
+        # cut to "Show m…" on a 360-pixel phone. The rows are balanced (2 + 2, not 3 + 1).
+        keys = [Key(shorten(button.label, LABEL_LIMIT), button.payload)
+                for button in navigation]
+        rows += balanced_rows(keys, _columns([button.label for button in navigation]))
     return tuple(rows), len(menu) > room
+
+
+def balanced_rows(keys: list[Key], width: int) -> list[tuple[Key, ...]]:
+    """``keys`` in as few rows of at most ``width`` as hold them, the rows' lengths
+    differing by one at most, the longer ones first."""
+    count = -(-len(keys) // width)
+    rows: list[tuple[Key, ...]] = []
+    start = 0
+    for row in range(count):
+        size = len(keys) // count + (row < len(keys) % count)
+        rows.append(tuple(keys[start:start + size]))
+        start += size
+    return rows
 
 
 def menu_message(text: str, choices: tuple[Button, ...], navigation: tuple[Button, ...],

@@ -164,3 +164,20 @@ def test_a_group_of_options_keeps_rows_of_its_own() -> None:
     rows, cut = keyboard(pad + ends, [])
     assert [len(row) for row in rows] == [5, 5, 5, 5, 5, 2] and not cut
     assert rows[0][0].label == "▲1■1" and rows[-1][1].label == "Guess the code"
+
+
+@pytest.mark.parametrize(("labels", "rows"), [
+    # The puzzle trainer's buttons after an answer, in German: one row of four showed
+    # "Zeig …" and "Thema …" on a 360-pixel phone.
+    (["Weiter ▶", "Nochmal ↺", "Zeig es mir 👁", "Thema 🎯"], [2, 2]),
+    (["Next ▶", "Retry ↺", "Show me 👁", "Theme 🎯"], [2, 2]),
+    (["↩ Back", "💡 Hint"], [2]),
+    (["▦ Tap the board", "💡 Hint", "↩ Back"], [2, 1]),
+    (["a", "b", "c", "d", "e", "f", "g"], [4, 3]),
+])
+def test_navigation_rows_are_as_wide_as_their_labels_allow(labels: list[str],
+                                                           rows: list[int]) -> None:
+    navigation = [Button(label, f"m:1:2:n{index}") for index, label in enumerate(labels)]
+    keys, cut = keyboard([Button("Play", "m:1:2:p")], navigation)
+    assert [len(row) for row in keys[1:]] == rows and not cut
+    assert [key.label for row in keys[1:] for key in row] == labels
