@@ -57,6 +57,21 @@ def gone_setting(game: str) -> str:
     return GONE_SETTING if game == TURING_DAILY else f"{GONE_SETTING}:{game}"
 
 
+def dropped_text(schedule: DailySchedule, channel_mention: str) -> str:
+    """What the moderators are told when ``schedule`` was dropped (its chat refused the
+    bot for ``GONE_DAYS`` days): which post stopped, where, and how to start it again."""
+    if schedule.game != TURING_DAILY:
+        return translate(schedule.language, "daily.game_dropped",
+                         "The {game} puzzle of the day could no longer be posted in "
+                         "{channel}, so it has stopped. A moderator can start it again "
+                         "with /daily.", game=get_game(schedule.game).TITLE,
+                         channel=channel_mention)
+    return translate(schedule.language, "daily.dropped",
+                     "The daily challenge could no longer be posted in {channel}, so it "
+                     "has stopped. A moderator can start it again with /daily.",
+                     channel=channel_mention)
+
+
 def parse_post_time(text: str) -> str | None:
     """``HH:MM`` (also ``8:05``, ``08.05``, ``8h05``) as ``HH:MM``, or None."""
     match = _TIME_RE.fullmatch(text.strip())

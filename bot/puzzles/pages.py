@@ -79,20 +79,24 @@ def theme_name(language: str, theme: str) -> str:
     return translate(language, name.key, name.default)
 
 
-def _names(seat: int, language: str) -> list[str]:
+def _names(seat: int, language: str, addressed: bool) -> list[str]:
     """Every puzzle game is for two: the solver is "You" (which the catalogue's
-    second-person forms read as such), the other seat the opponent."""
-    you = translate(language, "lesson.you", "You")
+    second-person forms read as such) on the solver's own page, "Solver" in a post to
+    the whole class (``addressed`` False); the other seat is the opponent."""
+    solver = (translate(language, "lesson.you", "You") if addressed
+              else translate(language, "puzzle.solver", "Solver"))
     other = translate(language, "puzzle.opponent", "Opponent")
-    return [you, other] if seat == 0 else [other, you]
+    return [solver, other] if seat == 0 else [other, solver]
 
 
-def board_text(game: str, state: GameState, seat: int, language: str, emoji: bool) -> str:
+def board_text(game: str, state: GameState, seat: int, language: str, emoji: bool, *,
+               addressed: bool = True) -> str:
     """The position as the solver sees it in a game: the public board, and in games with
-    hidden hands the solver's own hand beside it (never anyone else's)."""
+    hidden hands the solver's own hand beside it (never anyone else's). ``addressed``
+    False: for a channel's post, where "To move: You" would speak to everyone."""
     renderer = renderer_for(game)
     info = get_game(game).INFO
-    names = _names(seat, language)
+    names = _names(seat, language, addressed)
     public = renderer.render(state.view(None), names, language, emoji)
     render_private = getattr(renderer, "render_private", None)
     if render_private is None or not info.hidden_information:

@@ -30,7 +30,8 @@ async def scheduled_post_text(trainer: PuzzleTrainer, schedule: DailySchedule,
         language, schedule.game, day - dt.timedelta(days=1), schedule.server or None,
         empty_ok=False)
     parts = [trainer.daily_post_text(language, schedule.game, day),
-             board_text(puzzle.game, puzzle.position(), puzzle.seat, language, True),
+             board_text(puzzle.game, puzzle.position(), puzzle.seat, language, True,
+                        addressed=False),
              translate(language, "puzzle.daily_theme", "Theme: {theme}",
                        theme=theme_name(language, puzzle.theme)),
              yesterday]

@@ -18,7 +18,7 @@ from bot.adapters.discord.layout import NO_MENTIONS, Layout
 from bot.adapters.discord.markdown import fit_content, inert
 from bot.adapters.discord.menus import BUTTON_PREFIX, MenuButton
 from bot.adapters.discord.presses import DAILY_PAYLOAD
-from bot.puzzles.daily import PostOutcome
+from bot.puzzles.daily import PostOutcome, dropped_text
 from bot.service import Board, Place
 from bot.store import DailySchedule
 from renderers.i18n import translate
@@ -116,10 +116,7 @@ class DiscordMessages(ChatAdapter, discord.Client):
         channel = guild.system_channel if guild is not None else None
         if channel is None:
             return
-        text = translate(schedule.language, "daily.dropped",
-                         "The daily challenge could no longer be posted in <#{channel}>, so "
-                         "it has stopped. A moderator can start it again with /daily.",
-                         channel=schedule.channel)
+        text = dropped_text(schedule, f"<#{schedule.channel}>")
         try:
             await channel.send(text, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as error:

@@ -65,8 +65,9 @@ async def test_a_moderator_schedules_a_games_puzzle_of_the_day(tmp_path: Path) -
                  if not m.flags.ephemeral and "puzzle of the day · 2026-11-20" in m.content]
         assert len(posts) == 2
         post = next(m for m in posts if "L-game" in m.content)
-        assert "🟥" in post.content and "To move: You" in post.content, \
-            "the puzzle's board is drawn in the post as its solvers see it"
+        assert "🟥" in post.content and "To move: Solver" in post.content, \
+            "the puzzle's board is drawn in the post, its solver's side named for the class"
+        assert "You" not in post.content, "a post to the whole class says no one's 'you'"
         assert "Theme:" in post.content
         opened = await world.bob.click(post, custom_id=f"lpd:{GAME}")
         assert opened.ephemeral and opened.response is not None

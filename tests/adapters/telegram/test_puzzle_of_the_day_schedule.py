@@ -63,7 +63,8 @@ async def test_admins_schedule_a_games_puzzle_of_the_day(tmp_path: Path) -> None
         posts = posts_of(world, "2026-11-20")
         assert len(posts) == 2
         post = next(m for m in posts if "L-game" in m.text)
-        assert "To move: You" in post.text and "Theme:" in post.text
+        assert "To move: Solver" in post.text and "Theme:" in post.text
+        assert "You" not in post.text, "a post to the whole class says no one's 'you'"
         group = str(GROUP["id"]).replace("-", "m")
         assert post.buttons[0]["url"] == \
             f"https://t.me/{BOT_USERNAME}?start=pz-{GAME}-{group}"

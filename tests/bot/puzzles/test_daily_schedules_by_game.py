@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.puzzles.daily import DailyChallenge, PostOutcome, gone_setting
+from bot.puzzles.daily import DailyChallenge, PostOutcome, dropped_text, gone_setting
 from bot.service import Place, Service
 from bot.store import TURING_DAILY, DailySchedule, Store
 from tests.helpers.databases import DATABASES, old_database_store
@@ -166,3 +166,18 @@ async def test_two_processes_post_each_games_day_once(service: Service) -> None:
     counts = await asyncio.gather(first.post_due("test", post), second.post_due("test", post))
     assert sum(counts) == 3
     assert sorted(posted) == ["lgame", "rithmomachia", "turing"]
+
+
+@pytest.mark.parametrize(("game", "language", "expected"), [
+    ("lgame", "en", "The L-game puzzle of the day could no longer be posted in #maths"),
+    ("booleo", "nl", "De bOOleO-puzzel van de dag kon niet meer in #maths"),
+    ("rithmomachia", "de", "Rithmomachia-Rätsel des Tages konnte nicht mehr in #maths"),
+    (TURING_DAILY, "en", "The daily challenge could no longer be posted in #maths"),
+])
+def test_a_dropped_schedule_is_named_for_the_moderators(game: str, language: str,
+                                                       expected: str) -> None:
+    """A game's puzzle of the day that stopped is told as that game's, not as the Turing
+    challenge, with the channel as the platform mentions it."""
+    schedule = DailySchedule("discord", "42", "7", "08:00", language, game=game)
+    text = dropped_text(schedule, "#maths")
+    assert expected in text and "/daily" in text
