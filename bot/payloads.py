@@ -24,6 +24,7 @@ Both platforms, the service and the layouts read and write payloads only through
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -66,6 +67,19 @@ class Payload:
         if len(text.encode()) > PAYLOAD_LIMIT:
             raise PayloadTooLong(f"button payload over {PAYLOAD_LIMIT} bytes: {text!r}")
         return text
+
+    def children(self, tokens: Iterable[str]) -> list[str]:
+        """The encoded payloads of choosing each of ``tokens`` at this step: a menu's
+        buttons, the common part written once (``encode`` of ``child`` for each, as
+        cheaply as a menu of thirty options drawn at every move needs)."""
+        head = f"{self.kind}:{self.game_id}:{self.version}:"
+        if self.path:
+            head += ".".join(self.path) + "."
+        encoded = [head + token for token in tokens]
+        for text in encoded:
+            if len(text) > PAYLOAD_LIMIT // 4 and len(text.encode()) > PAYLOAD_LIMIT:
+                raise PayloadTooLong(f"button payload over {PAYLOAD_LIMIT} bytes: {text!r}")
+        return encoded
 
     @classmethod
     def parse(cls, text: object) -> Payload | None:

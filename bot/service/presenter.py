@@ -16,11 +16,14 @@ from bot.payloads import END_ACTIONS, Kind, Payload
 from bot.replies import Board, Button, CardLine, Hand, Place, Reply
 from bot.service.dangers import DangerMarks
 from bot.store import GameRecord
-from engines.base import GRID_TOKEN, Choice, GameState
+from engines.base import GRID_TOKEN, Choice, GameState, Message
 from engines.registry import game_info, game_names, get_game, resolve_name
 from renderers import renderer_for
 from renderers.i18n import localise, translate
 
+# Fixed menu labels kept translated (``Presenter._choice_label``): the five games' fixed
+# labels in three languages are a few hundred; past this the dict starts again.
+LABELS_KEPT = 4096
 # Games whose menus and views stay built (``Presenter._built_for``). At 430 moves a
 # second about a hundred games are between the first and the last press of a move.
 GAMES_BUILT_KEPT = 256
@@ -107,6 +110,8 @@ class Presenter:
         self.boards: dict[int, dict[tuple[str, bool], tuple[GameRecord, GameState, Board]]] = {}
         # The menus and views built for the games moved last (``menu_at``).
         self.built: OrderedDict[int, Built] = OrderedDict()
+        # Fixed menu labels per (language, game, label) in the reader's language.
+        self.labels: dict[tuple[str, str, str], str] = {}
 
     def forget(self, game_id: int) -> None:
         """Forget what was drawn of a game, so that its next board and hand are drawn
@@ -171,19 +176,30 @@ class Presenter:
             view = views[seat] = {**state.view(seat), **self.dangers.view_extra(record)}
         return view
 
-    def _choice_label(self, place: Place, record: GameRecord, choice: Choice) -> str:
+    def _choice_label(self, language: str, game: str, label: str) -> str:
         # A label with run-time parts is a Message with its own key; a fixed one is
-        # looked up by the key the extraction gives it.
-        return localise(place.language, choice.label, f"{record.game}.choice.{choice.label}")
+        # looked up by the key the extraction gives it, once per language and game
+        # (``labels``): a menu's thirty labels are drawn at every move.
+        if isinstance(label, Message):
+            return localise(language, label)
+        kept = self.labels.get((language, game, label))
+        if kept is None:
+            if len(self.labels) >= LABELS_KEPT:
+                self.labels.clear()
+            kept = self.labels[(language, game, label)] = localise(
+                language, label, f"{game}.choice.{label}")
+        return kept
 
     def menu(self, place: Place, record: GameRecord, state: GameState, seat: int,
              path: tuple[str, ...]) -> tuple[list[Button], list[Button], str]:
         """Buttons, back-navigation and prompt for ``seat`` at menu ``path``."""
         version = menu_version(record, state, seat)
-        buttons = [Button(self._choice_label(place, record, c),
-                          payload(record, (*path, c.token), version=version), c.group,
+        choices = self.menu_at(record, state, seat, path)
+        payloads = Payload("m", record.id, version, path).children(c.token for c in choices)
+        language, game = place.language, record.game
+        buttons = [Button(self._choice_label(language, game, c.label), data, c.group,
                           disabled=c.unavailable is not None)
-                   for c in self.menu_at(record, state, seat, path)]
+                   for c, data in zip(choices, payloads, strict=True)]
         if not path:
             # A practice game (against the computer, or a puzzle) offers a hint at the
             # menu's first step; a game that counts has none (``bot.hints``).
