@@ -56,6 +56,8 @@ class PuzzleStock:
         self._random = random.Random()  # any seeds: the stock is nobody's in particular
         self._held: dict[Shelf, dict[str, dict[str, Any]]] = {}
         self._refills: dict[Shelf, asyncio.Task[None]] = {}
+        # Off until ``start``; switched off again, it offers and makes nothing (benchmarks
+        # measure what it saves).
         self.stocking = False
         self._closed = False
 
@@ -83,6 +85,8 @@ class PuzzleStock:
     def offer(self, game: str, theme: str | None, recent: Collection[str]) -> Candidates:
         """The stocked puzzles of ``game`` in ``theme`` (None: of every theme) that are
         not in ``recent``, for the pick to choose from; nothing is taken yet."""
+        if not self.stocking:
+            return []
         shelves = [(game, theme)] if theme is not None else [
             shelf for shelf in self._held if shelf[0] == game]
         return [(code, puzzle) for shelf in shelves

@@ -159,7 +159,7 @@ async def test_any_theme_draws_from_every_theme_of_the_game(
         assert attempt.theme == "", "given as any theme's"
 
 
-async def test_any_theme_is_offered_all_the_themes_stocked() -> None:
+async def test_any_theme_is_offered_all_the_themes_stocked_unless_switched_off() -> None:
     workers = Workers(2, None)
     stock = PuzzleStock(workers, themes_of)
     try:
@@ -173,6 +173,10 @@ async def test_any_theme_is_offered_all_the_themes_stocked() -> None:
         assert {code for code, _ in stock.offer(GAME, None, recent)} == {
             code for code, _ in offered} - recent
         assert stock.offer("booleo", None, ()) == [], "another game's shelves are its own"
+        stock.stocking = False  # switched off (a benchmark's column without it)
+        assert stock.offer(GAME, None, ()) == [] and stock.offer(GAME, THEME, ()) == []
+        assert stock.take(GAME, offered[0][0])
+        assert stock.refilling == 0, "nor refilled"
     finally:
         await stock.close()
         workers.shutdown()
