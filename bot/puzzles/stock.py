@@ -48,6 +48,8 @@ STOCK_MISSES = STOCK_SIZE
 
 
 class PuzzleStock:
+    """Up to ``size`` made puzzles of each game and theme, by share code."""
+
     def __init__(self, workers: Workers, themes: Callable[[str], Sequence[str]], *,
                  size: int = STOCK_SIZE) -> None:
         self.workers = workers
@@ -132,7 +134,8 @@ class PuzzleStock:
         game, theme = shelf
         misses = 0
         try:
-            while self.held(game, theme) < self.size and misses < STOCK_MISSES:
+            while self.stocking and self.held(game, theme) < self.size and \
+                    misses < STOCK_MISSES:
                 if self.workers.busy:
                     return  # a computer's move or a person's puzzle comes first
                 async with self.workers.background():

@@ -218,9 +218,14 @@ class PuzzleTrainer:
         prefetched = await self.prefetches.take(
             prefetch_key(user.platform, user.id, game, theme), wait=not stocked)
         found = [candidate for candidate in prefetched or () if candidate[0] not in recent]
-        from_stock = not found and bool(stocked)
-        if from_stock:
-            found = stocked
+        from_stock = False
+        if not found and stocked:
+            ratings = await self.store.puzzle_ratings([code for code, _ in stocked])
+            # Offered again, with no wait until one is taken: other presses may have taken
+            # some meanwhile (a class at once drains it, then has theirs made), and puzzles
+            # refilled since were never answered, so their own rating is theirs.
+            found = self.stock.offer(game, theme, recent)
+            from_stock = bool(found)
         if not found:
             rng = random.Random(f"trainer:{user.platform}:{user.id}:{game}:{theme}:"
                                 f"{player.tried if player else 0}:{len(recent)}")
@@ -230,9 +235,8 @@ class PuzzleTrainer:
                 refuse_when_busy=True, timeout=MAKE_SECONDS)
         if not found:
             raise GameError("puzzle.none", "No puzzle was found.")
-        ratings = await self.store.puzzle_ratings([code for code, _ in found])
-        if from_stock:  # those another press took meanwhile go to them, while others last
-            found = [each for each in found if self.stock.holds(game, each[0])] or found
+        if not from_stock:
+            ratings = await self.store.puzzle_ratings([code for code, _ in found])
 
         def distance(candidate: tuple[str, dict[str, Any]]) -> tuple[bool, float]:
             code, puzzle = candidate

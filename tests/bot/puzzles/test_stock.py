@@ -1,8 +1,9 @@
 """The stock of made puzzles per game and theme (``bot/puzzles/stock.py`` and the trainer's
 use of it): a session's first puzzle taken from it without making one, and refilled; a
-player's recent puzzles never given from it; "any theme" drawing from every theme of the
-game; no refill started while the pool is busy; the refills cancelled when the bot stops;
-filled only once started; the puzzle of the day never from it."""
+class opening puzzles at once draining it, each stocked puzzle given once, then having
+theirs made; a player's recent puzzles never given from it; "any theme" drawing from every
+theme of the game; no refill started while the pool is busy; the refills cancelled when the
+bot stops; filled only once started; the puzzle of the day never from it."""
 
 from __future__ import annotations
 
@@ -121,6 +122,27 @@ async def test_the_first_puzzle_comes_from_the_stock_which_is_refilled(
         assert not app.trainer.stock.holds(GAME, attempt.code), "taken out of the stock"
         await until(full(app))
         assert jobs.jobs > made, "and its theme refilled"
+
+
+async def test_a_class_at_once_drains_the_stock_then_has_its_puzzles_made(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    picks, jobs = Picks(monkeypatch), StockJobs(monkeypatch)
+    async with trainer_app(store, tmp_path) as app:
+        app.trainer.prefetching = False
+        app.trainer.stock.start([GAME])
+        await until(lambda: app.trainer.stock.refilling == 0)
+        jobs.released.clear()  # the refills wait, as behind a busy background lane
+        try:
+            students = [User("discord", str(10 + number), f"S{number}")
+                        for number in range(STOCK_SIZE + 1)]
+            codes = [attempt.code for attempt in await asyncio.gather(
+                *(opened(app, student) for student in students))]
+            assert picks.made == 1, "six from the stock, the seventh made on the press"
+            assert len(set(codes)) == len(codes), "nobody got another's stocked puzzle"
+            assert app.trainer.stock.held(GAME, THEME) == 0
+        finally:
+            jobs.released.set()
+        await until(full(app))
 
 
 async def test_a_recent_puzzle_is_never_given_from_the_stock(
