@@ -37,15 +37,27 @@ THEME = "win-in-1"
 
 class Picks:
     """The trainer's own ``puzzle_candidates`` (a pick made on the press, or a prefetch),
-    counted: the stock makes its puzzles through its own."""
+    counted: the stock makes its puzzles through its own. A prefetch (no target rating)
+    may be held until ``prefetch_made`` is set."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.made = 0
+        self.prefetches = 0
+        self.prefetched: list[Candidates] = []
+        self.prefetch_made = threading.Event()
+        self.prefetch_made.set()
         monkeypatch.setattr(bot.puzzles.trainer, "puzzle_candidates", self.job)
 
-    def job(self, *args: Any) -> Candidates:
-        self.made += 1
-        return puzzle_candidates(*args)
+    def job(self, game: str, theme: str | None, seeds: list[int], target: float | None,
+            *args: Any) -> Candidates:
+        if target is not None:
+            self.made += 1
+            return puzzle_candidates(game, theme, seeds, target, *args)
+        self.prefetches += 1
+        assert self.prefetch_made.wait(20), "the test never let the prefetch finish"
+        found = puzzle_candidates(game, theme, seeds, target, *args)
+        self.prefetched.append(found)
+        return found
 
 
 class StockJobs:
@@ -143,6 +155,29 @@ async def test_a_class_at_once_drains_the_stock_then_has_its_puzzles_made(
         finally:
             jobs.released.set()
         await until(full(app))
+
+
+async def test_next_at_once_takes_the_stock_and_keeps_the_prefetch_for_later(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    picks, _ = Picks(monkeypatch), StockJobs(monkeypatch)
+    async with trainer_app(store, tmp_path) as app:
+        app.trainer.stock.start([GAME])
+        await until(lambda: app.trainer.stock.refilling == 0)
+        picks.prefetch_made.clear()  # Next is pressed before the prefetch is made
+        try:
+            first = await opened(app, ANN)
+            await until(lambda: picks.prefetches == 1)
+            stocked = {code for code, _ in app.trainer.stock.offer(GAME, THEME, ())}
+            following = await answered_then_next(app, ANN, first)
+            assert following.code in stocked, "served from the stock, not waited for"
+            assert picks.made == 0 and picks.prefetches == 1
+        finally:
+            picks.prefetch_made.set()
+        await until(lambda: len(picks.prefetched) == 1)
+        third = await answered_then_next(app, ANN, following)
+        assert third.code in {code for code, _ in picks.prefetched[0]}, \
+            "the prefetch kept for the Next after"
+        assert picks.made == 0
 
 
 async def test_a_recent_puzzle_is_never_given_from_the_stock(
