@@ -98,7 +98,7 @@ async def run(settings: Settings) -> int:
         print(error, file=sys.stderr)
         return 1
     app = App.build(settings, store)
-    app.start()
+    app.start(puzzle_stock=True)
     try:
         if settings.has_platform:
             return await run_platforms(app)

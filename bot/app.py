@@ -35,6 +35,7 @@ from bot.puzzles.trainer import PuzzleTrainer
 from bot.service import Service
 from bot.store import Store
 from bot.tournaments import Tournaments
+from engines.puzzles import puzzle_games
 
 # How long the bot waits, as it exits, for its worker processes to be gone: a SIGTERM ends
 # one within milliseconds, and pebble kills one that ignores it after 3 s.
@@ -79,9 +80,13 @@ class App:
                    Replays(service, today=lambda: clock().astimezone(dt.UTC).date()),
                    tournaments, Assignments(store, clock), trainer, events)
 
-    def start(self) -> None:
-        """Start what works in the background for every adapter: the computer's workers."""
+    def start(self, *, puzzle_stock: bool = False) -> None:
+        """Start what works in the background for every adapter: the computer's workers,
+        and with ``puzzle_stock`` (``python -m bot``) the filling of the puzzle trainer's
+        stock of every game (``bot.puzzles.stock``), which tests' bots leave off."""
         self.service.workers.start()
+        if puzzle_stock:
+            self.trainer.stock.start(puzzle_games())
 
     async def close(self) -> None:
         """Stop the workers and close the store; adapters are stopped before this."""

@@ -20,6 +20,12 @@ from engines.puzzles import Puzzle, Verdict, generate_puzzle, judge_answer
 
 log = logging.getLogger(__name__)
 
+# Puzzles made, each with its share code, for a pick to choose from.
+Candidates = list[tuple[str, dict[str, Any]]]
+# A job's time budget: a worker's first puzzle of a game may build the game's tables.
+MAKE_SECONDS = 20.0
+# Seeds stay below 2**40, so a share code stays short (eight seed digits at most).
+SEED_BITS = 40
 # A puzzle whose starting rating is this near the player's is taken without making more.
 CLOSE_ENOUGH = 100
 # The marker of a ``Message`` among a message's parameters.
@@ -57,14 +63,14 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
 
 def puzzle_candidates(game: str, theme: str | None, seeds: list[int],
                       target: float | None = None, recent: Collection[str] = (),
-                      budget: float | None = None) -> list[tuple[str, dict[str, Any]]]:
+                      budget: float | None = None) -> Candidates:
     """The puzzles of ``seeds`` (a seed the generator finds nothing for is left out), each
     with its share code, for the trainer to pick the one nearest the player's rating.
 
     Some puzzles take a second to make (a Rithmomachia victory in two), so the making stops
     early: at the first new puzzle within ``CLOSE_ENOUGH`` of ``target``, or once
     ``budget`` seconds are spent and something was found."""
-    found: list[tuple[str, dict[str, Any]]] = []
+    found: Candidates = []
     started = time.monotonic()
     for seed in seeds:
         try:

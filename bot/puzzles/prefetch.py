@@ -20,15 +20,14 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.limits import Workers
+from bot.puzzles.jobs import Candidates
 
 log = logging.getLogger(__name__)
 
 # A player, a game and a theme ("" for any): whose next puzzle an entry holds.
 Key = tuple[str, str, str, str]
-Candidates = list[tuple[str, dict[str, Any]]]
 
 # Entries kept, the least recently used dropped first: each holds a handful of puzzles,
 # a few kilobytes each, so memory stays within a few megabytes.
@@ -99,14 +98,16 @@ class Prefetches:
                      error)
             return None
 
-    async def take(self, key: Key) -> Candidates | None:
+    async def take(self, key: Key, *, wait: bool = True) -> Candidates | None:
         """``key``'s candidates, once: waited for while they are being made, None when
         there are none (never made, failed, expired, or still waiting for a worker, when
-        making them afresh is no slower)."""
+        making them afresh is no slower). Without ``wait`` (the stock has a puzzle
+        ready), ones not made yet are left for the pick after this one."""
         self._drop_expired()
-        entry = self._held.pop(key, None)
-        if entry is None:
+        entry = self._held.get(key)
+        if entry is None or not (wait or entry.task.done()):
             return None
+        del self._held[key]
         if not entry.started:
             entry.task.cancel()
             return None

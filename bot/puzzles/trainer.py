@@ -7,7 +7,9 @@ generator (``engines.puzzles``) in the worker pool and is kept as an attempt in 
 (``bot/store/puzzle_rows.py``) with the player's first answer; its pages are drawn by
 ``bot.puzzles.pages``, with buttons that carry the attempt and the menu path, so a restart
 in the middle of a puzzle changes nothing and a stale or forged button is answered in words.
-The next puzzle's candidates are made while the student answers (``bot.puzzles.prefetch``).
+The next puzzle's candidates are made while the student answers (``bot.puzzles.prefetch``),
+and a stock of made puzzles per game and theme serves the first of a session, a change of
+theme, or a Next pressed before those are ready (``bot.puzzles.stock``).
 
 Why not a game of its own kind in the ``games`` table: a channel holds one running game,
 which a puzzle would take from the Telegram private chat and the console; puzzles would
@@ -35,7 +37,7 @@ from typing import Any
 from bot.clock import Clock, utc_now
 from bot.events import PlayerForgotten
 from bot.limits import WorkerCrashed, WorkersBusy
-from bot.puzzles.jobs import judge_puzzle, puzzle_candidates
+from bot.puzzles.jobs import MAKE_SECONDS, SEED_BITS, Candidates, judge_puzzle, puzzle_candidates
 from bot.puzzles.pages import (
     ANY_THEME,
     PuzzlePage,
@@ -49,8 +51,9 @@ from bot.puzzles.pages import (
     solution_page,
     theme_page,
 )
-from bot.puzzles.prefetch import Candidates, Prefetches, prefetch_key
+from bot.puzzles.prefetch import Prefetches, prefetch_key
 from bot.puzzles.ratings import Glicko, after_try, puzzle_start
+from bot.puzzles.stock import PuzzleStock
 from bot.replies import Place, User
 from bot.service import Service
 from bot.store import PuzzleStore
@@ -75,10 +78,7 @@ log = logging.getLogger(__name__)
 CANDIDATES = 6
 # A puzzle given in the last this many of the player's attempts is not given again.
 RECENT = 50
-# Seeds stay below 2**40, so a share code stays short (eight seed digits at most).
-SEED_BITS = 40
-# Time budgets of the worker jobs: a first puzzle may build the game's tables.
-MAKE_SECONDS = 20.0
+# The judging job's budget (as making one, ``MAKE_SECONDS``).
 JUDGE_SECONDS = 20.0
 # Past this, the pick stops making candidates once it has one (``puzzle_candidates``).
 PICK_SECONDS = 1.5
@@ -156,6 +156,8 @@ class PuzzleTrainer:
         # The candidates of each player's next puzzle, made while they answer this one.
         self.prefetches = Prefetches(service.workers)
         self.prefetching = True  # off only to measure what it saves (benchmarks)
+        # Made puzzles of every game and theme, for anyone's pick (off until started).
+        self.stock = PuzzleStock(service.workers, themes_of)
 
     def today(self) -> dt.date:
         return self.clock().astimezone(dt.UTC).date()
@@ -168,6 +170,7 @@ class PuzzleTrainer:
     async def close(self) -> None:
         """The bot is stopping: the next puzzles being made are not wanted."""
         await self.prefetches.close()
+        await self.stock.close()
 
     # --------------------------------------------------------------- starting
     async def start(self, place: Place, user: User, game: str,
@@ -184,6 +187,7 @@ class PuzzleTrainer:
         language = place.language
         if theme is not None and theme not in themes_of(game):
             return refusal(self.theme_refusal(language, game, theme))
+        self.stock.touch(game)  # refilled where short, for this player's next or another's
         existing = await self.store.open_puzzle(user.platform, user.id, game)
         if existing is None:
             try:
@@ -203,13 +207,25 @@ class PuzzleTrainer:
 
     async def _new_attempt(self, place: Place, user: User, game: str,
                            theme: str | None) -> PuzzleAttempt:
-        prefetched = await self.prefetches.take(prefetch_key(user.platform, user.id, game, theme))
         player = await self.store.puzzle_player(user.platform, user.id, game)
         recent = set(await self.store.recent_puzzle_codes(user.platform, user.id, game,
                                                           RECENT))
         target = _glicko(player).rating
-        # Made before the press: those not given since; none left, and they are made now.
+        # Made before the press, those not given since: the player's own when they are
+        # ready (awaited while being made if the stock has none), else the stock's; with
+        # neither, they are made now.
+        stocked = self.stock.offer(game, theme, recent)
+        prefetched = await self.prefetches.take(
+            prefetch_key(user.platform, user.id, game, theme), wait=not stocked)
         found = [candidate for candidate in prefetched or () if candidate[0] not in recent]
+        from_stock = False
+        if not found and stocked:
+            ratings = await self.store.puzzle_ratings([code for code, _ in stocked])
+            # Offered again, with no wait until one is taken: other presses may have taken
+            # some meanwhile (a class at once drains it, then has theirs made), and puzzles
+            # refilled since were never answered, so their own rating is theirs.
+            found = self.stock.offer(game, theme, recent)
+            from_stock = bool(found)
         if not found:
             rng = random.Random(f"trainer:{user.platform}:{user.id}:{game}:{theme}:"
                                 f"{player.tried if player else 0}:{len(recent)}")
@@ -219,7 +235,8 @@ class PuzzleTrainer:
                 refuse_when_busy=True, timeout=MAKE_SECONDS)
         if not found:
             raise GameError("puzzle.none", "No puzzle was found.")
-        ratings = await self.store.puzzle_ratings([code for code, _ in found])
+        if not from_stock:
+            ratings = await self.store.puzzle_ratings([code for code, _ in found])
 
         def distance(candidate: tuple[str, dict[str, Any]]) -> tuple[bool, float]:
             code, puzzle = candidate
@@ -228,6 +245,8 @@ class PuzzleTrainer:
             return code in recent, abs(rating - target)
 
         code, chosen = min(found, key=distance)
+        if from_stock:
+            self.stock.take(game, code)
         opened = await self.store.open_puzzle_attempt(self._attempt(
             place, user, game, code, chosen, theme or "", ""))
         if opened is None:  # another press opened one meanwhile: that one it is

@@ -1,7 +1,8 @@
 """The next puzzle made before Next is pressed (``bot/puzzles/prefetch.py`` and the trainer's
 use of it): taken from the prefetch without making it again, a prefetch still running
 awaited and not made twice, a failed one falling back in one log line, recent puzzles
-never given again, none made when the pool is busy, all cancelled when the bot stops."""
+never given again, none made when the pool is busy, all cancelled when the bot stops; one
+not made yet left for the next pick when this one does not wait (the stock has a puzzle)."""
 
 from __future__ import annotations
 
@@ -239,6 +240,30 @@ async def test_entries_are_bounded_and_expire() -> None:
         assert prefetches.start(("discord", "d", GAME, ""), made)
         assert await prefetches.take(("discord", "d", GAME, "")) is None, \
             "one still waiting for a worker is made afresh instead"
+    finally:
+        await prefetches.close()
+        workers.shutdown()
+
+
+async def test_a_prefetch_not_ready_is_left_for_the_next_pick_when_not_waited_for() -> None:
+    workers = Workers(2, None)
+    prefetches = Prefetches(workers)
+    made = asyncio.Event()
+    key = ("discord", "a", GAME, "")
+
+    async def slow() -> Candidates:
+        await made.wait()
+        return [("code", {})]
+
+    try:
+        assert prefetches.start(key, slow)
+        await asyncio.sleep(0.01)  # its turn of the background lane
+        assert await prefetches.take(key, wait=False) is None, "the stock serves this pick"
+        assert key in prefetches, "and the prefetch is kept for the next"
+        made.set()
+        await asyncio.sleep(0.01)
+        assert await prefetches.take(key, wait=False) == [("code", {})], "made: taken"
+        assert key not in prefetches
     finally:
         await prefetches.close()
         workers.shutdown()
