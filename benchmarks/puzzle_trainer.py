@@ -12,6 +12,9 @@ pool (processes, the bot's ``Limits``), for every game with puzzles and each of 
 - **first**: the first puzzle of a session: ``--firsts`` new students, one after another,
   each opening a puzzle of the theme. With the stock, each finds it full again (the
   refill after the one before is waited for), as a student coming in alone does.
+- **class**: a class opening the theme together: ``--class-size`` new students press at
+  the same moment (a teacher's "everyone, /puzzle rithmomachia victory-in-2"), so the
+  stock is drained by one burst and the pool makes the rest.
 - **next after T s**, for each ``--think`` T: a new student opens a puzzle, looks at it
   for T seconds, answers it by its buttons, reads the verdict for T seconds and presses
   Next, ``--puzzles`` times. ``--think 0`` is Next pressed at once, before the student's
@@ -93,6 +96,23 @@ async def first_puzzles(app: App, name: str, game: str, theme: str, count: int
     return waits
 
 
+async def class_puzzles(app: App, name: str, game: str, theme: str, count: int
+                        ) -> list[float]:
+    """``count`` new students opening a puzzle of ``theme`` at once; each one's seconds."""
+    await settled(app)
+
+    async def one(number: int) -> float:
+        user = User("bench", f"{name}-{number}", "Student")
+        started = time.perf_counter()
+        page = await app.trainer.start(PLACE, user, game, theme)
+        waited = time.perf_counter() - started
+        assert page.ok and page.attempt is not None, page.text
+        app.trainer.prefetches.forget(user.platform, user.id)
+        return waited
+
+    return list(await asyncio.gather(*(one(number) for number in range(count))))
+
+
 async def session(app: App, user: User, game: str, theme: str, puzzles: int,
                   think: float) -> list[float]:
     """One student's run of ``puzzles`` Next presses; the seconds each took."""
@@ -128,7 +148,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         games = [game for game in args.games if game in puzzle_games()]
         pairs = [(game, theme) for game in games for theme in themes_of(game)
                  if not args.themes or theme in args.themes]
-        sections = ["first", *(section_name(think) for think in args.think)]
+        sections = ["first", "class", *(section_name(think) for think in args.think)]
         progress = Progress("puzzle trainer", len(pairs) * len(MODES))
         progress.say("warming the workers up: two puzzles of each game at once")
         app.start()
@@ -150,6 +170,8 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                 name = f"{mode}-{number}"
                 waits[("first", game, theme, mode)] = await first_puzzles(
                     app, f"first-{name}", game, theme, args.firsts)
+                waits[("class", game, theme, mode)] = await class_puzzles(
+                    app, f"class-{name}", game, theme, args.class_size)
                 for think in args.think:
                     waits[(section_name(think), game, theme, mode)] = await session(
                         app, User("bench", f"next-{think:g}-{name}", "Student"), game, theme,
@@ -198,6 +220,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n", 1)[0])
     parser.add_argument("--firsts", type=int, default=6,
                         help="new students' first puzzles per game, theme and mode")
+    parser.add_argument("--class-size", type=int, default=15,
+                        help="students opening a theme's puzzle at the same moment")
     parser.add_argument("--puzzles", type=int, default=4,
                         help="Next presses per game, theme, mode and --think")
     parser.add_argument("--think", type=float, nargs="+", default=[0.3, 0.0],

@@ -10,7 +10,7 @@ it gives out of the stock, which starts refilling that theme.
 A refill makes one puzzle per job in the pool's background lane (``Workers.background``:
 a worker stays free for the computer's moves in games), never starts while the pool is
 busy, logs one line when it fails, and is cancelled when the bot stops (``close``). So a
-class of fifteen opening the same theme at once drains its six puzzles, and the others'
+class larger than the stock opening the same theme at once drains it, and the others'
 first puzzles are made on the press, as they were before the stock, until it is refilled.
 
 Stocking starts with ``start``: ``python -m bot`` fills every game's themes when the bot
@@ -39,10 +39,12 @@ log = logging.getLogger(__name__)
 # A game and one of its themes.
 Shelf = tuple[str, str]
 
-# Puzzles kept per game and theme: enough for the pick to have ratings to choose the
-# nearest from. Memory: the four games with trainer puzzles have 17 themes, so at most 102
-# puzzles are held, 1 to 9 KB each as JSON; all 102 took 1.6 MB as Python objects.
-STOCK_SIZE = 6
+# Puzzles kept per game and theme: enough for a class of fifteen opening one theme at
+# once to find one each (``benchmarks/puzzle_trainer.py``'s "class"), and for the pick to
+# have ratings to choose the nearest from. Memory: the four games with trainer puzzles
+# have 17 themes, so at most 272 puzzles are held, 1 to 9 KB each as JSON (102 of them
+# took 1.6 MB as Python objects, so about 4.3 MB).
+STOCK_SIZE = 16
 # Seeds without a new puzzle a refill tries before it stops (the next take starts another).
 STOCK_MISSES = STOCK_SIZE
 
