@@ -236,8 +236,14 @@ class ChatAdapter(BackgroundWork, ABC):
 
     # ------------------------------------------------------------ boards
     async def board_ref(self, game_id: int) -> dict[str, Any]:
+        kept = None if self.service.store.shared else self.boards.ref(game_id)
+        if kept is not None:
+            return kept
         record = await self.service.game_record(game_id)
-        return dict(record.board_ref or {}) if record is not None else {}
+        ref = dict(record.board_ref or {}) if record is not None else {}
+        if ref and not self.service.store.shared:
+            self.boards.keep_ref(game_id, ref)
+        return ref
 
     async def board_message_id(self, game_id: int) -> int | None:
         message = str((await self.board_ref(game_id)).get("message", ""))
@@ -247,8 +253,10 @@ class ChatAdapter(BackgroundWork, ABC):
                              version: int) -> None:
         """Store where the board is, with the language and style it is drawn in, and the
         version it shows."""
-        await self.service.set_board_ref(game_id, {**ref, "language": place.language,
-                                                   "emoji": place.emoji, "shown": version})
+        stored = {**ref, "language": place.language, "emoji": place.emoji, "shown": version}
+        await self.service.set_board_ref(game_id, stored)
+        if not self.service.store.shared:
+            self.boards.keep_ref(game_id, stored)
         await self.class_board_changed(place)  # a new game, or its board moved
         self.boards.show(game_id, version)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
@@ -19,6 +20,8 @@ log = logging.getLogger(__name__)
 
 MAX_AI_TURNS_IN_A_ROW = 8
 SHOWN_VERSIONS_KEPT = 10_000
+# Board places kept (``BoardVersions.keep_ref``): a few hundred bytes each.
+BOARD_REFS_KEPT = 10_000
 
 
 def valid_unicode(text: str) -> str:
@@ -129,6 +132,9 @@ class BoardVersions:
     def __init__(self) -> None:
         self._locks: dict[int, asyncio.Lock] = {}
         self._shown: dict[int, int] = {}
+        # Where each board message is (the game's ``board_ref``), for the games drawn
+        # last; only kept where this process is the database's only one (``keep_ref``).
+        self._refs: OrderedDict[int, dict[str, Any]] = OrderedDict()
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -153,6 +159,26 @@ class BoardVersions:
         """What the message shows now, even if older than what it showed before (an
         older board's edit that landed late)."""
         self._shown[game_id] = version
+
+    def ref(self, game_id: int) -> dict[str, Any] | None:
+        """Where the game's board message is, as last stored by this process (a copy), or
+        None when it is not known here."""
+        kept = self._refs.get(game_id)
+        if kept is None:
+            return None
+        self._refs.move_to_end(game_id)
+        return dict(kept)
+
+    def keep_ref(self, game_id: int, ref: dict[str, Any]) -> None:
+        """Remember where the board is. Only for a process that is its database's only
+        one: then every change of a board's place is this process's own, and a draw need
+        not read the whole game row, its state included, to learn a message id (two
+        reads a move before). With other processes, one of them may post the board
+        anew, so the store is asked every time."""
+        self._refs[game_id] = dict(ref)
+        self._refs.move_to_end(game_id)
+        while len(self._refs) > BOARD_REFS_KEPT:
+            self._refs.popitem(last=False)
 
     def forget(self, game_id: int) -> None:
         """A finished game's lock goes, unless someone holds it right now."""
