@@ -316,7 +316,8 @@ class Tactics:
             if win is not None:
                 memory.remember_win(win)
                 continue
-            ended, win = self._after_reply(node, reply, pyramids, memory.wins)
+            ended, win = self._after_reply(node, reply, pyramids, memory.wins,
+                                           pushes.captures(reply) if reply >> 12 else None)
             if ended:
                 if win != attacker:
                     memory.remember_defence(reply)
@@ -328,11 +329,12 @@ class Tactics:
             memory.remember_win(win)
         return None
 
-    def _after_reply(self, node: Node, reply: int, pyramids: int, hints: Iterable[int]
-                     ) -> tuple[bool, int | None]:
+    def _after_reply(self, node: Node, reply: int, pyramids: int, hints: Iterable[int],
+                     captured: int | None = None) -> tuple[bool, int | None]:
         """What follows the defender's ``reply`` at ``node`` (the defender's Pyramids on
         ``pyramids``): (True, the winner or None for a draw) when it ends the game, else
         (False, ``a_win_now`` of the attacker after it, the ``hints`` tried first).
+        ``captured``: what the reply captures, when the caller knows it.
 
         Worked out on ``node``'s board in place and restored, as ``Search.gain`` does,
         instead of on a copy (``after``): a win in two asks this of every reply to every
@@ -364,7 +366,8 @@ class Tactics:
         board[dest] = piece
         taken: list[tuple[int, int]] = []
         try:
-            captured = captures(board, defender, attacker, dest, self.rules)
+            if captured is None:
+                captured = captures(board, defender, attacker, dest, self.rules)
             material = node.material
             if captured:
                 attacker &= ~captured
@@ -447,14 +450,16 @@ def _next_to(cells: int) -> int:
 
 
 class PushedPieces:
-    """The defender's pushes of its own pieces that are no Pyramid, answered by the
-    Pyramid's step (its source and destination) rather than one by one: a Pyramid
-    pushing such a piece has a push for nearly every cell around, and the pushes of one
-    step differ only in where the pushed piece lands. What the attacker's remembered wins
-    take depends on neither (a win's captures read only the Pyramids, the attacker's own
-    pieces and the cells the win moves through), and what the push captures is what the
-    step captures without the pushed piece, plus what that piece helps to capture where
-    it lands. So each step is worked out once, and each push costs a few look-ups.
+    """The defender's pushes, answered by the Pyramid's step (its source and
+    destination) rather than one by one: a Pyramid pushing a piece has a push for nearly
+    every cell around, and the pushes of one step differ only in where the pushed piece
+    lands. What a push captures (``captures``) is what the step captures without the
+    pushed piece, plus what that piece adds where it lands: an own piece the targets it
+    helps to capture, an enemy piece itself when it lands where it is captured. For the
+    pushes of own pieces that are no Pyramid, what the attacker's remembered wins take
+    depends on neither (a win's captures read only the Pyramids, the attacker's own
+    pieces and the cells the win moves through). So each step is worked out once, and
+    each push costs a few look-ups.
 
     ``win_after`` answers only when that settles it: the first remembered win that wins
     after a push that captures nothing; every other case (a capture, a win through the
@@ -504,15 +509,61 @@ class PushedPieces:
             return hint if self.certain else None
         return None
 
+    def captures(self, reply: int) -> int:
+        """What the push ``reply`` captures: ``captures`` on the board after it, from the
+        step's captures without the pushed piece (``_step``). The mover is a Pyramid, which
+        reaches every neighbour, the cell the pushed piece lands on too: so an own pushed
+        piece adds each enemy piece it reaches whose value the Pyramid's value and its own
+        capture (filtering, which holds whenever compiling does), and an enemy pushed piece
+        adds itself when NOT captures it or an own piece next to it reaches it and
+        captures it with the Pyramid (compiling). Other pieces' captures do not depend on
+        where the pushed piece is: an enemy piece helps no capture, and capturing needs
+        no empty cell."""
+        node, board = self.node, self.node.board
+        source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
+        pushed = board[dest]
+        step = reply & 4095
+        known = self.steps.get(step)
+        if known is None:
+            known = self.steps[step] = self._step(source, dest)
+        captured = known[0]
+        rules = self.tactics.rules
+        mover, value = (board[source] - 1) & 15, (pushed - 1) & 15
+        if (pushed - 1) >> 4 == node.player:
+            wanted = rules.targets[mover][value]
+            if wanted:
+                targets = REACH_MASK[SHAPE_OF[value]][push] & node.theirs & ~captured
+                while targets:
+                    low = targets & -targets
+                    targets ^= low
+                    if wanted >> ((board[low.bit_length() - 1] - 1) & 15) & 1:
+                        captured |= low
+            return captured
+        if rules.not_on and value == mover ^ 15:
+            return captured | 1 << push
+        targets_of = rules.targets[mover]
+        helpers = node.mine & ~(1 << source) & REACH_MASK[PYRAMID][push]
+        while helpers:
+            low = helpers & -helpers
+            helpers ^= low
+            cell = low.bit_length() - 1
+            helper = (board[cell] - 1) & 15
+            if targets_of[helper] >> value & 1 and REACH_MASK[SHAPE_OF[helper]][cell] >> push & 1:
+                return captured | 1 << push
+        return captured
+
     def _step(self, source: int, dest: int) -> tuple[int, int]:
         """What the Pyramid's step from ``source`` to ``dest`` captures with the pushed
-        piece off the board, and the defender's Pyramids after it."""
+        piece off the board (an own piece's cell kept the mover's, an enemy piece's taken
+        off the targets), and the defender's Pyramids after it."""
         node, board = self.node, self.node.board
         piece, pushed = board[source], board[dest]
         board[source], board[dest] = EMPTY, piece
+        mine, theirs = node.mine & ~(1 << source), node.theirs
+        if (pushed - 1) >> 4 != node.player:
+            mine, theirs = mine | 1 << dest, theirs & ~(1 << dest)
         try:
-            captured = captures(board, node.mine & ~(1 << source), node.theirs, dest,
-                                self.tactics.rules)
+            captured = captures(board, mine, theirs, dest, self.tactics.rules)
         finally:
             board[source], board[dest] = piece, pushed
         return captured, self.pyramids & ~(1 << source) | 1 << dest
