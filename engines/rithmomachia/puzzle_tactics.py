@@ -180,32 +180,50 @@ class Tactics:
         return (pieces > 0) - (pieces < 0) + (value > 0) - (value < 0) >= 0
 
     def _pyramids_taken(self, node: Node, move: int, pyramids: int) -> int:
-        """How many of the other side's Pyramids ``move`` captures: the rules' capture
-        finder (``captures``) asked about the Pyramids alone, which it may be, since
+        """How many of the other side's Pyramids ``move`` captures: the rules of
+        ``captures`` asked about the Pyramids alone, one by one, which they may be, since
         whether a piece is captured depends on the piece that moved, its helper and the
-        target, never on the other targets. The board is changed in place and restored,
-        as ``Search.gain`` does."""
+        target, never on the other targets. A Pyramid in the mover's reach is taken by
+        NOT, or with an own piece next to it that reaches it (compiling); one out of it,
+        with an own piece in the mover's reach that reaches it (filtering); a helper's
+        value and the Pyramid's must make the equation (``Rules.targets``). Read from the
+        board as it is, with the cells the move changes looked up as after it: the mover
+        on ``dest``, ``source`` empty, a pushed piece on the push cell."""
         board = node.board
         source, dest, push = move & 63, (move >> 6) & 63, (move >> 12) - 1
-        piece, occupant = board[source], board[dest]
-        mine = node.mine & ~(1 << source) | 1 << dest
-        board[source] = EMPTY
-        saved = EMPTY
+        mover, occupant = (board[source] - 1) & 15, board[dest]
+        helpers = node.mine & ~(1 << source | 1 << dest)
         if push >= 0:
-            saved = board[push]
-            board[push] = occupant
             if (occupant - 1) >> 4 == node.player:
-                mine |= 1 << push
+                helpers |= 1 << push
             elif pyramids >> dest & 1:
                 pyramids = pyramids & ~(1 << dest) | 1 << push
-        board[dest] = piece
-        # Only own pieces next to a Pyramid can help take it (``_next_to``).
-        taken = captures(board, mine & _next_to(pyramids), pyramids, dest,
-                         self.rules).bit_count()
-        board[dest] = occupant
-        if push >= 0:
-            board[push] = saved
-        board[source] = piece
+        reach = REACH_MASK[SHAPE_OF[mover]][dest]
+        targets = self.rules.targets[mover]
+        not_value = mover ^ 15 if self.rules.not_on else -1
+        pushed = (occupant - 1) & 15
+        taken = 0
+        while pyramids:
+            low = pyramids & -pyramids
+            pyramids ^= low
+            cell = low.bit_length() - 1
+            value = pushed if cell == push else (board[cell] - 1) & 15
+            if reach & low:
+                if value == not_value:
+                    taken += 1
+                    continue
+                ys = helpers & REACH_MASK[PYRAMID][cell]
+            else:
+                ys = helpers & REACH_MASK[PYRAMID][cell] & reach
+            while ys:
+                ylow = ys & -ys
+                ys ^= ylow
+                helper = ylow.bit_length() - 1
+                helper_value = pushed if helper == push else (board[helper] - 1) & 15
+                if (targets[helper_value] >> value & 1
+                        and REACH_MASK[SHAPE_OF[helper_value]][helper] & low):
+                    taken += 1
+                    break
         return taken
 
     def is_legal(self, node: Node, move: int) -> bool:
