@@ -8,7 +8,8 @@ import random
 from collections.abc import Iterator
 from enum import Enum
 
-from engines.rithmomachia.puzzle_tactics import Node, Tactics
+from engines.rithmomachia.puzzle_positions import Node
+from engines.rithmomachia.puzzle_tactics import Tactics
 
 # How often a side takes its biggest capture when it has one, and how many random moves
 # it tries for one that keeps its Pyramids safe (``_playout_move``).

@@ -24,7 +24,8 @@ from engines.rithmomachia.moves import (
     victories,
 )
 from engines.rithmomachia.notation import parse_move_cells
-from engines.rithmomachia.puzzle_tactics import Tactics, node_of
+from engines.rithmomachia.puzzle_positions import node_of
+from engines.rithmomachia.puzzle_tactics import Tactics
 from engines.rithmomachia.puzzles import (
     GENERATOR,
     HARD_OPS,
