@@ -1,99 +1,87 @@
-"""The defender's replies in a win in two, answered from the Pyramid's step of a push rather
-than one by one (``PushedPieces``, for ``Tactics.defence`` in ``puzzle_tactics``)."""
+"""The defender's replies in a win in two, answered from their steps where that settles
+them (``QuickReplies``, for ``Tactics.defence`` in ``puzzle_tactics``): most replies then
+cost a few look-ups instead of being played and checked for every win of the attacker."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from engines.rithmomachia.board import EMPTY, PYRAMID, REACH_MASK, SHAPE_OF
-from engines.rithmomachia.equations import Rules, captures
+from engines.rithmomachia.equations import Rules, captures, iter_cells
 from engines.rithmomachia.puzzle_positions import (
     Node,
     cells_of,
     is_legal,
     pyramids_taken,
-    victories_certain,
 )
 
 
-class PushedPieces:
-    """The defender's pushes, answered by the Pyramid's step (its source and
-    destination) rather than one by one: a Pyramid pushing a piece has a push for nearly
-    every cell around, and the pushes of one step differ only in where the pushed piece
-    lands. What a push captures (``captures``) is what the step captures without the
-    pushed piece, plus what that piece adds where it lands: an own piece the targets it
-    helps to capture, an enemy piece itself when it lands where it is captured. For the
-    pushes of own pieces that are no Pyramid, what the attacker's remembered wins take
-    depends on neither (a win's captures read only the Pyramids, the attacker's own
-    pieces and the cells the win moves through). So each step is worked out once, and
-    each push costs a few look-ups.
+class QuickReplies:
+    """The defender's replies at ``node`` (its Pyramids on ``pyramids``), answered from
+    their steps where that settles them (``win_after``), the same answers
+    ``Tactics._after_reply`` works out in full.
 
-    ``win_after`` answers only when that settles it: the first remembered win that wins
-    after a push that captures nothing; every other case (a capture, a win through the
-    cells the push changes, victories that need the whole position) is left to
-    ``Tactics._after_reply``, which works the same answer out in full."""
+    What a push captures (``captures``) is what the Pyramid's step (its source and
+    destination) captures without the pushed piece, plus what that piece adds where it
+    lands: an own piece the targets it helps to capture, an enemy piece itself when it
+    lands where it is captured. A Pyramid pushing a piece has a push for nearly every
+    cell around, and the pushes of one step differ only in where the pushed piece lands,
+    so each step's captures are worked out once.
+
+    How many Pyramids an attacker's remembered win takes (``pyramids_taken``) depends
+    only on the cells the win moves through, the Pyramids, and the attacker's pieces
+    where they may help (next to a Pyramid, ``_taken``). A reply that moves no Pyramid
+    but the mover of a push (of a piece that is no Pyramid) and touches none of the win's
+    cells leaves that count what it is after the step with the pushed piece off the
+    board, or before the reply for a step of another piece: so it is worked out once per
+    step and win, and again only without the helpers the reply captures. An enemy piece
+    pushed where it may help only adds captures, so it matters only to a win that falls
+    short without it. Whether the victories are then certain follows from the material
+    the reply's captures leave (``_certain``).
+
+    Every other case (a reply moving a Pyramid otherwise, touching the win's cells,
+    taking the attacker's last Pyramid, an enemy piece landing where it may help a win
+    that falls short, victories that need the whole position, no remembered win that
+    wins) is left to ``Tactics._after_reply``."""
 
     def __init__(self, rules: Rules, node: Node, pyramids: int) -> None:
         self.rules = rules
         self.node = node
         self.pyramids = pyramids      # the defender's (the side to move at ``node``)
-        self.steps: dict[int, tuple[int, int]] = {}   # step -> (captures, Pyramids)
-        self.taken: dict[tuple[int, int], int] = {}   # (step, win) -> Pyramids it takes
+        # step -> (its captures without the pushed piece, the Pyramids after it)
+        self.steps: dict[int, tuple[int, int]] = {}
+        # (step or -1, win) -> (Pyramids taken, where a helper may stand: ``_taken``)
+        self.taken: dict[tuple[int, int], tuple[int, int]] = {}
+        # (step or -1, win, the helpers captured) -> Pyramids taken without them
+        self.recounted: dict[tuple[int, int, int], int] = {}
         self.legal: dict[int, bool] = {}
         self.passed = Node(node.board, 1 - node.player, node.theirs, node.mine,
                            node.material)
-        self.certain: bool | None = None
-
-    def win_after(self, reply: int, hints: Sequence[int]) -> int | None:
-        node, board = self.node, self.node.board
-        source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
-        pushed = board[dest]
-        if (pushed - 1) >> 4 != node.player or (pushed - 1) & 15 in (0, 15):
-            return None
-        step = reply & 4095
-        known = self.steps.get(step)
-        if known is None:
-            known = self.steps[step] = self._step(source, dest)
-        captured, pyramids = known
-        if captured or self._helps_capture(board[source], dest, pushed, push):
-            return None
-        changed = 1 << source | 1 << dest | 1 << push
-        for hint in hints:
-            if cells_of(hint) & changed:
-                return None
-            legal = self.legal.get(hint)
-            if legal is None:
-                legal = self.legal[hint] = is_legal(self.passed, hint)
-            if not legal:
-                continue
-            taken = self.taken.get((step, hint))
-            if taken is None:
-                taken = self.taken[step, hint] = self._taken(source, dest, hint, pyramids)
-            if taken < node.material[3 * node.player]:
-                continue
-            if self.certain is None:
-                self.certain = victories_certain(self.passed, self.pyramids)
-            return hint if self.certain else None
-        return None
+        # The Pyramids' value, the same wherever a reply moves them.
+        self.value = sum((node.board[cell] - 1) & 15 for cell in iter_cells(pyramids))
 
     def captures(self, reply: int) -> int:
-        """What the push ``reply`` captures: ``captures`` on the board after it, from the
-        step's captures without the pushed piece (``_step``). The mover is a Pyramid, which
-        reaches every neighbour, the cell the pushed piece lands on too: so an own pushed
-        piece adds each enemy piece it reaches whose value the Pyramid's value and its own
-        capture (filtering, which holds whenever compiling does), and an enemy pushed piece
-        adds itself when NOT captures it or an own piece next to it reaches it and
-        captures it with the Pyramid (compiling). Other pieces' captures do not depend on
-        where the pushed piece is: an enemy piece helps no capture, and capturing needs
-        no empty cell."""
+        """What ``reply`` captures: ``captures`` on the board after it; for a push, from
+        the step's captures without the pushed piece (``_step``). The mover of a push is a
+        Pyramid, which reaches every neighbour, the cell the pushed piece lands on too:
+        so an own pushed piece adds each enemy piece it reaches whose value the Pyramid's
+        value and its own capture (filtering, which holds whenever compiling does), and
+        an enemy pushed piece adds itself when NOT captures it or an own piece next to it
+        reaches it and captures it with the Pyramid (compiling). Other pieces' captures
+        do not depend on where the pushed piece is: an enemy piece helps no capture, and
+        capturing needs no empty cell."""
         node, board = self.node, self.node.board
         source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
+        if push < 0:
+            piece = board[source]
+            board[source], board[dest] = EMPTY, piece
+            try:
+                return captures(board, node.mine & ~(1 << source) | 1 << dest, node.theirs,
+                                dest, self.rules)
+            finally:
+                board[source], board[dest] = piece, EMPTY
         pushed = board[dest]
-        step = reply & 4095
-        known = self.steps.get(step)
-        if known is None:
-            known = self.steps[step] = self._step(source, dest)
-        captured = known[0]
+        captured = self._step(reply & 4095)[0]
         rules = self.rules
         mover, value = (board[source] - 1) & 15, (pushed - 1) & 15
         if (pushed - 1) >> 4 == node.player:
@@ -119,11 +107,63 @@ class PushedPieces:
                 return captured | 1 << push
         return captured
 
-    def _step(self, source: int, dest: int) -> tuple[int, int]:
-        """What the Pyramid's step from ``source`` to ``dest`` captures with the pushed
-        piece off the board (an own piece's cell kept the mover's, an enemy piece's taken
-        off the targets), and the defender's Pyramids after it."""
+    def win_after(self, reply: int, hints: Sequence[int], captured: int) -> int | None:
+        """The first of ``hints`` that wins at once after ``reply``, which captures
+        ``captured``, when the reply's steps settle it (the class's note); None when they
+        do not, or none wins."""
         node, board = self.node, self.node.board
+        source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
+        changed = captured | 1 << source | 1 << dest
+        landed = 0  # an enemy piece pushed, which may help a win where it lands
+        if push >= 0:
+            pushed = board[dest]
+            if (pushed - 1) & 15 in (0, 15):
+                return None
+            key = reply & 4095
+            pyramids = self._step(key)[1]
+            changed |= 1 << push
+            if (pushed - 1) >> 4 != node.player:
+                landed = 1 << push
+        elif self.pyramids >> source & 1:
+            return None
+        else:
+            key, pyramids = -1, self.pyramids
+        for hint in hints:
+            if cells_of(hint) & changed:
+                return None
+            legal = self.legal.get(hint)
+            if legal is None:
+                legal = self.legal[hint] = is_legal(self.passed, hint)
+            if not legal:
+                continue
+            known = self.taken.get((key, hint))
+            if known is None:
+                known = self.taken[key, hint] = self._taken(key, hint, pyramids)
+            taken, helping = known
+            lost = captured & helping
+            if lost:
+                # Pieces that may help it were captured: counted again without them.
+                taken = self.recounted.get((key, hint, lost), -1)
+                if taken < 0:
+                    taken = self.recounted[key, hint, lost] = self._count(key, hint, pyramids,
+                                                                           lost)
+            if taken < node.material[3 * node.player]:
+                if landed & helping:
+                    return None
+                continue
+            # An enemy piece landing where it may help adds captures, never takes one.
+            return hint if self._certain(captured, reply) is True else None
+        return None
+
+    def _step(self, step: int) -> tuple[int, int]:
+        """What the Pyramid's ``step`` (a push's source and destination) captures with the
+        pushed piece off the board (an own piece's cell kept the mover's, an enemy
+        piece's taken off the targets), and the defender's Pyramids after it."""
+        known = self.steps.get(step)
+        if known is not None:
+            return known
+        node, board = self.node, self.node.board
+        source, dest = step & 63, step >> 6
         piece, pushed = board[source], board[dest]
         board[source], board[dest] = EMPTY, piece
         mine, theirs = node.mine & ~(1 << source), node.theirs
@@ -133,37 +173,75 @@ class PushedPieces:
             captured = captures(board, mine, theirs, dest, self.rules)
         finally:
             board[source], board[dest] = piece, pushed
-        return captured, self.pyramids & ~(1 << source) | 1 << dest
+        pyramids = self.pyramids & ~(1 << source) | 1 << dest
+        known = self.steps[step] = (captured, pyramids)
+        return known
 
-    def _helps_capture(self, mover: int, dest: int, pushed: int, cell: int) -> bool:
-        """Whether the ``pushed`` piece, landing on ``cell`` next to the Pyramid
-        ``mover`` that stepped to ``dest``, adds a capture: as the helper an enemy piece
-        next to both needs (compiling), or as the piece the Pyramid reaches that reaches
-        the enemy piece (filtering; the Pyramid reaches every neighbour)."""
-        node, board, rules = self.node, self.node.board, self.rules
-        value, mover_value = (pushed - 1) & 15, (mover - 1) & 15
-        targets = REACH_MASK[SHAPE_OF[value]][cell] & node.theirs
-        filtering, need = rules.targets[mover_value][value], rules.need[mover_value]
-        reach = REACH_MASK[PYRAMID][dest]
-        while targets:
-            low = targets & -targets
-            targets ^= low
-            target_value = (board[low.bit_length() - 1] - 1) & 15
-            if filtering >> target_value & 1 or (
-                    reach & low and need[target_value] >> value & 1):
-                return True
-        return False
+    def _taken(self, step: int, win: int, pyramids: int) -> tuple[int, int]:
+        """How many of the defender's Pyramids (on ``pyramids``) ``win`` takes after the
+        ``step`` of a push, the pushed piece off the board, or before the reply (``step``
+        -1); and the cells where an attacker's piece may help it take one (next to a
+        Pyramid, and in the mover's reach when the Pyramid is not: a helper of compiling
+        or filtering), a Pyramid the win pushes counted where it may land."""
+        board = self.node.board
+        source, dest, push = win & 63, (win >> 6) & 63, (win >> 12) - 1
+        reach = REACH_MASK[SHAPE_OF[(board[source] - 1) & 15]][dest]
+        helping = 0
+        for cell in iter_cells(pyramids | (1 << push if push >= 0 else 0)):
+            near = REACH_MASK[PYRAMID][cell]
+            helping |= near if reach >> cell & 1 else near & reach
+        return self._count(step, win, pyramids), helping
 
-    def _taken(self, source: int, dest: int, win: int, pyramids: int) -> int:
-        """How many of the defender's Pyramids ``win`` takes after the step, the pushed
-        piece off the board (it is no Pyramid and not the attacker's: no capture of
-        Pyramids reads it)."""
+    def _count(self, step: int, win: int, pyramids: int, lost: int = 0) -> int:
+        """``_taken``'s count, without the attacker's pieces on ``lost``."""
         node, board = self.node, self.node.board
+        if step < 0:
+            passed = self.passed
+            if lost:
+                passed = Node(board, passed.player, passed.mine & ~lost, passed.theirs,
+                              passed.material)
+            return pyramids_taken(self.rules, passed, win, pyramids)
+        source, dest = step & 63, step >> 6
         piece, pushed = board[source], board[dest]
+        attacker = node.theirs & ~(1 << dest | lost)
         board[source], board[dest] = EMPTY, piece
         try:
-            after = Node(board, 1 - node.player, node.theirs, node.mine & ~(1 << source),
+            after = Node(board, 1 - node.player, attacker, node.mine & ~(1 << source),
                          node.material)
             return pyramids_taken(self.rules, after, win, pyramids)
         finally:
             board[source], board[dest] = piece, pushed
+
+    def _certain(self, captured: int, reply: int) -> bool | None:
+        """``victories_certain`` for the attacker after ``reply``, which captures
+        ``captured`` (a Pyramid removed, any other piece turned over to the defender, as
+        ``take_captured`` does; a pushed piece captured where it lands); None when the
+        reply takes the attacker's last Pyramid and ends the game."""
+        node = self.node
+        push = (reply >> 12) - 1
+        if push >= 0 and captured >> push & 1:
+            captured &= ~(1 << push)
+            pushed = (node.board[(reply >> 6) & 63] - 1) & 15  # no Pyramid: turned over
+            lost = turned = 1
+            lost_value = turned_value = pushed
+        else:
+            lost = lost_value = turned = turned_value = 0
+        material = node.material
+        defender, attacker = 3 * node.player, 3 - 3 * node.player
+        pyramids = material[attacker]
+        for cell in iter_cells(captured):
+            value = (node.board[cell] - 1) & 15
+            lost += 1
+            lost_value += value
+            if value == 0 or value == 15:
+                pyramids -= 1
+            else:
+                turned += 1
+                turned_value += value
+        if not pyramids:
+            return None
+        pieces = material[attacker + 1] - lost - (material[defender + 1] + turned
+                                                  - material[defender])
+        worth = material[attacker + 2] - lost_value - (material[defender + 2] + turned_value
+                                                       - self.value)
+        return (pieces > 0) - (pieces < 0) + (worth > 0) - (worth < 0) >= 0

@@ -35,7 +35,7 @@ from engines.rithmomachia.agents import (
     take_captured,
 )
 from engines.rithmomachia.board import EMPTY, PYRAMID, REACH, REACH_MASK, SHAPE_OF
-from engines.rithmomachia.equations import Rules, captures, iter_cells
+from engines.rithmomachia.equations import Rules, iter_cells
 from engines.rithmomachia.moves import generate_moves
 from engines.rithmomachia.puzzle_positions import (
     Node,
@@ -47,7 +47,7 @@ from engines.rithmomachia.puzzle_positions import (
     pyramids_taken,
     victories_certain,
 )
-from engines.rithmomachia.puzzle_replies import PushedPieces
+from engines.rithmomachia.puzzle_replies import QuickReplies
 
 # A search with no clock and no node limit: puzzles must be the same on any machine.
 PLIES_LEFT = 200
@@ -208,14 +208,14 @@ class Tactics:
         wins met on the way are remembered, tried first in the next position."""
         remembered = [r for r in memory.defences if is_legal(node, r)]
         pyramids = pyramid_cells(node.board, node.mine)
-        pushes = PushedPieces(self.rules, node, pyramids)
+        quick = QuickReplies(self.rules, node, pyramids)
         for reply in chain(remembered, self._replies_by_promise(node)):
-            win = pushes.win_after(reply, memory.wins) if reply >> 12 else None
+            captured = quick.captures(reply)
+            win = quick.win_after(reply, memory.wins, captured)
             if win is not None:
                 memory.remember_win(win)
                 continue
-            ended, win = self._after_reply(node, reply, pyramids, memory.wins,
-                                           pushes.captures(reply) if reply >> 12 else None)
+            ended, win = self._after_reply(node, reply, pyramids, memory.wins, captured)
             if ended:
                 if win != attacker:
                     memory.remember_defence(reply)
@@ -228,11 +228,11 @@ class Tactics:
         return None
 
     def _after_reply(self, node: Node, reply: int, pyramids: int, hints: Iterable[int],
-                     captured: int | None = None) -> tuple[bool, int | None]:
+                     captured: int) -> tuple[bool, int | None]:
         """What follows the defender's ``reply`` at ``node`` (the defender's Pyramids on
         ``pyramids``): (True, the winner or None for a draw) when it ends the game, else
         (False, ``a_win_now`` of the attacker after it, the ``hints`` tried first).
-        ``captured``: what the reply captures, when the caller knows it.
+        ``captured``: what the reply captures (``QuickReplies.captures``).
 
         Worked out on ``node``'s board in place and restored, as ``Search.gain`` does,
         instead of on a copy (``after``): a win in two asks this of every reply to every
@@ -264,8 +264,6 @@ class Tactics:
         board[dest] = piece
         taken: list[tuple[int, int]] = []
         try:
-            if captured is None:
-                captured = captures(board, defender, attacker, dest, self.rules)
             material = node.material
             if captured:
                 attacker &= ~captured
