@@ -59,6 +59,7 @@ class QuickReplies:
                            node.material)
         # The Pyramids' value, the same wherever a reply moves them.
         self.value = sum((node.board[cell] - 1) & 15 for cell in iter_cells(pyramids))
+        self.certain = self._certain(0, 0)  # after a reply that captures nothing
 
     def captures(self, reply: int) -> int:
         """What ``reply`` captures: ``captures`` on the board after it; for a push, from
@@ -152,6 +153,8 @@ class QuickReplies:
                     return None
                 continue
             # An enemy piece landing where it may help adds captures, never takes one.
+            if not captured:
+                return hint if self.certain else None
             return hint if self._certain(captured, reply) is True else None
         return None
 
