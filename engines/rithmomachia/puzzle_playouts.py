@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterator
 from enum import Enum
 
-from engines.rithmomachia.puzzle_positions import Node
+from engines.rithmomachia.puzzle_positions import Node, StepCaptures
 from engines.rithmomachia.puzzle_tactics import Tactics
 
 # How often a side takes its biggest capture when it has one, and how many random moves
@@ -64,11 +64,12 @@ def _playout_move(tactics: Tactics, node: Node, rng: random.Random, style: Style
     moves = tactics.moves(node)
     if rng.random() < GREEDY:
         # Only a move that ends near an enemy piece can capture (``Search.reachable``,
-        # as the computer player's move ordering uses it); the others are worth 0.
+        # as the computer player's move ordering uses it); the others are worth 0. The
+        # pushes of one Pyramid's step share its captures (``StepCaptures``).
         close, far = tactics.search.reachable(node.board, node.mine, node.theirs)
         far &= node.mine
-        worth = [tactics.search.gain(node.board, node.mine, node.theirs, move,
-                                     node.player)[1]
+        steps = StepCaptures(tactics.rules, node)
+        worth = [steps.worth(move)
                  if close >> ((move >> 6) & 63) & 1 or (move >> 12 and far >> ((move >> 6) & 63)
                                                          & 1) else 0
                  for move in moves]

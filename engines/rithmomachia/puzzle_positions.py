@@ -1,6 +1,8 @@
 """A position of the puzzles' tactics (``Node``) and what one move does in it, read from
 the board without playing the move: whether it is legal, how many of the other side's
-Pyramids it takes, and whether taking them all wins (``puzzle_tactics``, ``puzzle_replies``).
+Pyramids it takes, whether taking them all wins, and what it captures, the pushes of one
+Pyramid's step together (``StepCaptures``); for ``puzzle_tactics``, ``puzzle_replies``
+and ``puzzle_playouts``.
 """
 
 from __future__ import annotations
@@ -8,9 +10,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from engines.rithmomachia.agents import Material, final_score, material
-from engines.rithmomachia.board import PYRAMID, REACH_MASK, SHAPE_OF
-from engines.rithmomachia.equations import Rules, occupancy
+from engines.rithmomachia.agents import GAIN, Material, final_score, material
+from engines.rithmomachia.board import EMPTY, PYRAMID, REACH_MASK, SHAPE_OF
+from engines.rithmomachia.equations import Rules, captures, iter_cells, occupancy
 
 
 class Node(NamedTuple):
@@ -161,3 +163,98 @@ def cells_of(move: int) -> int:
     """The cells a move touches, as a mask: its source, destination and push cell."""
     push = (move >> 12) - 1
     return 1 << (move & 63) | 1 << ((move >> 6) & 63) | (1 << push if push >= 0 else 0)
+
+
+class StepCaptures:
+    """What each move of the side to move at ``node`` captures (``captures``), and its
+    worth to the computer player's search (``worth``, ``Search.gain``'s), a push's from
+    its Pyramid's step's. What a push captures is what the step (its source and
+    destination) captures without the pushed piece, plus what that piece adds where it
+    lands: an own piece the targets it helps to capture, an enemy piece itself when it
+    lands where it is captured. A Pyramid pushing a piece has a push for nearly every
+    cell around, and the pushes of one step differ only in where the pushed piece lands,
+    so each step's captures are worked out once."""
+
+    def __init__(self, rules: Rules, node: Node) -> None:
+        self.rules = rules
+        self.node = node
+        self.steps: dict[int, int] = {}  # step -> its captures without the pushed piece
+
+    def captures(self, move: int) -> int:
+        """What ``move`` captures: ``captures`` on the board after it; for a push, from
+        the step's captures without the pushed piece (``_step``). The mover of a push is a
+        Pyramid, which reaches every neighbour, the cell the pushed piece lands on too:
+        so an own pushed piece adds each enemy piece it reaches whose value the Pyramid's
+        value and its own capture (filtering, which holds whenever compiling does), and
+        an enemy pushed piece adds itself when NOT captures it or an own piece next to it
+        reaches it and captures it with the Pyramid (compiling). Other pieces' captures
+        do not depend on where the pushed piece is: an enemy piece helps no capture, and
+        capturing needs no empty cell."""
+        node, board = self.node, self.node.board
+        source, dest, push = move & 63, (move >> 6) & 63, (move >> 12) - 1
+        if push < 0:
+            piece = board[source]
+            board[source], board[dest] = EMPTY, piece
+            try:
+                return captures(board, node.mine & ~(1 << source) | 1 << dest, node.theirs,
+                                dest, self.rules)
+            finally:
+                board[source], board[dest] = piece, EMPTY
+        pushed = board[dest]
+        captured = self._step(move & 4095)
+        rules = self.rules
+        mover, value = (board[source] - 1) & 15, (pushed - 1) & 15
+        if (pushed - 1) >> 4 == node.player:
+            wanted = rules.targets[mover][value]
+            if wanted:
+                targets = REACH_MASK[SHAPE_OF[value]][push] & node.theirs & ~captured
+                while targets:
+                    low = targets & -targets
+                    targets ^= low
+                    if wanted >> ((board[low.bit_length() - 1] - 1) & 15) & 1:
+                        captured |= low
+            return captured
+        if rules.not_on and value == mover ^ 15:
+            return captured | 1 << push
+        targets_of = rules.targets[mover]
+        helpers = node.mine & ~(1 << source) & REACH_MASK[PYRAMID][push]
+        while helpers:
+            low = helpers & -helpers
+            helpers ^= low
+            cell = low.bit_length() - 1
+            helper = (board[cell] - 1) & 15
+            if targets_of[helper] >> value & 1 and REACH_MASK[SHAPE_OF[helper]][cell] >> push & 1:
+                return captured | 1 << push
+        return captured
+
+    def worth(self, move: int) -> int:
+        """``Search.gain``'s worth of ``move``: the ``GAIN`` of each piece it captures, a
+        pushed piece's where it lands."""
+        board = self.node.board
+        push = (move >> 12) - 1
+        worth = 0
+        for cell in iter_cells(self.captures(move)):
+            code = board[(move >> 6) & 63] if cell == push else board[cell]
+            worth += GAIN[(code - 1) & 15]
+        return worth
+
+    def _step(self, step: int) -> int:
+        """What the Pyramid's ``step`` (a push's source and destination) captures with the
+        pushed piece off the board (an own piece's cell kept the mover's, an enemy
+        piece's taken off the targets)."""
+        known = self.steps.get(step)
+        if known is not None:
+            return known
+        node, board = self.node, self.node.board
+        source, dest = step & 63, step >> 6
+        piece, pushed = board[source], board[dest]
+        board[source], board[dest] = EMPTY, piece
+        mine, theirs = node.mine & ~(1 << source), node.theirs
+        if (pushed - 1) >> 4 != node.player:
+            mine, theirs = mine | 1 << dest, theirs & ~(1 << dest)
+        try:
+            captured = captures(board, mine, theirs, dest, self.rules)
+        finally:
+            board[source], board[dest] = piece, pushed
+        self.steps[step] = captured
+        return captured

@@ -7,26 +7,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engines.rithmomachia.board import EMPTY, PYRAMID, REACH_MASK, SHAPE_OF
-from engines.rithmomachia.equations import Rules, captures, iter_cells
+from engines.rithmomachia.equations import Rules, iter_cells
 from engines.rithmomachia.puzzle_positions import (
     Node,
+    StepCaptures,
     cells_of,
     is_legal,
     pyramids_taken,
 )
 
 
-class QuickReplies:
+class QuickReplies(StepCaptures):
     """The defender's replies at ``node`` (its Pyramids on ``pyramids``), answered from
     their steps where that settles them (``win_after``), the same answers
     ``Tactics._after_reply`` works out in full.
 
-    What a push captures (``captures``) is what the Pyramid's step (its source and
-    destination) captures without the pushed piece, plus what that piece adds where it
-    lands: an own piece the targets it helps to capture, an enemy piece itself when it
-    lands where it is captured. A Pyramid pushing a piece has a push for nearly every
-    cell around, and the pushes of one step differ only in where the pushed piece lands,
-    so each step's captures are worked out once.
+    What a reply captures comes from ``StepCaptures``, each push's from its step's.
 
     How many Pyramids an attacker's remembered win takes (``pyramids_taken``) depends
     only on the cells the win moves through, the Pyramids, and the attacker's pieces
@@ -45,11 +41,8 @@ class QuickReplies:
     wins) is left to ``Tactics._after_reply``."""
 
     def __init__(self, rules: Rules, node: Node, pyramids: int) -> None:
-        self.rules = rules
-        self.node = node
+        super().__init__(rules, node)
         self.pyramids = pyramids      # the defender's (the side to move at ``node``)
-        # step -> (its captures without the pushed piece, the Pyramids after it)
-        self.steps: dict[int, tuple[int, int]] = {}
         # (step or -1, win) -> (Pyramids taken, where a helper may stand: ``_taken``)
         self.taken: dict[tuple[int, int], tuple[int, int]] = {}
         # (step or -1, win, the helpers captured) -> Pyramids taken without them
@@ -60,53 +53,6 @@ class QuickReplies:
         # The Pyramids' value, the same wherever a reply moves them.
         self.value = sum((node.board[cell] - 1) & 15 for cell in iter_cells(pyramids))
         self.certain = self._certain(0, 0)  # after a reply that captures nothing
-
-    def captures(self, reply: int) -> int:
-        """What ``reply`` captures: ``captures`` on the board after it; for a push, from
-        the step's captures without the pushed piece (``_step``). The mover of a push is a
-        Pyramid, which reaches every neighbour, the cell the pushed piece lands on too:
-        so an own pushed piece adds each enemy piece it reaches whose value the Pyramid's
-        value and its own capture (filtering, which holds whenever compiling does), and
-        an enemy pushed piece adds itself when NOT captures it or an own piece next to it
-        reaches it and captures it with the Pyramid (compiling). Other pieces' captures
-        do not depend on where the pushed piece is: an enemy piece helps no capture, and
-        capturing needs no empty cell."""
-        node, board = self.node, self.node.board
-        source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
-        if push < 0:
-            piece = board[source]
-            board[source], board[dest] = EMPTY, piece
-            try:
-                return captures(board, node.mine & ~(1 << source) | 1 << dest, node.theirs,
-                                dest, self.rules)
-            finally:
-                board[source], board[dest] = piece, EMPTY
-        pushed = board[dest]
-        captured = self._step(reply & 4095)[0]
-        rules = self.rules
-        mover, value = (board[source] - 1) & 15, (pushed - 1) & 15
-        if (pushed - 1) >> 4 == node.player:
-            wanted = rules.targets[mover][value]
-            if wanted:
-                targets = REACH_MASK[SHAPE_OF[value]][push] & node.theirs & ~captured
-                while targets:
-                    low = targets & -targets
-                    targets ^= low
-                    if wanted >> ((board[low.bit_length() - 1] - 1) & 15) & 1:
-                        captured |= low
-            return captured
-        if rules.not_on and value == mover ^ 15:
-            return captured | 1 << push
-        targets_of = rules.targets[mover]
-        helpers = node.mine & ~(1 << source) & REACH_MASK[PYRAMID][push]
-        while helpers:
-            low = helpers & -helpers
-            helpers ^= low
-            cell = low.bit_length() - 1
-            helper = (board[cell] - 1) & 15
-            if targets_of[helper] >> value & 1 and REACH_MASK[SHAPE_OF[helper]][cell] >> push & 1:
-                return captured | 1 << push
-        return captured
 
     def win_after(self, reply: int, hints: Sequence[int], captured: int) -> int | None:
         """The first of ``hints`` that wins at once after ``reply``, which captures
@@ -121,7 +67,7 @@ class QuickReplies:
             if (pushed - 1) & 15 in (0, 15):
                 return None
             key = reply & 4095
-            pyramids = self._step(key)[1]
+            pyramids = self.pyramids & ~(1 << source) | 1 << dest
             changed |= 1 << push
             if (pushed - 1) >> 4 != node.player:
                 landed = 1 << push
@@ -157,28 +103,6 @@ class QuickReplies:
                 return hint if self.certain else None
             return hint if self._certain(captured, reply) is True else None
         return None
-
-    def _step(self, step: int) -> tuple[int, int]:
-        """What the Pyramid's ``step`` (a push's source and destination) captures with the
-        pushed piece off the board (an own piece's cell kept the mover's, an enemy
-        piece's taken off the targets), and the defender's Pyramids after it."""
-        known = self.steps.get(step)
-        if known is not None:
-            return known
-        node, board = self.node, self.node.board
-        source, dest = step & 63, step >> 6
-        piece, pushed = board[source], board[dest]
-        board[source], board[dest] = EMPTY, piece
-        mine, theirs = node.mine & ~(1 << source), node.theirs
-        if (pushed - 1) >> 4 != node.player:
-            mine, theirs = mine | 1 << dest, theirs & ~(1 << dest)
-        try:
-            captured = captures(board, mine, theirs, dest, self.rules)
-        finally:
-            board[source], board[dest] = piece, pushed
-        pyramids = self.pyramids & ~(1 << source) | 1 << dest
-        known = self.steps[step] = (captured, pyramids)
-        return known
 
     def _taken(self, step: int, win: int, pyramids: int) -> tuple[int, int]:
         """How many of the defender's Pyramids (on ``pyramids``) ``win`` takes after the
