@@ -80,16 +80,17 @@ def victories_certain(node: Node, pyramids: int) -> bool:
     return (pieces > 0) - (pieces < 0) + (value > 0) - (value < 0) >= 0
 
 
-def pyramids_taken(rules: Rules, node: Node, move: int, pyramids: int) -> int:
-    """How many of the other side's Pyramids ``move`` captures: the rules of
-    ``captures`` asked about the Pyramids alone, one by one, which they may be, since
-    whether a piece is captured depends on the piece that moved, its helper and the
-    target, never on the other targets. A Pyramid in the mover's reach is taken by
-    NOT, or with an own piece next to it that reaches it (compiling); one out of it,
-    with an own piece in the mover's reach that reaches it (filtering); a helper's
-    value and the Pyramid's must make the equation (``Rules.targets``). Read from the
-    board as it is, with the cells the move changes looked up as after it: the mover
-    on ``dest``, ``source`` empty, a pushed piece on the push cell."""
+def takes_pyramids(rules: Rules, node: Node, move: int, pyramids: int, needed: int) -> bool:
+    """Whether ``move`` captures ``needed`` of the other side's Pyramids (on
+    ``pyramids``): the rules of ``captures`` asked about the Pyramids alone, one by one,
+    which they may be, since whether a piece is captured depends on the piece that moved,
+    its helper and the target, never on the other targets; the first Pyramid missed that
+    leaves too few ends the count. A Pyramid in the mover's reach is taken by NOT, or
+    with an own piece next to it that reaches it (compiling); one out of it, with an own
+    piece in the mover's reach that reaches it (filtering); a helper's value and the
+    Pyramid's must make the equation (``Rules.targets``). Read from the board as it is,
+    with the cells the move changes looked up as after it: the mover on ``dest``,
+    ``source`` empty, a pushed piece on the push cell."""
     board = node.board
     source, dest, push = move & 63, (move >> 6) & 63, (move >> 12) - 1
     mover, occupant = (board[source] - 1) & 15, board[dest]
@@ -103,7 +104,9 @@ def pyramids_taken(rules: Rules, node: Node, move: int, pyramids: int) -> int:
     targets = rules.targets[mover]
     not_value = mover ^ 15 if rules.not_on else -1
     pushed = (occupant - 1) & 15
-    taken = 0
+    spare = pyramids.bit_count() - needed  # how many may still be missed
+    if spare < 0:
+        return False
     while pyramids:
         low = pyramids & -pyramids
         pyramids ^= low
@@ -111,7 +114,6 @@ def pyramids_taken(rules: Rules, node: Node, move: int, pyramids: int) -> int:
         value = pushed if cell == push else (board[cell] - 1) & 15
         if reach & low:
             if value == not_value:
-                taken += 1
                 continue
             ys = helpers & REACH_MASK[PYRAMID][cell]
         else:
@@ -123,9 +125,12 @@ def pyramids_taken(rules: Rules, node: Node, move: int, pyramids: int) -> int:
             helper_value = pushed if helper == push else (board[helper] - 1) & 15
             if (targets[helper_value] >> value & 1
                     and REACH_MASK[SHAPE_OF[helper_value]][helper] & low):
-                taken += 1
                 break
-    return taken
+        else:
+            spare -= 1
+            if spare < 0:
+                return False
+    return True
 
 
 def is_legal(node: Node, move: int) -> bool:

@@ -13,7 +13,7 @@ from engines.rithmomachia.puzzle_positions import (
     StepCaptures,
     cells_of,
     is_legal,
-    pyramids_taken,
+    takes_pyramids,
 )
 
 
@@ -24,13 +24,13 @@ class QuickReplies(StepCaptures):
 
     What a reply captures comes from ``StepCaptures``, each push's from its step's.
 
-    How many Pyramids an attacker's remembered win takes (``pyramids_taken``) depends
-    only on the cells the win moves through, the Pyramids, and the attacker's pieces
-    where they may help (next to a Pyramid, ``_taken``). A reply that moves no Pyramid
-    but the mover of a push (of a piece that is no Pyramid) and touches none of the win's
-    cells leaves that count what it is after the step with the pushed piece off the
-    board, or before the reply for a step of another piece: so it is worked out once per
-    step and win, and again only without the helpers the reply captures. An enemy piece
+    Whether an attacker's remembered win takes every Pyramid (``takes_pyramids``)
+    depends only on the cells the win moves through, the Pyramids, and the attacker's
+    pieces where they may help (next to a Pyramid, ``_taken``). A reply that moves no
+    Pyramid but the mover of a push (of a piece that is no Pyramid) and touches none of
+    the win's cells leaves that answer what it is after the step with the pushed piece
+    off the board, or before the reply for a step of another piece: so it is worked out
+    once per step and win, and again only without the helpers the reply captures. An enemy piece
     pushed where it may help only adds captures, so it matters only to a win that falls
     short without it. Whether the victories are then certain follows from the material
     the reply's captures leave (``_certain``).
@@ -43,10 +43,11 @@ class QuickReplies(StepCaptures):
     def __init__(self, rules: Rules, node: Node, pyramids: int) -> None:
         super().__init__(rules, node)
         self.pyramids = pyramids      # the defender's (the side to move at ``node``)
-        # (step or -1, win) -> (Pyramids taken, where a helper may stand: ``_taken``)
-        self.taken: dict[tuple[int, int], tuple[int, int]] = {}
-        # (step or -1, win, the helpers captured) -> Pyramids taken without them
-        self.recounted: dict[tuple[int, int, int], int] = {}
+        # (step or -1, win) -> (whether it takes them all, where a helper may stand:
+        # ``_taken``)
+        self.taken: dict[tuple[int, int], tuple[bool, int]] = {}
+        # (step or -1, win, the helpers captured) -> whether it takes them all without them
+        self.recounted: dict[tuple[int, int, int], bool] = {}
         self.legal: dict[int, bool] = {}
         self.passed = Node(node.board, 1 - node.player, node.theirs, node.mine,
                            node.material)
@@ -86,15 +87,16 @@ class QuickReplies(StepCaptures):
             known = self.taken.get((key, hint))
             if known is None:
                 known = self.taken[key, hint] = self._taken(key, hint, pyramids)
-            taken, helping = known
+            takes, helping = known
             lost = captured & helping
             if lost:
-                # Pieces that may help it were captured: counted again without them.
-                taken = self.recounted.get((key, hint, lost), -1)
-                if taken < 0:
-                    taken = self.recounted[key, hint, lost] = self._count(key, hint, pyramids,
+                # Pieces that may help it were captured: asked again without them.
+                again = self.recounted.get((key, hint, lost))
+                if again is None:
+                    again = self.recounted[key, hint, lost] = self._takes(key, hint, pyramids,
                                                                            lost)
-            if taken < node.material[3 * node.player]:
+                takes = again
+            if not takes:
                 if landed & helping:
                     return None
                 continue
@@ -104,10 +106,10 @@ class QuickReplies(StepCaptures):
             return hint if self._certain(captured, reply) is True else None
         return None
 
-    def _taken(self, step: int, win: int, pyramids: int) -> tuple[int, int]:
-        """How many of the defender's Pyramids (on ``pyramids``) ``win`` takes after the
-        ``step`` of a push, the pushed piece off the board, or before the reply (``step``
-        -1); and the cells where an attacker's piece may help it take one (next to a
+    def _taken(self, step: int, win: int, pyramids: int) -> tuple[bool, int]:
+        """Whether ``win`` takes every Pyramid of the defender (on ``pyramids``) after
+        the ``step`` of a push, the pushed piece off the board, or before the reply
+        (``step`` -1); and the cells where an attacker's piece may help it take one (next to a
         Pyramid, and in the mover's reach when the Pyramid is not: a helper of compiling
         or filtering), a Pyramid the win pushes counted where it may land."""
         board = self.node.board
@@ -117,17 +119,18 @@ class QuickReplies(StepCaptures):
         for cell in iter_cells(pyramids | (1 << push if push >= 0 else 0)):
             near = REACH_MASK[PYRAMID][cell]
             helping |= near if reach >> cell & 1 else near & reach
-        return self._count(step, win, pyramids), helping
+        return self._takes(step, win, pyramids), helping
 
-    def _count(self, step: int, win: int, pyramids: int, lost: int = 0) -> int:
-        """``_taken``'s count, without the attacker's pieces on ``lost``."""
+    def _takes(self, step: int, win: int, pyramids: int, lost: int = 0) -> bool:
+        """``_taken``'s answer without the attacker's pieces on ``lost``."""
         node, board = self.node, self.node.board
+        needed = node.material[3 * node.player]
         if step < 0:
             passed = self.passed
             if lost:
                 passed = Node(board, passed.player, passed.mine & ~lost, passed.theirs,
                               passed.material)
-            return pyramids_taken(self.rules, passed, win, pyramids)
+            return takes_pyramids(self.rules, passed, win, pyramids, needed)
         source, dest = step & 63, step >> 6
         piece, pushed = board[source], board[dest]
         attacker = node.theirs & ~(1 << dest | lost)
@@ -135,7 +138,7 @@ class QuickReplies(StepCaptures):
         try:
             after = Node(board, 1 - node.player, attacker, node.mine & ~(1 << source),
                          node.material)
-            return pyramids_taken(self.rules, after, win, pyramids)
+            return takes_pyramids(self.rules, after, win, pyramids, needed)
         finally:
             board[source], board[dest] = piece, pushed
 

@@ -6,7 +6,7 @@ seed-driven games that lead to a puzzle's position are ``puzzle_playouts``.
 
 A win at once takes every Pyramid left, so it is looked for only among the moves that
 end where each of them can be taken, and with the capture rules asked about the Pyramids
-alone (``puzzle_positions.pyramids_taken``, which also holds the position, ``Node``); a
+alone (``puzzle_positions.takes_pyramids``, which also holds the position, ``Node``); a
 win in two is checked against every reply, the likeliest defences first (``Memory``: what
 held against the position's other moves), each reply answered from its step where that
 settles it (``puzzle_replies``), else played on the board in place and taken back rather
@@ -44,7 +44,7 @@ from engines.rithmomachia.puzzle_positions import (
     is_legal,
     next_to,
     pyramid_cells,
-    pyramids_taken,
+    takes_pyramids,
     victories_certain,
 )
 from engines.rithmomachia.puzzle_replies import QuickReplies
@@ -115,7 +115,7 @@ class Tactics:
         ``pyramids``) and the victories then go the mover's way."""
         if pyramids is None:
             pyramids = enemy_pyramids(node)
-        if pyramids_taken(self.rules, node, move, pyramids) < node.pyramids(1 - node.player):
+        if not takes_pyramids(self.rules, node, move, pyramids, node.pyramids(1 - node.player)):
             return False
         if victories_certain(node, pyramids):
             return True
@@ -142,7 +142,7 @@ class Tactics:
         Pyramids at once (what ``Search.pyramid_threatened`` answers, on the Pyramids
         alone and among fewer moves)."""
         pyramids = enemy_pyramids(node)
-        return any(pyramids_taken(self.rules, node, move, pyramids) >= needed
+        return any(takes_pyramids(self.rules, node, move, pyramids, needed)
                    for move in self._pyramid_takers(node, pyramids, needed))
 
     def _reachable(self, node: Node, targets: int) -> tuple[int, int]:
@@ -181,7 +181,8 @@ class Tactics:
                 occupant = board[dest]
                 if (occupant - 1) >> 4 != node.player:
                     if ((occupant - 1) & 15 not in (0, 15)
-                            and pyramids_taken(self.rules, node, pushes[0], pyramids) < needed):
+                            and not takes_pyramids(self.rules, node, pushes[0], pyramids,
+                                                   needed)):
                         # Pushing an enemy piece that is no Pyramid, it can be neither
                         # helper nor target of a Pyramid's capture: where it goes
                         # changes nothing.
@@ -196,7 +197,8 @@ class Tactics:
                 for push in pushes:
                     if not helping >> ((push >> 12) - 1) & 1:
                         if elsewhere is None:
-                            elsewhere = pyramids_taken(self.rules, node, push, pyramids) >= needed
+                            elsewhere = takes_pyramids(self.rules, node, push, pyramids,
+                                                       needed)
                         if not elsewhere:
                             continue
                     yield push
