@@ -48,7 +48,7 @@ class QuickReplies(StepCaptures):
         self.taken: dict[tuple[int, int], tuple[bool, int]] = {}
         # (step or -1, win, the helpers captured) -> whether it takes them all without them
         self.recounted: dict[tuple[int, int, int], bool] = {}
-        self.legal: dict[int, bool] = {}
+        self.hints: dict[int, tuple[int, bool]] = {}  # win -> (its cells, whether legal)
         self.passed = Node(node.board, 1 - node.player, node.theirs, node.mine,
                            node.material)
         # The Pyramids' value, the same wherever a reply moves them.
@@ -77,12 +77,12 @@ class QuickReplies(StepCaptures):
         else:
             key, pyramids = -1, self.pyramids
         for hint in hints:
-            if cells_of(hint) & changed:
+            facts = self.hints.get(hint)
+            if facts is None:
+                facts = self.hints[hint] = (cells_of(hint), is_legal(self.passed, hint))
+            if facts[0] & changed:
                 return None
-            legal = self.legal.get(hint)
-            if legal is None:
-                legal = self.legal[hint] = is_legal(self.passed, hint)
-            if not legal:
+            if not facts[1]:
                 continue
             known = self.taken.get((key, hint))
             if known is None:
