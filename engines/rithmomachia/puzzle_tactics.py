@@ -79,10 +79,12 @@ class Tactics:
     def moves(self, node: Node) -> list[int]:
         return generate_moves(node.board, node.player, True)
 
-    def after(self, node: Node, move: int) -> Node:
-        """The position after ``move`` and its captures, the other side to move."""
-        captured, _, _ = self.search.gain(node.board, node.mine, node.theirs, move,
-                                          node.player)
+    def after(self, node: Node, move: int, captured: int | None = None) -> Node:
+        """The position after ``move`` and its captures (``captured`` when the caller
+        knows them), the other side to move."""
+        if captured is None:
+            captured = self.search.gain(node.board, node.mine, node.theirs, move,
+                                        node.player)[0]
         board, to_move, other, after = self.search.child(node.board, node.mine, node.theirs,
                                                          move, node.player, captured,
                                                          node.material)
