@@ -206,7 +206,9 @@ class StepCaptures:
             finally:
                 board[source], board[dest] = piece, EMPTY
         pushed = board[dest]
-        captured = self._step(move & 4095)
+        captured = self.steps.get(move & 4095)
+        if captured is None:
+            captured = self._step(move & 4095)
         rules = self.rules
         mover, value = (board[source] - 1) & 15, (pushed - 1) & 15
         if (pushed - 1) >> 4 == node.player:
@@ -246,10 +248,7 @@ class StepCaptures:
     def _step(self, step: int) -> int:
         """What the Pyramid's ``step`` (a push's source and destination) captures with the
         pushed piece off the board (an own piece's cell kept the mover's, an enemy
-        piece's taken off the targets)."""
-        known = self.steps.get(step)
-        if known is not None:
-            return known
+        piece's taken off the targets), kept in ``steps``."""
         node, board = self.node, self.node.board
         source, dest = step & 63, step >> 6
         piece, pushed = board[source], board[dest]

@@ -217,7 +217,8 @@ class Tactics:
             captured = quick.captures(reply)
             win = quick.win_after(reply, memory.wins, captured)
             if win is not None:
-                memory.remember_win(win)
+                if win != memory.wins[0]:  # the usual case: the first remembered win again
+                    memory.remember_win(win)
                 continue
             ended, win = self._after_reply(node, reply, pyramids, memory.wins, captured)
             if ended:
