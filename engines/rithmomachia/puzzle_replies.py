@@ -45,9 +45,10 @@ class QuickReplies(StepCaptures):
         self.pyramids = pyramids      # the defender's (the side to move at ``node``)
         # (step or -1, win) -> (whether it takes them all, where a helper may stand:
         # ``_taken``)
-        self.taken: dict[tuple[int, int], tuple[bool, int]] = {}
+        self.taken: dict[int, tuple[bool, int]] = {}
         # (step or -1, win, the helpers captured) -> whether it takes them all without them
-        self.recounted: dict[tuple[int, int, int], bool] = {}
+        self.recounted: dict[int, bool] = {}
+        self.certains: dict[int, bool] = {}  # what a reply captures -> ``_certain`` is True
         self.hints: dict[int, tuple[int, bool]] = {}  # win -> (its cells, whether legal)
         self.passed = Node(node.board, 1 - node.player, node.theirs, node.mine,
                            node.material)
@@ -84,17 +85,18 @@ class QuickReplies(StepCaptures):
                 return None
             if not facts[1]:
                 continue
-            known = self.taken.get((key, hint))
+            both = (key + 1) << 19 | hint  # (step or -1, win) as one number; a win < 2**19
+            known = self.taken.get(both)
             if known is None:
-                known = self.taken[key, hint] = self._taken(key, hint, pyramids)
+                known = self.taken[both] = self._taken(key, hint, pyramids)
             takes, helping = known
             lost = captured & helping
             if lost:
                 # Pieces that may help it were captured: asked again without them.
-                again = self.recounted.get((key, hint, lost))
+                again = self.recounted.get(lost << 32 | both)
                 if again is None:
-                    again = self.recounted[key, hint, lost] = self._takes(key, hint, pyramids,
-                                                                           lost)
+                    again = self.recounted[lost << 32 | both] = self._takes(key, hint,
+                                                                             pyramids, lost)
                 takes = again
             if not takes:
                 if landed & helping:
@@ -103,7 +105,15 @@ class QuickReplies(StepCaptures):
             # An enemy piece landing where it may help adds captures, never takes one.
             if not captured:
                 return hint if self.certain else None
-            return hint if self._certain(captured, reply) is True else None
+            # The victories after it depend on what is captured, read on the board but
+            # for a pushed piece captured where it lands.
+            which = captured
+            if push >= 0 and captured >> push & 1:
+                which |= board[dest] << 64
+            certain = self.certains.get(which)
+            if certain is None:
+                certain = self.certains[which] = self._certain(captured, reply) is True
+            return hint if certain else None
         return None
 
     def _taken(self, step: int, win: int, pyramids: int) -> tuple[bool, int]:
