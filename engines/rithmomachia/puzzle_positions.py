@@ -1,8 +1,8 @@
 """A position of the puzzles' tactics (``Node``) and what one move does in it, read from
-the board without playing the move: whether it is legal, how many of the other side's
-Pyramids it takes, whether taking them all wins, and what it captures, the pushes of one
-Pyramid's step together (``StepCaptures``); for ``puzzle_tactics``, ``puzzle_replies``
-and ``puzzle_playouts``.
+the board without playing the move: whether it is legal, whether it takes the other
+side's Pyramids it needs to, whether taking them all wins, and what it captures, the
+pushes of one Pyramid's step together (``StepCaptures``); for ``puzzle_tactics``,
+``puzzle_replies`` and ``puzzle_playouts``.
 """
 
 from __future__ import annotations

@@ -30,10 +30,10 @@ class QuickReplies(StepCaptures):
     Pyramid but the mover of a push (of a piece that is no Pyramid) and touches none of
     the win's cells leaves that answer what it is after the step with the pushed piece
     off the board, or before the reply for a step of another piece: so it is worked out
-    once per step and win, and again only without the helpers the reply captures. An enemy piece
-    pushed where it may help only adds captures, so it matters only to a win that falls
-    short without it. Whether the victories are then certain follows from the material
-    the reply's captures leave (``_certain``).
+    once per step and win, and again only without the helpers the reply captures. An
+    enemy piece pushed where it may help only adds captures, so it matters only to a win
+    that falls short without it. Whether the victories are then certain follows from
+    the material the reply's captures leave (``_certain``).
 
     Every other case (a reply moving a Pyramid otherwise, touching the win's cells,
     taking the attacker's last Pyramid, an enemy piece landing where it may help a win
@@ -43,10 +43,10 @@ class QuickReplies(StepCaptures):
     def __init__(self, rules: Rules, node: Node, pyramids: int) -> None:
         super().__init__(rules, node)
         self.pyramids = pyramids      # the defender's (the side to move at ``node``)
-        # (step or -1, win) -> (whether it takes them all, where a helper may stand:
-        # ``_taken``)
+        # (step or -1, win), as ``win_after`` numbers them -> (whether it takes every
+        # Pyramid, where a helper may stand: ``_taken``)
         self.taken: dict[int, tuple[bool, int]] = {}
-        # (step or -1, win, the helpers captured) -> whether it takes them all without them
+        # the same and the helpers captured -> whether it takes them all without those
         self.recounted: dict[int, bool] = {}
         self.certains: dict[int, bool] = {}  # what a reply captures -> ``_certain`` is True
         self.hints: dict[int, tuple[int, bool]] = {}  # win -> (its cells, whether legal)
@@ -119,9 +119,9 @@ class QuickReplies(StepCaptures):
     def _taken(self, step: int, win: int, pyramids: int) -> tuple[bool, int]:
         """Whether ``win`` takes every Pyramid of the defender (on ``pyramids``) after
         the ``step`` of a push, the pushed piece off the board, or before the reply
-        (``step`` -1); and the cells where an attacker's piece may help it take one (next to a
-        Pyramid, and in the mover's reach when the Pyramid is not: a helper of compiling
-        or filtering), a Pyramid the win pushes counted where it may land."""
+        (``step`` -1); and the cells where an attacker's piece may help it take one (next
+        to a Pyramid, and in the mover's reach when the Pyramid is not: a helper of
+        compiling or filtering), a Pyramid the win pushes counted where it may land."""
         board = self.node.board
         source, dest, push = win & 63, (win >> 6) & 63, (win >> 12) - 1
         reach = REACH_MASK[SHAPE_OF[(board[source] - 1) & 15]][dest]
