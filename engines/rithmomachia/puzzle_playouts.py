@@ -8,7 +8,8 @@ import random
 from collections.abc import Iterator
 from enum import Enum
 
-from engines.rithmomachia.puzzle_tactics import Node, Tactics
+from engines.rithmomachia.puzzle_positions import Node, StepCaptures
+from engines.rithmomachia.puzzle_tactics import Tactics
 
 # How often a side takes its biggest capture when it has one, and how many random moves
 # it tries for one that keeps its Pyramids safe (``_playout_move``).
@@ -61,32 +62,34 @@ def _playout_move(tactics: Tactics, node: Node, rng: random.Random, style: Style
         if win is not None:
             return win
     moves = tactics.moves(node)
+    # The pushes of one Pyramid's step share its captures (``StepCaptures``).
+    steps = StepCaptures(tactics.rules, node)
     if rng.random() < GREEDY:
         # Only a move that ends near an enemy piece can capture (``Search.reachable``,
         # as the computer player's move ordering uses it); the others are worth 0.
         close, far = tactics.search.reachable(node.board, node.mine, node.theirs)
         far &= node.mine
-        worth = [tactics.search.gain(node.board, node.mine, node.theirs, move,
-                                     node.player)[1]
+        worth = [steps.worth(move)
                  if close >> ((move >> 6) & 63) & 1 or (move >> 12 and far >> ((move >> 6) & 63)
                                                          & 1) else 0
                  for move in moves]
         best = max(worth)
         if best:
             greedy = rng.choice([m for m, w in zip(moves, worth, strict=True) if w == best])
-            if style is not Style.STUBBORN or _safe(tactics, node, greedy, style):
+            if style is not Style.STUBBORN or _safe(tactics, steps, greedy, style):
                 return greedy
     order = list(moves)
     rng.shuffle(order)
     for move in order if style is Style.STUBBORN else order[:SAFETY_TRIES]:
-        if _safe(tactics, node, move, style):
+        if _safe(tactics, steps, move, style):
             return move
     return order[0]
 
 
-def _safe(tactics: Tactics, node: Node, move: int, style: Style) -> bool:
-    """Whether after ``move`` the opponent cannot take a Pyramid of the mover
-    (``CAREFUL``), or all of them (the others), or the move ends the game."""
-    after = tactics.after(node, move)
+def _safe(tactics: Tactics, steps: StepCaptures, move: int, style: Style) -> bool:
+    """Whether after ``move`` (at ``steps.node``) the opponent cannot take a Pyramid of
+    the mover (``CAREFUL``), or all of them (the others), or the move ends the game."""
+    node = steps.node
+    after = tactics.after(node, move, steps.captures(move))
     needed = 1 if style is Style.CAREFUL else after.pyramids(node.player)
     return after.ended or not tactics.can_take_pyramids(after, needed)

@@ -5,10 +5,11 @@ position after a move ``child``, and ``reachable``, where a move must end to cap
 seed-driven games that lead to a puzzle's position are ``puzzle_playouts``.
 
 A win at once takes every Pyramid left, so it is looked for only among the moves that
-end where each of them can be taken, and with the capture finder asked about the
-Pyramids alone (and only the own pieces next to them as helpers); a win in two is checked
-against every reply, the likeliest defences first (``Memory``: what held against the
-position's other moves), each reply played on the board in place and taken back rather
+end where each of them can be taken, and with the capture rules asked about the Pyramids
+alone (``puzzle_positions.takes_pyramids``, which also holds the position, ``Node``); a
+win in two is checked against every reply, the likeliest defences first (``Memory``: what
+held against the position's other moves), each reply answered from its step where that
+settles it (``puzzle_replies``), else played on the board in place and taken back rather
 than on a copy. The order of the work never changes a result, only its cost: a few
 thousand capture checks for a typical win in two, which is this module's heaviest
 question (``benchmarks/puzzles.py`` times it).
@@ -26,70 +27,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import chain
 
 from engines.rithmomachia.agents import (
     AROUND,
-    Material,
     Search,
-    final_score,
-    material,
     take_captured,
 )
 from engines.rithmomachia.board import EMPTY, PYRAMID, REACH, REACH_MASK, SHAPE_OF
-from engines.rithmomachia.equations import Rules, captures, iter_cells, occupancy
+from engines.rithmomachia.equations import Rules, iter_cells
 from engines.rithmomachia.moves import generate_moves
+from engines.rithmomachia.puzzle_positions import (
+    Node,
+    cells_of,
+    enemy_pyramids,
+    is_legal,
+    next_to,
+    pyramid_cells,
+    takes_pyramids,
+    victories_certain,
+)
+from engines.rithmomachia.puzzle_replies import QuickReplies
 
 # A search with no clock and no node limit: puzzles must be the same on any machine.
 PLIES_LEFT = 200
-
-
-@dataclass(frozen=True)
-class Node:
-    """A position during play: the board, the side to move, the occupancy masks of the
-    side to move and of the other side, and both sides' material."""
-
-    board: list[int]
-    player: int
-    mine: int
-    theirs: int
-    material: Material
-
-    @property
-    def ended(self) -> bool:
-        """A side without Pyramids: the only ending a puzzle's line can reach."""
-        return self.material[0] == 0 or self.material[3] == 0
-
-    def pyramids(self, seat: int) -> int:
-        return self.material[3 * seat]
-
-    def result_for(self, seat: int) -> int:
-        """1 when the three victories give ``seat`` the game now, -1 the other side, 0 a
-        draw (``final_score``'s sign, as the game's ending scores them)."""
-        score = final_score(self.material, 1) * (1 if seat == 0 else -1)
-        return (score > 0) - (score < 0)
-
-
-def enemy_pyramids(node: Node) -> int:
-    """The cells of the Pyramids of the side not to move, as a mask."""
-    return pyramid_cells(node.board, node.theirs)
-
-
-def pyramid_cells(board: list[int], pieces: int) -> int:
-    """The cells of the Pyramids among ``pieces`` (a mask), as a mask."""
-    pyramids = 0
-    while pieces:
-        low = pieces & -pieces
-        pieces ^= low
-        if (board[low.bit_length() - 1] - 1) & 15 in (0, 15):
-            pyramids |= low
-    return pyramids
-
-
-def node_of(board: list[int], player: int) -> Node:
-    masks = occupancy(board)
-    return Node(list(board), player, masks[player], masks[1 - player], material(board))
 
 
 @dataclass(frozen=True)
@@ -118,10 +79,12 @@ class Tactics:
     def moves(self, node: Node) -> list[int]:
         return generate_moves(node.board, node.player, True)
 
-    def after(self, node: Node, move: int) -> Node:
-        """The position after ``move`` and its captures, the other side to move."""
-        captured, _, _ = self.search.gain(node.board, node.mine, node.theirs, move,
-                                          node.player)
+    def after(self, node: Node, move: int, captured: int | None = None) -> Node:
+        """The position after ``move`` and its captures (``captured`` when the caller
+        knows them), the other side to move."""
+        if captured is None:
+            captured = self.search.gain(node.board, node.mine, node.theirs, move,
+                                        node.player)[0]
         board, to_move, other, after = self.search.child(node.board, node.mine, node.theirs,
                                                          move, node.player, captured,
                                                          node.material)
@@ -154,75 +117,12 @@ class Tactics:
         ``pyramids``) and the victories then go the mover's way."""
         if pyramids is None:
             pyramids = enemy_pyramids(node)
-        if self._pyramids_taken(node, move, pyramids) < node.pyramids(1 - node.player):
+        if not takes_pyramids(self.rules, node, move, pyramids, node.pyramids(1 - node.player)):
             return False
-        if self._victories_certain(node, pyramids):
+        if victories_certain(node, pyramids):
             return True
         after = self.after(node, move)
         return after.ended and after.result_for(node.player) == 1
-
-    @staticmethod
-    def _victories_certain(node: Node, pyramids: int) -> bool:
-        """Whether taking the other side's every Pyramid (their cells ``pyramids``) wins
-        whatever else the move takes. The Pyramid victory is the mover's then, and each
-        other piece taken changes sides, which only adds to the mover's pieces and value:
-        so when the pieces and value left after the Pyramids alone are taken give the
-        mover one of the two other victories or a tie in both, the game is theirs."""
-        mine, theirs = 3 * node.player, 3 - 3 * node.player
-        material, board = node.material, node.board
-        value_taken = 0
-        while pyramids:
-            low = pyramids & -pyramids
-            pyramids ^= low
-            value_taken += (board[low.bit_length() - 1] - 1) & 15
-        pieces = material[mine + 1] - (material[theirs + 1] - material[theirs])
-        value = material[mine + 2] - (material[theirs + 2] - value_taken)
-        return (pieces > 0) - (pieces < 0) + (value > 0) - (value < 0) >= 0
-
-    def _pyramids_taken(self, node: Node, move: int, pyramids: int) -> int:
-        """How many of the other side's Pyramids ``move`` captures: the rules' capture
-        finder (``captures``) asked about the Pyramids alone, which it may be, since
-        whether a piece is captured depends on the piece that moved, its helper and the
-        target, never on the other targets. The board is changed in place and restored,
-        as ``Search.gain`` does."""
-        board = node.board
-        source, dest, push = move & 63, (move >> 6) & 63, (move >> 12) - 1
-        piece, occupant = board[source], board[dest]
-        mine = node.mine & ~(1 << source) | 1 << dest
-        board[source] = EMPTY
-        saved = EMPTY
-        if push >= 0:
-            saved = board[push]
-            board[push] = occupant
-            if (occupant - 1) >> 4 == node.player:
-                mine |= 1 << push
-            elif pyramids >> dest & 1:
-                pyramids = pyramids & ~(1 << dest) | 1 << push
-        board[dest] = piece
-        # Only own pieces next to a Pyramid can help take it (``_next_to``).
-        taken = captures(board, mine & _next_to(pyramids), pyramids, dest,
-                         self.rules).bit_count()
-        board[dest] = occupant
-        if push >= 0:
-            board[push] = saved
-        board[source] = piece
-        return taken
-
-    def is_legal(self, node: Node, move: int) -> bool:
-        """Whether ``move`` is one of the side to move's legal moves (the rule
-        ``generate_moves`` follows, without listing every move)."""
-        source, dest, push = move & 63, (move >> 6) & 63, (move >> 12) - 1
-        code = node.board[source]
-        if not code or (code - 1) >> 4 != node.player:
-            return False
-        shape = SHAPE_OF[(code - 1) & 15]
-        if not REACH_MASK[shape][source] >> dest & 1:
-            return False
-        if push < 0:
-            return not node.board[dest]
-        return (shape == PYRAMID and bool(node.board[dest])
-                and bool(REACH_MASK[PYRAMID][dest] >> push & 1)
-                and (push == source or not node.board[push]))
 
     def a_win_now(self, node: Node, hints: Iterable[int] = (), pyramids: int | None = None
                   ) -> int | None:
@@ -232,7 +132,7 @@ class Tactics:
         if pyramids is None:
             pyramids = enemy_pyramids(node)
         for hint in hints:
-            if self.is_legal(node, hint) and self._wins(node, hint, pyramids):
+            if is_legal(node, hint) and self._wins(node, hint, pyramids):
                 return hint
         for move in self._pyramid_takers(node, pyramids, node.pyramids(1 - node.player)):
             if self._wins(node, move, pyramids):
@@ -244,14 +144,14 @@ class Tactics:
         Pyramids at once (what ``Search.pyramid_threatened`` answers, on the Pyramids
         alone and among fewer moves)."""
         pyramids = enemy_pyramids(node)
-        return any(self._pyramids_taken(node, move, pyramids) >= needed
+        return any(takes_pyramids(self.rules, node, move, pyramids, needed)
                    for move in self._pyramid_takers(node, pyramids, needed))
 
     def _reachable(self, node: Node, targets: int) -> tuple[int, int]:
         """``Search.reachable`` for the side to move against a few ``targets``: where a move
         must end to capture one of them, and where a push must end. The own pieces that
         reach a target stand next to it, so only those are looked at."""
-        return self.search.reachable(node.board, node.mine & _next_to(targets), targets)
+        return self.search.reachable(node.board, node.mine & next_to(targets), targets)
 
     def _pyramid_takers(self, node: Node, pyramids: int, needed: int) -> Iterator[int]:
         """The side to move's moves that may take ``needed`` of the Pyramids on
@@ -283,7 +183,8 @@ class Tactics:
                 occupant = board[dest]
                 if (occupant - 1) >> 4 != node.player:
                     if ((occupant - 1) & 15 not in (0, 15)
-                            and self._pyramids_taken(node, pushes[0], pyramids) < needed):
+                            and not takes_pyramids(self.rules, node, pushes[0], pyramids,
+                                                   needed)):
                         # Pushing an enemy piece that is no Pyramid, it can be neither
                         # helper nor target of a Pyramid's capture: where it goes
                         # changes nothing.
@@ -291,14 +192,15 @@ class Tactics:
                     yield from pushes
                     continue
                 # Pushing an own piece, it may help only where it lands next to a
-                # Pyramid (``_next_to``); wherever else it lands, the Pyramids taken
+                # Pyramid (``next_to``); wherever else it lands, the Pyramids taken
                 # are the same, so one of those pushes answers for all.
-                helping = _next_to(pyramids)
+                helping = next_to(pyramids)
                 elsewhere: bool | None = None
                 for push in pushes:
                     if not helping >> ((push >> 12) - 1) & 1:
                         if elsewhere is None:
-                            elsewhere = self._pyramids_taken(node, push, pyramids) >= needed
+                            elsewhere = takes_pyramids(self.rules, node, push, pyramids,
+                                                       needed)
                         if not elsewhere:
                             continue
                     yield push
@@ -308,15 +210,17 @@ class Tactics:
         at once and the game has not ended in the attacker's favour; None when every
         reply loses. Replies that defended in ``memory`` are tried first; the attacker's
         wins met on the way are remembered, tried first in the next position."""
-        remembered = [r for r in memory.defences if self.is_legal(node, r)]
+        remembered = [r for r in memory.defences if is_legal(node, r)]
         pyramids = pyramid_cells(node.board, node.mine)
-        pushes = PushedPieces(self, node, pyramids)
+        quick = QuickReplies(self.rules, node, pyramids)
         for reply in chain(remembered, self._replies_by_promise(node)):
-            win = pushes.win_after(reply, memory.wins) if reply >> 12 else None
+            captured = quick.captures(reply)
+            win = quick.win_after(reply, memory.wins, captured)
             if win is not None:
-                memory.remember_win(win)
+                if win != memory.wins[0]:  # the usual case: the first remembered win again
+                    memory.remember_win(win)
                 continue
-            ended, win = self._after_reply(node, reply, pyramids, memory.wins)
+            ended, win = self._after_reply(node, reply, pyramids, memory.wins, captured)
             if ended:
                 if win != attacker:
                     memory.remember_defence(reply)
@@ -328,11 +232,12 @@ class Tactics:
             memory.remember_win(win)
         return None
 
-    def _after_reply(self, node: Node, reply: int, pyramids: int, hints: Iterable[int]
-                     ) -> tuple[bool, int | None]:
+    def _after_reply(self, node: Node, reply: int, pyramids: int, hints: Iterable[int],
+                     captured: int) -> tuple[bool, int | None]:
         """What follows the defender's ``reply`` at ``node`` (the defender's Pyramids on
         ``pyramids``): (True, the winner or None for a draw) when it ends the game, else
         (False, ``a_win_now`` of the attacker after it, the ``hints`` tried first).
+        ``captured``: what the reply captures (``QuickReplies.captures``).
 
         Worked out on ``node``'s board in place and restored, as ``Search.gain`` does,
         instead of on a copy (``after``): a win in two asks this of every reply to every
@@ -364,7 +269,6 @@ class Tactics:
         board[dest] = piece
         taken: list[tuple[int, int]] = []
         try:
-            captured = captures(board, defender, attacker, dest, self.rules)
             material = node.material
             if captured:
                 attacker &= ~captured
@@ -402,10 +306,10 @@ class Tactics:
             yield from quiet
             return
         near = 0
-        for cell in iter_cells(_cells_of(threat)):
+        for cell in iter_cells(cells_of(threat)):
             near |= AROUND[cell]
-        yield from (reply for reply in quiet if near & _cells_of(reply))
-        yield from (reply for reply in quiet if not near & _cells_of(reply))
+        yield from (reply for reply in quiet if near & cells_of(reply))
+        yield from (reply for reply in quiet if not near & cells_of(reply))
 
     def forced_line(self, node: Node, move: int, memory: Memory | None = None
                     ) -> tuple[bool, list[int]]:
@@ -430,131 +334,6 @@ class Tactics:
                 assert win is not None
                 return True, [move, reply, win]
         return True, [move, replies[0]]
-
-
-@lru_cache(maxsize=4096)
-def _next_to(cells: int) -> int:
-    """The cells a step away from any of ``cells`` (a mask). Reach is symmetric and a
-    Pyramid's steps hold every shape's, so a piece that helps capture a piece on one of
-    ``cells`` (reaching it, or reached by the capturer and reaching it) stands there:
-    ``captures`` told only the own pieces there answers the same for those targets."""
-    near = 0
-    while cells:
-        low = cells & -cells
-        cells ^= low
-        near |= REACH_MASK[PYRAMID][low.bit_length() - 1]
-    return near
-
-
-class PushedPieces:
-    """The defender's pushes of its own pieces that are no Pyramid, answered by the
-    Pyramid's step (its source and destination) rather than one by one: a Pyramid
-    pushing such a piece has a push for nearly every cell around, and the pushes of one
-    step differ only in where the pushed piece lands. What the attacker's remembered wins
-    take depends on neither (a win's captures read only the Pyramids, the attacker's own
-    pieces and the cells the win moves through), and what the push captures is what the
-    step captures without the pushed piece, plus what that piece helps to capture where
-    it lands. So each step is worked out once, and each push costs a few look-ups.
-
-    ``win_after`` answers only when that settles it: the first remembered win that wins
-    after a push that captures nothing; every other case (a capture, a win through the
-    cells the push changes, victories that need the whole position) is left to
-    ``Tactics._after_reply``, which works the same answer out in full."""
-
-    def __init__(self, tactics: Tactics, node: Node, pyramids: int) -> None:
-        self.tactics = tactics
-        self.node = node
-        self.pyramids = pyramids      # the defender's (the side to move at ``node``)
-        self.steps: dict[int, tuple[int, int]] = {}   # step -> (captures, Pyramids)
-        self.taken: dict[tuple[int, int], int] = {}   # (step, win) -> Pyramids it takes
-        self.legal: dict[int, bool] = {}
-        self.passed = Node(node.board, 1 - node.player, node.theirs, node.mine,
-                           node.material)
-        self.certain: bool | None = None
-
-    def win_after(self, reply: int, hints: Sequence[int]) -> int | None:
-        node, board = self.node, self.node.board
-        source, dest, push = reply & 63, (reply >> 6) & 63, (reply >> 12) - 1
-        pushed = board[dest]
-        if (pushed - 1) >> 4 != node.player or (pushed - 1) & 15 in (0, 15):
-            return None
-        step = reply & 4095
-        known = self.steps.get(step)
-        if known is None:
-            known = self.steps[step] = self._step(source, dest)
-        captured, pyramids = known
-        if captured or self._helps_capture(board[source], dest, pushed, push):
-            return None
-        changed = 1 << source | 1 << dest | 1 << push
-        for hint in hints:
-            if _cells_of(hint) & changed:
-                return None
-            legal = self.legal.get(hint)
-            if legal is None:
-                legal = self.legal[hint] = self.tactics.is_legal(self.passed, hint)
-            if not legal:
-                continue
-            taken = self.taken.get((step, hint))
-            if taken is None:
-                taken = self.taken[step, hint] = self._taken(source, dest, hint, pyramids)
-            if taken < node.material[3 * node.player]:
-                continue
-            if self.certain is None:
-                self.certain = self.tactics._victories_certain(self.passed, self.pyramids)
-            return hint if self.certain else None
-        return None
-
-    def _step(self, source: int, dest: int) -> tuple[int, int]:
-        """What the Pyramid's step from ``source`` to ``dest`` captures with the pushed
-        piece off the board, and the defender's Pyramids after it."""
-        node, board = self.node, self.node.board
-        piece, pushed = board[source], board[dest]
-        board[source], board[dest] = EMPTY, piece
-        try:
-            captured = captures(board, node.mine & ~(1 << source), node.theirs, dest,
-                                self.tactics.rules)
-        finally:
-            board[source], board[dest] = piece, pushed
-        return captured, self.pyramids & ~(1 << source) | 1 << dest
-
-    def _helps_capture(self, mover: int, dest: int, pushed: int, cell: int) -> bool:
-        """Whether the ``pushed`` piece, landing on ``cell`` next to the Pyramid
-        ``mover`` that stepped to ``dest``, adds a capture: as the helper an enemy piece
-        next to both needs (compiling), or as the piece the Pyramid reaches that reaches
-        the enemy piece (filtering; the Pyramid reaches every neighbour)."""
-        node, board, rules = self.node, self.node.board, self.tactics.rules
-        value, mover_value = (pushed - 1) & 15, (mover - 1) & 15
-        targets = REACH_MASK[SHAPE_OF[value]][cell] & node.theirs
-        filtering, need = rules.targets[mover_value][value], rules.need[mover_value]
-        reach = REACH_MASK[PYRAMID][dest]
-        while targets:
-            low = targets & -targets
-            targets ^= low
-            target_value = (board[low.bit_length() - 1] - 1) & 15
-            if filtering >> target_value & 1 or (
-                    reach & low and need[target_value] >> value & 1):
-                return True
-        return False
-
-    def _taken(self, source: int, dest: int, win: int, pyramids: int) -> int:
-        """How many of the defender's Pyramids ``win`` takes after the step, the pushed
-        piece off the board (it is no Pyramid and not the attacker's: no capture of
-        Pyramids reads it)."""
-        node, board = self.node, self.node.board
-        piece, pushed = board[source], board[dest]
-        board[source], board[dest] = EMPTY, piece
-        try:
-            after = Node(board, 1 - node.player, node.theirs, node.mine & ~(1 << source),
-                         node.material)
-            return self.tactics._pyramids_taken(after, win, pyramids)
-        finally:
-            board[source], board[dest] = piece, pushed
-
-
-def _cells_of(move: int) -> int:
-    """The cells a move touches, as a mask: its source, destination and push cell."""
-    push = (move >> 12) - 1
-    return 1 << (move & 63) | 1 << ((move >> 6) & 63) | (1 << push if push >= 0 else 0)
 
 
 @dataclass

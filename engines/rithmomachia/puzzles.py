@@ -47,13 +47,8 @@ from engines.rithmomachia.equations import OPS, capture_equations, rules_for
 from engines.rithmomachia.moves import encode_move, move_parts, move_text, victories
 from engines.rithmomachia.notation import parse_move_cells
 from engines.rithmomachia.puzzle_playouts import Style, playout
-from engines.rithmomachia.puzzle_tactics import (
-    Memory,
-    Node,
-    Tactics,
-    Taken,
-    node_of,
-)
+from engines.rithmomachia.puzzle_positions import Node, node_of
+from engines.rithmomachia.puzzle_tactics import Memory, Tactics, Taken
 from engines.rithmomachia.rules import PRESETS, SEAT_NAMES
 from engines.rithmomachia.state import RithmomachiaState
 

@@ -24,7 +24,8 @@ from engines.rithmomachia.moves import (
     victories,
 )
 from engines.rithmomachia.notation import parse_move_cells
-from engines.rithmomachia.puzzle_tactics import Tactics, node_of
+from engines.rithmomachia.puzzle_positions import StepCaptures, node_of
+from engines.rithmomachia.puzzle_tactics import Tactics
 from engines.rithmomachia.puzzles import (
     GENERATOR,
     HARD_OPS,
@@ -33,6 +34,7 @@ from engines.rithmomachia.puzzles import (
     TEACHING_OPTIONS,
     THEMES,
 )
+from tests.helpers import rithmomachia_positions as scenes
 from tests.helpers.puzzle_verdicts import checked_verdicts
 
 CAPTURE_THEMES = ("capture", "equation", "teaching")
@@ -198,6 +200,36 @@ def test_the_search_agrees_on_wins_in_two() -> None:
                                    -2 * WIN, 2 * WIN, 1, material(state.board))
             forced = score <= -WIN // 2  # the defender's value: negamax's own side
             assert forced == (action in puzzle.accepted), action
+
+
+def test_a_push_captures_what_its_step_does_and_what_the_pushed_piece_adds() -> None:
+    """``StepCaptures`` (a push's captures from its Pyramid's step's, with what the pushed
+    piece adds where it lands), on which the wins in two and the playouts rest, agrees
+    with the computer player's ``gain`` on every move of both sides in the positions of
+    a few wins in two: the captures and their worth, for pushes of own and of enemy
+    pieces among them; and in a scene where a Pyramid pushes the other side's Pyramid of
+    the opposite value, which NOT then captures where it lands."""
+    pushed = {"own": 0, "enemy": 0}
+    scene = scenes.position({"2c1": (scenes.WHITE, 0b0000), "2d1": (scenes.BLACK, 0b1111)})
+    states = [generate_puzzle("rithmomachia", seed, "victory-in-2").position()
+              for seed in range(3)]
+    for state in (*states, scene):
+        assert isinstance(state, RithmomachiaState)
+        board = state.board
+        search = Search(state.rules, True, 200, None, None)
+        for seat in (0, 1):
+            node = node_of(board, seat)
+            steps = StepCaptures(state.rules, node)
+            for move in generate_moves(board, seat, True):
+                captured, worth, _ = search.gain(board, node.mine, node.theirs, move, seat)
+                assert (steps.captures(move), steps.worth(move)) == (captured, worth), (
+                    move_text(move))
+                if move >> 12 and captured:
+                    pushed["own" if node.mine >> ((move >> 6) & 63) & 1 else "enemy"] += 1
+    assert pushed["own"] and pushed["enemy"]
+    push = move_of("2c1-2d1-2d2")
+    steps = StepCaptures(scene.rules, node_of(scene.board, scenes.WHITE))
+    assert steps.captures(push) == 1 << (push >> 12) - 1
 
 
 def test_capture_answers_name_their_equation() -> None:
