@@ -174,8 +174,9 @@ class BoardVersions:
         one: then every change of a board's place is this process's own, and a draw need
         not read the whole game row, its state included, to learn a message id (two
         reads a move before). With other processes, one of them may post the board
-        anew, so the store is asked every time."""
-        self._refs[game_id] = dict(ref)
+        anew, so the store is asked every time. Its ``shown`` is left out: the version a
+        board shows is ``shown``'s here, and ``ShownVersions`` writes it to the store."""
+        self._refs[game_id] = {key: value for key, value in ref.items() if key != "shown"}
         self._refs.move_to_end(game_id)
         while len(self._refs) > BOARD_REFS_KEPT:
             self._refs.popitem(last=False)
