@@ -348,6 +348,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the interpreter as python -m bot runs it (bot.runtime: a short "
                              "thread switch, frozen start-up, young collections on a timer) "
                              "or Python's defaults")
+    parser.add_argument("--switch", type=float, default=None, metavar="MS",
+                        help="with the bot runtime, Python's thread switch interval in ms "
+                             "(default bot.runtime.SWITCH_SECONDS)")
     parser.add_argument("--young", type=float, default=None, metavar="SECONDS",
                         help="the bot runtime's young collections every SECONDS (default "
                              "bot.runtime.YOUNG_SECONDS)")
@@ -404,6 +407,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     if args.runtime == "bot":
         # As ``python -m bot`` does: once the imports are done, before the event loop.
         prepare_interpreter()
+        if args.switch is not None:
+            sys.setswitchinterval(args.switch / 1000)
     profiler = cProfile.Profile() if args.profile else None
     print("timing the engine yardstick (benchmarks/machine.py)...", file=sys.stderr, flush=True)
     speed_before = engine_yardstick()
@@ -432,6 +437,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             "think_s": args.think, "click_s": args.click, "ramp_s": args.ramp,
             "runtime": args.runtime, "workers": args.workers, "sync": args.sync,
             "loop": args.loop, "people": args.people,
+            "switch_ms": round(sys.getswitchinterval() * 1000, 3),
             "mix": dict(Counter(f"{s.game}{' vs AI' if s.versus_ai else ''}"
                                 for s in map(table_spec, range(args.games)))),
             "cpus": os.cpu_count(), "filesystem": filesystem,

@@ -314,9 +314,8 @@ class Core:
         if status == "active":
             for seat in seats:
                 players[seat]["left"] = True
-        saved = await self.save(place, record, state, players, status,
-                                MoveRecord(seats[0], "resign", reason))
-        return await self.changed_reply(place, saved, state, None)
+        return await self.save_and_reply(place, record, state, players, status,
+                                         MoveRecord(seats[0], "resign", reason), None)
 
     # ---------------------------------------------------------------- internals
     def acting_seat(self, place: Place, record: GameRecord, state: GameState,
@@ -338,9 +337,8 @@ class Core:
         waiting = set(state.to_move())
         state.apply(seat, action)  # raises, and changes nothing, when the move is refused
         status = "finished" if state.outcome() is not None else "active"
-        saved = await self.save(place, record, state, record.players, status,
-                                MoveRecord(seat, "action", action))
-        return await self.changed_reply(place, saved, state, seat, waiting=waiting)
+        return await self.save_and_reply(place, record, state, record.players, status,
+                                         MoveRecord(seat, "action", action), seat, waiting)
 
     async def changed_reply(self, place: Place, saved: GameRecord, state: GameState,
                        seat: int | None, waiting: set[int] | None = None) -> Reply:
@@ -388,6 +386,15 @@ class Core:
                                   after=round(row.rating_after),
                                   change=f"{change:+d}".replace("-", "−")))
         return "\n".join(lines)
+
+    async def save_and_reply(self, place: Place, record: GameRecord, state: GameState,
+                             players: list[dict[str, Any]], status: str, move: MoveRecord,
+                             seat: int | None, waiting: set[int] | None = None) -> Reply:
+        """Save a change, then draw its reply (``changed_reply``). One after the other:
+        drawing it while the commit syncs saved nothing, as the database thread waits for
+        Python's lock while the event loop draws (``docs/performance.md``)."""
+        saved = await self.save(place, record, state, players, status, move)
+        return await self.changed_reply(place, saved, state, seat, waiting=waiting)
 
     async def save(self, place: Place, record: GameRecord, state: GameState,
                    players: list[dict[str, Any]], status: str, move: MoveRecord) -> GameRecord:

@@ -49,9 +49,9 @@ class Endings:
                 if (seat is None or has_left(record, seat)) and not user.is_moderator:
                     raise ServiceError(t(place, "error.moderator_only"), record)
                 state.abandon()
-                saved = await self.core.save(place, record, state, record.players, "abandoned",
-                                             MoveRecord(seat, "abandon", user.id))
-                reply = await self.core.changed_reply(place, saved, state, None)
+                reply = await self.core.save_and_reply(
+                    place, record, state, record.players, "abandoned",
+                    MoveRecord(seat, "abandon", user.id), None)
                 reply.announcements.append(t(place, "game.abandoned_by", name=user.name))
                 return reply
         return await self.core.guard(place, work, actor=user if metered else None)

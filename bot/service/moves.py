@@ -325,10 +325,9 @@ class Moves:
                 if (current.status != "active" or seat not in state.to_move()
                         or menu_version(current, state, seat) != asked_at):
                     raise ServiceError(t(place, "error.stale"), current)
-                saved = await self.core.save(place, current, state,
-                                             with_hint(current.players, seat), current.status,
-                                             MoveRecord(seat, "hint", str(found.get("kind", ""))))
-            reply = await self.core.changed_reply(place, saved, state, seat)
+                reply = await self.core.save_and_reply(
+                    place, current, state, with_hint(current.players, seat), current.status,
+                    MoveRecord(seat, "hint", str(found.get("kind", ""))), seat)
             reply.notice = render_hint(found, place.language)
             reply.announcements.append(t(
                 place, "hint.taken", "💡 {name} took a hint: this game's result is not "

@@ -18,7 +18,7 @@ from bot.replies import (
     human_player,
 )
 from bot.service.core import OPEN_SEAT, Core, cued, needs_pool, seat_of, turn_began
-from bot.service.presenter import is_lobby_game, player_names, t
+from bot.service.presenter import is_lobby_game, t
 from bot.store import ChannelBusy, GameRecord, MoveRecord
 from bot.tables import room_of, seated_games
 from engines.base import (
@@ -273,10 +273,10 @@ class Openings:
             players.append(dict(OPEN_SEAT))
             status = "waiting"
         state.resize(len(players))
-        saved = await self.core.save(place, record, state, players, status,
-                                     MoveRecord(seat, "join", user.id))
         # The game starts with this join: whoever moves first (not the joiner) is cued.
-        reply = await self.core.changed_reply(place, saved, state, seat, waiting=set())
+        reply = await self.core.save_and_reply(place, record, state, players, status,
+                                               MoveRecord(seat, "join", user.id), seat,
+                                               waiting=set())
         reply.announcements.append(t(place, "game.joined", name=user.name))
         return reply
 
@@ -289,10 +289,10 @@ class Openings:
             raise ServiceError(t(place, "error.already_started"), record)
         players = [dict(p) for p in record.players if p.get("kind") != "open"]
         state.resize(len(players))
-        saved = await self.core.save(place, record, state, players, "active",
-                                     MoveRecord(seat, "start", user.id))
-        reply = await self.core.changed_reply(place, saved, state, seat, waiting=set())
+        reply = await self.core.save_and_reply(place, record, state, players, "active",
+                                               MoveRecord(seat, "start", user.id), seat,
+                                               waiting=set())
         reply.announcements.append(t(place, "game.started",
                                      game=get_game(record.game).TITLE,
-                                     players=", ".join(player_names(saved))))
+                                     players=", ".join(str(p.get("name", "?")) for p in players)))
         return reply

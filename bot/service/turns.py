@@ -70,9 +70,9 @@ class Turns:
         outcome = trial.outcome()
         if outcome is not None and set(outcome.winners) & set(idle):
             state.abandon()
-            saved = await self.core.save(place, record, state, record.players, "abandoned",
-                                         MoveRecord(None, "abandon", "timeout"))
-            reply = await self.core.changed_reply(place, saved, state, None)
+            reply = await self.core.save_and_reply(place, record, state, record.players,
+                                                   "abandoned",
+                                                   MoveRecord(None, "abandon", "timeout"), None)
             reply.announcements.append(t(
                 place, "timer.everyone_out",
                 "⌛ {names} ran out of time; with nobody left playing, the game ends "
