@@ -348,6 +348,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the interpreter as python -m bot runs it (bot.runtime: a short "
                              "thread switch, frozen start-up, young collections on a timer) "
                              "or Python's defaults")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="with --curve: every point N times, each measure the median of "
+                             "the N runs (the issue's targets are medians of three)")
     parser.add_argument("--switch", type=float, default=None, metavar="MS",
                         help="with the bot runtime, Python's thread switch interval in ms "
                              "(default bot.runtime.SWITCH_SECONDS)")
@@ -392,6 +395,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--curve takes a list of table counts such as 100,300,1000")
     if args.curve and args.database:
         parser.error("--curve runs on SQLite; on PostgreSQL run --processes at each size")
+    if args.repeat < 1 or (args.repeat > 1 and not args.curve):
+        parser.error("--repeat takes a number of runs of 1 or more, and goes with --curve")
     if args.database and not args.database.startswith(("postgresql://", "postgres://")):
         parser.error("--database takes a postgresql:// URL (SQLite is the default)")
     if (args.games < 1 or args.moves < 1 or args.think < 0 or args.click < 0

@@ -26,6 +26,7 @@ command's p99 must then stay under 20 ms.
 from __future__ import annotations
 
 import argparse
+import statistics
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -119,6 +120,22 @@ def point_of(result: dict[str, Any]) -> dict[str, Any]:
         "unsynced": result["config"]["sync"] == "normal"
         or result["config"]["filesystem"] == "tmpfs",
     }
+
+
+def median_point(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One point from several runs of it: each measure's median (the issue's targets are
+    medians of three runs; one run's ratio moves by a fifth either way on this machine).
+    A measure some run lacks (a ratio without a bare commit) is the median of the others,
+    or None when no run has it."""
+    point = dict(runs[0])
+    for name, value in runs[0].items():
+        if isinstance(value, bool) or name == "tables":
+            continue
+        values = [run[name] for run in runs if isinstance(run.get(name), int | float)]
+        if values or value is None:
+            point[name] = statistics.median(values) if values else None
+    point["runs"] = len(runs)
+    return point
 
 
 def within_service_level(point: dict[str, Any]) -> bool:
