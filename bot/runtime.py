@@ -32,10 +32,10 @@ objects in a 10,000-move run) and cost about a tenth of the event loop at capaci
 mostly scanning the commands in progress. The benchmark has no platform; the platforms'
 libraries make cycles at every request. Through discord.py against simcord, 138 clicks
 and their set-up left 91,982 objects of cyclic garbage (discord.py's views, items and
-components among them, which refer to each other); through python-telegram-bot, each Bot
-API request left about 49 (httpx's request, response and streams: 178,494 in 3,642
-requests). Frozen without a collection, they would wait a quarter of an hour for the
-full one.
+components among them, which refer to each other); through python-telegram-bot, 1,157
+presses left 21,637 (178,494 with httpx as its transport, about 49 a request; now aiohttp,
+``bot/adapters/telegram/transport.py``). Frozen without a collection, they would wait a
+quarter of an hour for the full one.
 
 **The games.** The registry loads a game's modules the first time it is asked for them,
 which keeps tests and command-line tools quick; the bot loads every game at start instead

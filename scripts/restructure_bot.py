@@ -37,8 +37,9 @@ belongs, not where its name's prefix says):
                                  commands/ (__init__: the kit; assignments, classroom,
                                  community, games, learn, puzzles, tournament)
         telegram/                buttons, chats, client, handlers, hands, layout, limits,
-                                 pacing, presses, updates, webhook, commands/ (__init__: the
-                                 general ``Commands``; assignments, learn, puzzles, tournament)
+                                 pacing, presses, transport, updates, webhook, commands/
+                                 (__init__: the general ``Commands``; assignments, learn,
+                                 puzzles, tournament)
 
 Decisions the table records:
 
@@ -178,8 +179,8 @@ ADAPTER_FLAT: dict[str, tuple[str, ...]] = {
                              "translator"),
     "bot/adapters/telegram": ("__init__", "boards", "buttons", "chats", "client",
                               "command_sync", "handlers", "hands", "layout", "limits",
-                              "messages", "pacing", "places", "presses", "updates",
-                              "webhook"),
+                              "messages", "pacing", "places", "presses", "transport",
+                              "updates", "webhook"),
 }
 
 # Files that hold the old names on purpose: this tool and its test.

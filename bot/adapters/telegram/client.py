@@ -43,7 +43,6 @@ from telegram.ext import (
     ContextTypes,
     Defaults,
 )
-from telegram.request import HTTPXRequest
 
 from bot.adapters.telegram.boards import TelegramBoards
 from bot.adapters.telegram.chats import PLATFORM, OpenChats, api_base_url
@@ -55,6 +54,7 @@ from bot.adapters.telegram.layout import (
     text_message,
 )
 from bot.adapters.telegram.pacing import ClickFriendlyRateLimiter, retry_server_errors
+from bot.adapters.telegram.transport import AiohttpRequest
 from bot.adapters.telegram.updates import TolerantBot
 from bot.adapters.telegram.webhook import WebhookServer, start_worker
 from bot.app import App
@@ -86,9 +86,9 @@ class TelegramBot(CommandSync, TelegramBoards):
             Application.builder()
             .bot(TolerantBot(
                 settings.telegram_token, base_url=base_url, base_file_url=base_file_url,
-                # As PTB's builder sets them: many requests at once, one long poll.
-                request=HTTPXRequest(connection_pool_size=256),
-                get_updates_request=HTTPXRequest(),
+                # Many requests at once, one long poll, over aiohttp (``transport.py``).
+                request=AiohttpRequest(connections=256),
+                get_updates_request=AiohttpRequest(connections=1),
                 defaults=Defaults(parse_mode=ParseMode.HTML,
                                   link_preview_options=LinkPreviewOptions(is_disabled=True)),
                 rate_limiter=rate_limiter or ClickFriendlyRateLimiter(max_retries=3)))
