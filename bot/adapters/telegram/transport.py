@@ -6,7 +6,7 @@ took 0.95–1.15 ms of CPU a request against a server in another process, aiohtt
 a press makes two requests (the answer and the edit), and a move about 2.5 presses
 (``docs/scaling.md``, *Beyond one machine*). Through the fake Bot API
 (``benchmarks/telegram_latency.py``) a press cost python-telegram-bot and its transport
-5.2 ms with httpx, 2.2 ms with this; the run's cyclic garbage fell from 178,494 objects to
+5.0 ms with httpx, 1.9 ms with this; the run's cyclic garbage fell from 178,494 objects to
 21,637 (``bot/runtime.py``). aiohttp is already installed, as discord.py's client.
 
 Only the transport is here. python-telegram-bot's ``BaseRequest`` still turns the status
