@@ -46,6 +46,7 @@ from bot.adapters.telegram.limits import (
     text_problems,
     topic_name_problems,
 )
+from tests.helpers.local_http import serve_locally
 
 TOKEN = "123456:TEST-TOKEN"
 BOT_ID = 123456
@@ -220,12 +221,7 @@ class FakeTelegram:
     async def start(self) -> str:
         app = web.Application()
         app.router.add_post("/bot{token}/{method}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.url = f"http://127.0.0.1:{port}"
+        self._runner, self.url = await serve_locally(app)
         return self.url
 
     async def close(self) -> None:

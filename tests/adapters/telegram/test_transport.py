@@ -17,6 +17,7 @@ from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
 from bot.adapters.telegram.transport import AiohttpRequest
+from tests.helpers.local_http import serve_locally
 
 
 class Server:
@@ -33,12 +34,7 @@ class Server:
     async def start(self) -> None:
         app = web.Application()
         app.router.add_post("/{method}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.url = f"http://127.0.0.1:{port}"
+        self._runner, self.url = await serve_locally(app)
 
     async def close(self) -> None:
         if self._runner is not None:
