@@ -17,7 +17,10 @@ transport: ``TimedOut`` and ``NetworkError``.
 
 from __future__ import annotations
 
+import ssl
+
 import aiohttp
+import certifi
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
@@ -56,9 +59,15 @@ class AiohttpRequest(BaseRequest):
 
     async def initialize(self) -> None:
         if self._session is None or self._session.closed:
+            # As python-telegram-bot's httpx transport did: a proxy from the environment
+            # (HTTPS_PROXY, NO_PROXY: a school's network may allow no other way out), and
+            # certifi's certificate authorities, so that an install whose Python has none
+            # of its own (python.org's macOS build) still reaches Telegram.
             self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=self.connections),
-                headers={"User-Agent": self.USER_AGENT})
+                connector=aiohttp.TCPConnector(
+                    limit=self.connections,
+                    ssl=ssl.create_default_context(cafile=certifi.where())),
+                headers={"User-Agent": self.USER_AGENT}, trust_env=True)
 
     async def shutdown(self) -> None:
         if self._session is not None and not self._session.closed:

@@ -176,3 +176,22 @@ async def test_it_works_only_between_initialize_and_shutdown(server: Server) -> 
         assert await transport.post(f"{server.url}/getMe") == {"done": True}
     finally:
         await transport.shutdown()
+
+
+async def test_a_proxy_from_the_environment_carries_the_requests(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A school's network may let the bot out only through its proxy (``HTTPS_PROXY``,
+    ``HTTP_PROXY``), as python-telegram-bot's httpx transport honoured it."""
+    monkeypatch.setenv("HTTP_PROXY", server.url)  # the test server stands in for the proxy
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    transport = AiohttpRequest()
+    await transport.initialize()
+    try:
+        # No such host: only the proxy can answer for it.
+        assert await transport.post("http://api.telegram.invalid/sendMessage",
+                                    request_data=data(text="via the proxy")) == {"done": True}
+    finally:
+        await transport.shutdown()
+    [seen] = server.seen
+    assert seen["method"] == "sendMessage" and seen["fields"]["text"] == "via the proxy"
