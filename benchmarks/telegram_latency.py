@@ -25,6 +25,7 @@ import json
 import random
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +49,15 @@ async def press_once(world: World, person: Person, chat: dict[str, Any],
     return query, world.fake.answer_latency(query)
 
 
-async def humans(games: int, seed: int) -> list[float]:
+async def humans(games: int, seed: int) -> tuple[list[float], float]:
+    """Each press's time to its answer, and the process's CPU seconds while they were
+    played (the bot, the platform's library and the fake platform, all in this process:
+    a figure to compare codes by, not the bot's alone)."""
     latencies: list[float] = []
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
         async with telegram_world(Path(folder)) as world:
+            cpu = time.process_time()
             for number in range(games):
                 print(f"two humans: game {number + 1}/{games}, {len(latencies)} presses",
                       file=sys.stderr, flush=True)
@@ -67,7 +72,8 @@ async def humans(games: int, seed: int) -> list[float]:
                     pressed = await press_once(world, mover, GROUP, rng)
                     if pressed is not None:
                         latencies.append(pressed[1])
-    return latencies
+            cpu = time.process_time() - cpu
+    return latencies, cpu
 
 
 async def slow_ai(moves: int, ai_seconds: float, seed: int) -> tuple[list[float], list[float]]:
@@ -102,16 +108,19 @@ async def slow_ai(moves: int, ai_seconds: float, seed: int) -> tuple[list[float]
 
 async def main() -> None:
     args = click_benchmark_arguments(__doc__.split("\n")[0])
-    presses = await humans(args.games, args.seed)
+    presses, cpu = await humans(args.games, args.seed)
     answers, ai_shown = await slow_ai(args.ai_moves, args.ai_seconds, args.seed)
     result = {"human_presses": summary(presses), "presses_against_slow_ai": summary(answers),
-              "ai_move_on_board": summary(ai_shown), "ai_seconds": args.ai_seconds}
+              "ai_move_on_board": summary(ai_shown), "ai_seconds": args.ai_seconds,
+              "cpu_ms_per_human_press": round(cpu * 1000 / max(1, len(presses)), 3)}
     if args.json:
         print(json.dumps(result))
         return
     print(f"press → answer, two humans:       {result['human_presses']}")
     print(f"press → answer, {args.ai_seconds}s AI:          {result['presses_against_slow_ai']}")
     print(f"press → AI's move on the board:   {result['ai_move_on_board']}")
+    print(f"process CPU a press, two humans:  {result['cpu_ms_per_human_press']} ms (the bot, "
+          "python-telegram-bot and the fake Bot API, all in this process)")
 
 
 if __name__ == "__main__":

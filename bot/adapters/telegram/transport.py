@@ -18,6 +18,8 @@ transport: ``TimedOut`` and ``NetworkError``.
 from __future__ import annotations
 
 import ssl
+import urllib.request
+from urllib.parse import urlsplit
 
 import aiohttp
 import certifi
@@ -52,6 +54,7 @@ class AiohttpRequest(BaseRequest):
         self.connect_seconds = connect_seconds
         self.pool_seconds = pool_seconds
         self._session: aiohttp.ClientSession | None = None
+        self._proxies: dict[tuple[str, str], str | None] = {}
 
     @property
     def read_timeout(self) -> float | None:
@@ -59,20 +62,34 @@ class AiohttpRequest(BaseRequest):
 
     async def initialize(self) -> None:
         if self._session is None or self._session.closed:
-            # As python-telegram-bot's httpx transport did: a proxy from the environment
-            # (HTTPS_PROXY, NO_PROXY: a school's network may allow no other way out), and
-            # certifi's certificate authorities, so that an install whose Python has none
-            # of its own (python.org's macOS build) still reaches Telegram.
+            # As python-telegram-bot's httpx transport did: certifi's certificate
+            # authorities, so that an install whose Python has none of its own
+            # (python.org's macOS build) still reaches Telegram; and the environment's
+            # proxy (``_proxy_for``).
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(
                     limit=self.connections,
                     ssl=ssl.create_default_context(cafile=certifi.where())),
-                headers={"User-Agent": self.USER_AGENT}, trust_env=True)
+                headers={"User-Agent": self.USER_AGENT})
+            self._proxies = {}
 
     async def shutdown(self) -> None:
         if self._session is not None and not self._session.closed:
             await self._session.close()
         self._session = None
+
+    def _proxy_for(self, url: str) -> str | None:
+        """The proxy the environment names for ``url`` (``HTTPS_PROXY``, ``HTTP_PROXY``,
+        ``NO_PROXY``, as httpx honoured them: a school's network may allow no other way
+        out), looked up once a host. aiohttp's own lookup (``trust_env``) reads the
+        environment at every request, which took its CPU a request from 0.21–0.27 ms to
+        0.37–0.52 ms here."""
+        parts = urlsplit(url)
+        host = (parts.scheme, parts.hostname or "")
+        if host not in self._proxies:
+            self._proxies[host] = (None if not host[1] or urllib.request.proxy_bypass(host[1])
+                                   else urllib.request.getproxies().get(host[0]))
+        return self._proxies[host]
 
     def _timeout(self, read: ODVInput[float],
                  write: ODVInput[float],
@@ -107,7 +124,8 @@ class AiohttpRequest(BaseRequest):
                                 files)
         try:
             async with self._session.request(method, url, data=_body(request_data),
-                                             timeout=timeout) as response:
+                                             timeout=timeout,
+                                             proxy=self._proxy_for(url)) as response:
                 return response.status, await response.read()
         except TimeoutError as error:  # aiohttp's ServerTimeoutError is one too
             raise TimedOut(f"aiohttp: {type(error).__name__}") from error

@@ -195,3 +195,19 @@ async def test_a_proxy_from_the_environment_carries_the_requests(
         await transport.shutdown()
     [seen] = server.seen
     assert seen["method"] == "sendMessage" and seen["fields"]["text"] == "via the proxy"
+
+
+async def test_no_proxy_sends_its_hosts_direct(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.socket() as probe:  # a proxy nobody runs: a request sent there fails
+        probe.bind(("127.0.0.1", 0))
+        dead = probe.getsockname()[1]
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{dead}")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    monkeypatch.delenv("no_proxy", raising=False)
+    transport = AiohttpRequest()
+    await transport.initialize()
+    try:
+        assert await transport.post(f"{server.url}/getMe") == {"done": True}
+    finally:
+        await transport.shutdown()
