@@ -2,12 +2,13 @@
 
 python-telegram-bot sends every request through a ``BaseRequest``; its own,
 ``HTTPXRequest``, costs more CPU than the bot's whole move. On the benchmark machine httpx
-took 0.95–1.15 ms of CPU a request against a server in another process, aiohttp 0.29 ms;
-a press makes two requests (the answer and the edit), and a move about 2.5 presses
-(``docs/scaling.md``, *Beyond one machine*). Through the fake Bot API
+took 0.95–1.15 ms of CPU a request against a server in another process, aiohttp
+0.21–0.29 ms; a press makes two requests (the answer and the edit), and a move about 2.5
+presses (``docs/scaling.md``, *Beyond one machine*). Through the fake Bot API
 (``benchmarks/telegram_latency.py``) a press cost python-telegram-bot and its transport
-5.0 ms with httpx, 1.9 ms with this; the run's cyclic garbage fell from 178,494 objects to
-21,637 (``bot/runtime.py``). aiohttp is already installed, as discord.py's client.
+5.0 ms with httpx, 1.9 ms with this (py-spy), and the whole process's CPU a press fell
+from 9.9–11.3 to 7.4–7.7 ms; the run's cyclic garbage fell from 178,494 objects to 21,637
+(``bot/runtime.py``). aiohttp is already installed, as discord.py's client.
 
 Only the transport is here. python-telegram-bot's ``BaseRequest`` still turns the status
 and body into its errors (``BadRequest``, ``RetryAfter``, ``NetworkError`` for a 5xx …);
